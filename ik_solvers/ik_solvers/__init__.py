@@ -1,0 +1,30 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Heuristic inverse kinematics for serial chains described by a URDF.
+
+The core (kinematics and solvers) needs only numpy, transforms3d and urdf_parser_py; the ROS 2
+glue lives in :mod:`ik_solvers.ros` and is imported only by the node.
+"""
+
+from .exceptions import (
+    IKError,
+    InvalidSeedError,
+    InvalidTargetError,
+    RobotModelError,
+    UnknownSolverError,
+)
+from .kinematics import Chain
+from .solvers import IKResult, SOLVERS, solve
+
+__all__ = [
+    'Chain',
+    'IKError',
+    'IKResult',
+    'InvalidSeedError',
+    'InvalidTargetError',
+    'RobotModelError',
+    'SOLVERS',
+    'UnknownSolverError',
+    'solve',
+]

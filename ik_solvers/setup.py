@@ -1,0 +1,39 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Packaging of ik_solvers: the Python package, its console scripts and its share files."""
+
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE_NAME = 'ik_solvers'
+
+setup(
+    name=PACKAGE_NAME,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + PACKAGE_NAME]),
+        ('share/' + PACKAGE_NAME, ['package.xml']),
+        ('share/' + PACKAGE_NAME + '/launch', glob('launch/*.launch.py')),
+        ('share/' + PACKAGE_NAME + '/config', glob('config/*.yaml') + glob('config/*.rviz')),
+        ('share/' + PACKAGE_NAME + '/urdf', glob('urdf/*.urdf') + glob('urdf/*.xacro')),
+    ],
+    install_requires=['setuptools', 'numpy', 'transforms3d', 'urdfdom-py'],
+    extras_require={'plots': ['matplotlib']},
+    zip_safe=True,
+    maintainer='ik_solvers maintainers',
+    maintainer_email='maintainers@ik-solvers.dev',
+    description='Heuristic inverse kinematics for URDF chains, with a ROS 2 node and service.',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'ik_node = ik_solvers.ros.ik_node:main',
+            'goal_marker = ik_solvers.visualization.goal_marker_node:main',
+            'sim_executor = ik_solvers.visualization.sim_executor:main',
+            'ik_solvers_demo = ik_solvers.demo.headless_demo:main',
+            'ik_solvers_bench = ik_solvers.benchmarks.bench:main',
+        ],
+    },
+)
