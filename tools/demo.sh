@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The README's main command: the headless demo from a fresh clone. Builds the workspace, then
+# drags a goal along a scripted path for the bundled 7-DOF arm once per solver, through the real
+# ik_node and the simulated executor, and prints a table and where the plot went.
+# Extra arguments go to ik_solvers_demo (try: bash tools/demo.sh --help).
+set -eo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck disable=SC1091
+source tools/env.sh
+ik_solvers_setup
+
+# A domain of its own for every run, so that the demo never talks to other nodes on this machine.
+export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 100) + 1 ))}"
+export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+_say "running the headless demo (ROS_DOMAIN_ID=$ROS_DOMAIN_ID)"
+exec ik_solvers_demo --output "${IK_SOLVERS_DEMO_OUTPUT:-$PWD/output}" "$@"
