@@ -1,0 +1,338 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The ik_node: target poses in, verified JointTrajectory commands out, plus a SolveIK service.
+
+A plain rclpy node, like robot_state_publisher. Callbacks only convert messages; decisions are
+made by :class:`~ik_solvers.ros.engine.IKEngine`. Streamed targets go through a one-slot mailbox
+to a single worker thread, so a burst of targets costs one solve for the newest, not one per
+message. Run it with ``ros2 run ik_solvers ik_node``.
+"""
+
+import threading
+from typing import Dict, List, Optional
+
+from geometry_msgs.msg import PoseStamped
+from ik_solvers_interfaces.msg import IKStatus
+from ik_solvers_interfaces.srv import SolveIK
+import numpy as np
+from rcl_interfaces.msg import SetParametersResult
+import rclpy
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.duration import Duration
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from rclpy.qos import (
+    DurabilityPolicy,
+    qos_profile_sensor_data,
+    QoSProfile,
+    ReliabilityPolicy,
+)
+from rclpy.time import Time
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+from trajectory_msgs.msg import JointTrajectory
+from visualization_msgs.msg import MarkerArray
+
+from .conversions import duration_to_seconds, transform_to_matrix
+from .engine import CommandRefusedError, IKEngine, IKOutcome, IKRequest
+from .frames import UnknownFrameError
+from .latest_target import LatestSlot
+from .markers import solve_markers
+from .names import (
+    command_topic_for,
+    DEFAULT_CONTROLLER_NAME,
+    JOINT_STATES_TOPIC,
+    MARKERS_TOPIC,
+    NODE_NAME,
+    ROBOT_DESCRIPTION_TOPIC,
+    SOLVE_IK_SERVICE,
+    STATUS_TOPIC,
+    TARGET_POSE_TOPIC,
+)
+from .parameters import check_parameter, describe, known_solvers, NodeSettings, PARAMETERS
+from .reports import fill_response, status_message
+from ..exceptions import InvalidSeedError, InvalidTargetError, RobotModelError
+
+__all__ = ['IKNode', 'LOG_THROTTLE_PERIOD', 'main']
+
+Codes = SolveIK.Response
+
+#: Seconds between two log lines about the same kind of problem.
+LOG_THROTTLE_PERIOD = 5.0
+
+
+class IKNode(Node):
+    """Turns target poses into JointTrajectory commands and answers SolveIK calls."""
+
+    def __init__(self, node_name: str = NODE_NAME, **kwargs) -> None:
+        """
+        Declare the parameters, open the topics and the service, start the worker.
+
+        :param node_name: Name of the node.
+        :param kwargs: Passed to :class:`rclpy.node.Node` (``namespace``, ``context``,
+            ``parameter_overrides``, ...).
+        """
+        super().__init__(node_name, **kwargs)
+        for spec in PARAMETERS:
+            self.declare_parameter(spec.name, spec.default, describe(spec))
+        self._loggers: Dict[str, object] = {}
+        self._tf_buffer, self._tf_listener, self._tf_exception = None, None, None
+        self._engine = IKEngine(external_lookup=self._start_tf())
+        self.add_on_set_parameters_callback(self._check_new_parameters)
+
+        settings = self._settings()
+        if settings.solver not in known_solvers():
+            self.get_logger().error(
+                'parameter solver = %r is unknown (known: %s); every solve will fail until it '
+                'is set to a known one' % (settings.solver, ', '.join(known_solvers())))
+        fallback = self.get_parameter('robot_description').value
+        if fallback:
+            self._load_description(fallback, 'the robot_description parameter')
+
+        try:
+            command_topic = command_topic_for(self.get_parameter('command_topic').value,
+                                              self.get_parameter('controller_name').value)
+        except ValueError as error:
+            command_topic = command_topic_for('', DEFAULT_CONTROLLER_NAME)
+            self.get_logger().error('%s; commanding %s' % (error, command_topic))
+        reliable = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE)
+        self._command_publisher = self.create_publisher(JointTrajectory, command_topic, reliable)
+        self._status_publisher = self.create_publisher(
+            IKStatus, STATUS_TOPIC, QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
+        self._marker_publisher = self.create_publisher(MarkerArray, MARKERS_TOPIC, 10)
+
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        self.create_subscription(String, ROBOT_DESCRIPTION_TOPIC, self._on_description, latched)
+        self.create_subscription(JointState, JOINT_STATES_TOPIC, self._on_joint_states,
+                                 qos_profile_sensor_data)
+        # Depth 1: only the newest target matters, older ones would be dropped anyway.
+        self.create_subscription(PoseStamped, TARGET_POSE_TOPIC, self._on_target, reliable)
+        # Its own group: a long service solve must not hold up joint states and targets.
+        self.create_service(SolveIK, SOLVE_IK_SERVICE, self._on_solve_ik,
+                            callback_group=MutuallyExclusiveCallbackGroup())
+
+        self._targets: LatestSlot[PoseStamped] = LatestSlot()
+        self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
+        self._worker.start()
+        self.get_logger().info(
+            'ready: solver %s, targets on %s, commands on %s, service %s' % (
+                settings.solver, self.resolve_topic_name(TARGET_POSE_TOPIC), command_topic,
+                self.resolve_service_name(SOLVE_IK_SERVICE)))
+
+    @property
+    def targets_received(self) -> int:
+        """Count the target poses received on the topic."""
+        return self._targets.received
+
+    def destroy_node(self) -> None:
+        """Stop the worker, then destroy the node."""
+        self._targets.close()
+        if self._worker.is_alive() and self._worker is not threading.current_thread():
+            self._worker.join(timeout=5.0)
+        super().destroy_node()
+
+    # Parameters ----------------------------------------------------------------------------
+
+    def _settings(self) -> NodeSettings:
+        return NodeSettings.from_values(
+            {name: self.get_parameter(name).value for name in NodeSettings.__dataclass_fields__})
+
+    def _check_new_parameters(self, parameters: List[Parameter]) -> SetParametersResult:
+        reasons = []
+        for parameter in parameters:
+            reason = check_parameter(parameter.name, parameter.value)
+            if reason:
+                reasons.append(reason)
+        links = {parameter.name: parameter.value for parameter in parameters
+                 if parameter.name in ('base_link', 'tip_link')}
+        if links and not reasons:
+            base_link = links.get('base_link', self.get_parameter('base_link').value)
+            tip_link = links.get('tip_link', self.get_parameter('tip_link').value)
+            try:
+                self._engine.check_links(base_link, tip_link)
+            except RobotModelError as error:
+                reasons.append('no chain from %r to %r: %s' % (base_link, tip_link, error))
+        if reasons:
+            self.get_logger().warning('parameter change refused: %s' % '; '.join(reasons))
+            return SetParametersResult(successful=False, reason='; '.join(reasons))
+        for parameter in parameters:
+            self.get_logger().info('parameter %s set to %r' % (parameter.name, parameter.value))
+        return SetParametersResult(successful=True)
+
+    # Logging -------------------------------------------------------------------------------
+
+    def _warn(self, kind: str, message: str) -> None:
+        # rclpy throttles per logger and call site: a child logger per kind of problem keeps a
+        # burst of one kind from hiding the first occurrence of another.
+        if kind not in self._loggers:
+            self._loggers[kind] = self.get_logger().get_child(kind)
+        self._loggers[kind].warning(message, throttle_duration_sec=LOG_THROTTLE_PERIOD)
+
+    def _log_outcome(self, outcome: IKOutcome, origin: str) -> None:
+        if outcome.error_code == Codes.INTERNAL_ERROR:
+            self.get_logger().error('%s: %s' % (origin, outcome.message))
+            return
+        for note in outcome.notes:
+            self._warn('joint_states', note)
+        if outcome.success:
+            self.get_logger().debug('%s: %s' % (origin, outcome.message))
+            return
+        names = {getattr(Codes, name): name.lower() for name in dir(Codes)
+                 if name.isupper() and isinstance(getattr(Codes, name), int)}
+        kind = names.get(outcome.error_code, 'error')
+        self._warn(kind, '%s: %s' % (origin, outcome.message))
+
+    # TF ------------------------------------------------------------------------------------
+
+    def _start_tf(self):
+        try:
+            import tf2_ros
+        except ImportError:
+            self.get_logger().info('tf2_ros is not installed: target frames must be links of '
+                                   'the robot description')
+            return None
+        self._tf_buffer = tf2_ros.Buffer(node=self)
+        self._tf_listener = tf2_ros.TransformListener(self._tf_buffer, self)
+        self._tf_exception = tf2_ros.TransformException
+        return self._lookup_transform
+
+    def _lookup_transform(self, base_link: str, frame_id: str, timeout: float) -> np.ndarray:
+        try:
+            transform = self._tf_buffer.lookup_transform(
+                base_link, frame_id, Time(), timeout=Duration(seconds=timeout))
+            return transform_to_matrix(transform.transform)
+        except (self._tf_exception, InvalidTargetError) as error:
+            raise UnknownFrameError('no transform from %r to %r within %g s: %s'
+                                    % (frame_id, base_link, timeout, error))
+
+    # Inputs --------------------------------------------------------------------------------
+
+    def _load_description(self, urdf_xml: str, origin: str) -> None:
+        settings = self._settings()
+        try:
+            chain = self._engine.load_description(urdf_xml, settings.base_link, settings.tip_link)
+        except RobotModelError as error:
+            keeping = ('keeping the previous robot model' if self._engine.has_model
+                       else 'waiting for a valid robot_description')
+            self._warn('robot_description',
+                       'refused the description from %s: %s; %s' % (origin, error, keeping))
+            return
+        self.get_logger().info('robot model from %s: chain %s -> %s, %d joints (%s)' % (
+            origin, chain.base_link, chain.tip_link, chain.num_joints,
+            ', '.join(chain.joint_names)))
+
+    def _on_description(self, message: String) -> None:
+        try:
+            self._load_description(message.data, 'the %s topic' % ROBOT_DESCRIPTION_TOPIC)
+        except Exception as error:  # noqa: B902 - a bad description must not stop the node
+            self.get_logger().error('failed to load robot_description: %r' % error)
+
+    def _on_joint_states(self, message: JointState) -> None:
+        try:
+            self._engine.update_joint_states(message.name, message.position)
+        except InvalidSeedError as error:
+            self._warn('joint_states', 'ignored a joint_states message: %s' % error)
+
+    def _on_target(self, message: PoseStamped) -> None:
+        self._targets.put(message)
+
+    # Streamed solves -----------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while True:
+            target = self._targets.take(timeout=1.0)
+            if target is None:
+                if self._targets.closed:
+                    return
+                continue
+            try:
+                self._solve_streamed(target)
+            except Exception as error:  # noqa: B902 - the worker must outlive any bug
+                self.get_logger().error('streamed solve failed: %r' % error)
+
+    def _solve_streamed(self, target: PoseStamped) -> None:
+        settings = self._settings()
+        outcome = self._engine.solve(
+            IKRequest(pose=target.pose, frame_id=target.header.frame_id), settings)
+        commanded = self._command(outcome, settings)
+        if outcome.error_code == Codes.NO_ROBOT_MODEL and not self._engine.has_model:
+            self.get_logger().warning(
+                'waiting for robot_description on %s; targets are ignored until one arrives'
+                % self.resolve_topic_name(ROBOT_DESCRIPTION_TOPIC), once=True)
+        else:
+            self._log_outcome(outcome, 'target_pose')
+        self._publish_feedback(outcome, settings, commanded=commanded, status=True)
+
+    def _command(self, outcome: IKOutcome, settings: NodeSettings) -> bool:
+        if not outcome.success:
+            return False
+        try:
+            command = self._engine.plan_command(outcome, settings)
+        except (CommandRefusedError, ValueError) as error:
+            outcome.error_code = Codes.EXECUTION_FAILED
+            outcome.message = '%s; but %s' % (outcome.message, error)
+            return False
+        self._command_publisher.publish(command)
+        return True
+
+    def _publish_feedback(self, outcome: IKOutcome, settings: NodeSettings, *, commanded: bool,
+                          status: bool) -> None:
+        frame_id = (outcome.chain.base_link if outcome.chain is not None
+                    else settings.base_link)
+        if status:
+            self._status_publisher.publish(status_message(
+                outcome, commanded=commanded, stamp=self.get_clock().now().to_msg(),
+                frame_id=frame_id))
+        if outcome.chain is not None:
+            self._marker_publisher.publish(
+                solve_markers(frame_id, outcome.target, outcome.reached, outcome.success))
+
+    # Service -------------------------------------------------------------------------------
+
+    def _on_solve_ik(self, request: SolveIK.Request,
+                     response: SolveIK.Response) -> SolveIK.Response:
+        try:
+            settings = self._settings()
+            outcome = self._engine.solve(IKRequest(
+                pose=request.target.pose, frame_id=request.target.header.frame_id,
+                seed_names=list(request.seed.name), seed_positions=list(request.seed.position),
+                solver=request.solver, position_only=request.position_only,
+                position_tolerance=request.position_tolerance,
+                orientation_tolerance=request.orientation_tolerance,
+                timeout=duration_to_seconds(request.timeout)), settings)
+            if request.execute and self._command(outcome, settings):
+                outcome.message += '; commanded'
+            self._log_outcome(outcome, 'solve_ik')
+            self._publish_feedback(outcome, settings, commanded=False, status=False)
+            return fill_response(response, outcome, self.get_clock().now().to_msg())
+        except Exception as error:  # noqa: B902 - a bug must not take the service down
+            self.get_logger().error('solve_ik failed: %r' % error)
+            response.success = False
+            response.error_code = Codes.INTERNAL_ERROR
+            response.message = 'internal error: %r' % error
+            return response
+
+
+def main(args: Optional[List[str]] = None) -> None:
+    """Run the ik_node until interrupted (console script ``ik_node``)."""
+    rclpy.init(args=args)
+    node = None
+    try:
+        node = IKNode()
+        # Two threads: a service call may wait on a TF lookup while subscriptions keep flowing.
+        executor = MultiThreadedExecutor(num_threads=2)
+        executor.add_node(node)
+        executor.spin()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,56 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Names the ik_node is known by: node, topics and service.
+
+Relative names resolve in the node's namespace; names starting with ``~/`` resolve under the
+node's own name, so with the default name and namespace ``~/status`` is ``/ik_node/status``.
+"""
+
+__all__ = [
+    'DEFAULT_CONTROLLER_NAME',
+    'JOINT_STATES_TOPIC',
+    'MARKERS_TOPIC',
+    'NODE_NAME',
+    'ROBOT_DESCRIPTION_TOPIC',
+    'SOLVE_IK_SERVICE',
+    'STATUS_TOPIC',
+    'TARGET_POSE_TOPIC',
+    'command_topic_for',
+]
+
+NODE_NAME = 'ik_node'
+
+#: std_msgs/String, depth 1, transient local: the URDF, as robot_state_publisher publishes it.
+ROBOT_DESCRIPTION_TOPIC = 'robot_description'
+#: sensor_msgs/JointState with sensor-data QoS: the seed and the start of every trajectory.
+JOINT_STATES_TOPIC = 'joint_states'
+#: geometry_msgs/PoseStamped: the streamed targets; the latest one wins.
+TARGET_POSE_TOPIC = 'target_pose'
+#: ik_solvers_interfaces/msg/IKStatus, reliable, depth 10: one message per streamed solve.
+STATUS_TOPIC = '~/status'
+#: visualization_msgs/MarkerArray: the target and the reached pose, for RViz.
+MARKERS_TOPIC = '~/markers'
+#: ik_solvers_interfaces/srv/SolveIK: one-shot solves.
+SOLVE_IK_SERVICE = '~/solve_ik'
+
+DEFAULT_CONTROLLER_NAME = 'joint_trajectory_controller'
+
+
+def command_topic_for(command_topic: str, controller_name: str) -> str:
+    """
+    Name of the topic the JointTrajectory commands go to.
+
+    :param command_topic: The ``command_topic`` parameter; used as is when not empty.
+    :param controller_name: The ``controller_name`` parameter, used when ``command_topic`` is
+        empty: ros2_control's joint_trajectory_controller listens on
+        ``/<controller_name>/joint_trajectory``.
+    :return: A topic name.
+    :raises ValueError: If both are empty.
+    """
+    if command_topic.strip():
+        return command_topic.strip()
+    controller_name = controller_name.strip().strip('/')
+    if not controller_name:
+        raise ValueError('command_topic and controller_name are both empty')
+    return '/%s/joint_trajectory' % controller_name

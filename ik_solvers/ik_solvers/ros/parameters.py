@@ -1,0 +1,175 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The ik_node's parameters: names, defaults, descriptions, ranges, and their checks.
+
+Defaults here match ``config/ik_solvers.yaml``. Ranges go into each ``ParameterDescriptor`` so
+that rclpy itself refuses out-of-range values; the checks rclpy cannot express (the solver
+name) live in :func:`check_parameter`, called from the node's set-parameters callback.
+"""
+
+from dataclasses import dataclass
+import math
+from typing import Any, Iterable, Mapping, Optional, Tuple
+
+from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType
+
+from ..solvers import SOLVERS
+
+__all__ = [
+    'MAX_TIMEOUT',
+    'NodeSettings',
+    'PARAMETERS',
+    'ParameterSpec',
+    'check_parameter',
+    'describe',
+    'known_solvers',
+]
+
+#: Longest accepted solve timeout in seconds; a streamed solve holds up the next target and a
+#: service call holds up its caller, and IK of one chain needs milliseconds, not minutes.
+MAX_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class ParameterSpec:
+    """One declared parameter: name, default, meaning and allowed values."""
+
+    name: str
+    default: Any
+    description: str
+    #: Inclusive (low, high) for floating-point parameters.
+    floating_range: Optional[Tuple[float, float]] = None
+    #: Free-text constraints shown by ``ros2 param describe``.
+    constraints: str = ''
+    #: Read once at start-up; changing it needs a restart.
+    read_only: bool = False
+
+
+def known_solvers() -> Tuple[str, ...]:
+    """Names of the registered solvers, sorted."""
+    return tuple(sorted(SOLVERS))
+
+
+PARAMETERS: Tuple[ParameterSpec, ...] = (
+    ParameterSpec(
+        'solver', 'fabrik',
+        'Heuristic used for streamed targets and for service calls that name none.',
+        constraints='one of: ' + ', '.join(known_solvers())),
+    ParameterSpec(
+        'base_link', '',
+        'Link the chain starts at and in which targets are solved; empty means the root link '
+        'of the robot description.'),
+    ParameterSpec(
+        'tip_link', 'tool0',
+        'Link whose pose is controlled (tool0 is the ROS-Industrial name of the flange); the '
+        'node does not solve while it is empty.'),
+    ParameterSpec(
+        'position_only', False,
+        'Reach the target position and leave the orientation free.'),
+    ParameterSpec(
+        'position_tolerance', 1e-4,
+        'Largest accepted distance between the reached and the requested position, in metres.',
+        floating_range=(1e-9, 1.0)),
+    ParameterSpec(
+        'orientation_tolerance', 1e-3,
+        'Largest accepted rotation angle between the reached and the requested orientation, '
+        'in radians.',
+        floating_range=(1e-9, math.pi)),
+    ParameterSpec(
+        'timeout', 0.05,
+        'Deadline of one solve, in seconds.',
+        floating_range=(1e-4, MAX_TIMEOUT)),
+    ParameterSpec(
+        'velocity_scale', 0.5,
+        'Fraction of the URDF joint velocity limits a command may use; sets its duration.',
+        floating_range=(0.01, 1.0)),
+    ParameterSpec(
+        'min_duration', 0.1,
+        'Shortest duration of a command, in seconds.',
+        floating_range=(0.001, 60.0)),
+    ParameterSpec(
+        'max_joint_jump', math.pi,
+        'Largest change of one joint (rad or m) between the seed and a solution that may be '
+        'commanded; a larger one is a configuration flip and is not sent. 0 disables the check.',
+        floating_range=(0.0, 100.0)),
+    ParameterSpec(
+        'tf_timeout', 0.1,
+        'How long to wait for a TF transform of a target frame that is not a link of the robot '
+        'description, in seconds (only where tf2_ros is installed).',
+        floating_range=(0.0, 5.0)),
+    ParameterSpec(
+        'command_topic', '',
+        'Topic of the JointTrajectory commands; empty means /<controller_name>/joint_trajectory.',
+        read_only=True),
+    ParameterSpec(
+        'controller_name', 'joint_trajectory_controller',
+        'ros2_control joint_trajectory_controller that receives the commands when '
+        'command_topic is empty.',
+        read_only=True),
+    ParameterSpec(
+        'robot_description', '',
+        'URDF used until one arrives on the robot_description topic (for setups without '
+        'robot_state_publisher).',
+        read_only=True),
+)
+
+
+def describe(spec: ParameterSpec) -> ParameterDescriptor:
+    """
+    Build the descriptor rclpy declares ``spec`` with.
+
+    :param spec: The parameter.
+    :return: Its descriptor, with type, description, constraints, range and read-only flag.
+    """
+    types = {bool: ParameterType.PARAMETER_BOOL, float: ParameterType.PARAMETER_DOUBLE,
+             str: ParameterType.PARAMETER_STRING}
+    descriptor = ParameterDescriptor(
+        name=spec.name, type=types[type(spec.default)], description=spec.description,
+        additional_constraints=spec.constraints, read_only=spec.read_only)
+    if spec.floating_range is not None:
+        low, high = spec.floating_range
+        descriptor.floating_point_range = [
+            FloatingPointRange(from_value=float(low), to_value=float(high), step=0.0)]
+    return descriptor
+
+
+def check_parameter(name: str, value: Any) -> Optional[str]:
+    """
+    Check a new value beyond what the descriptor enforces.
+
+    :param name: Parameter name.
+    :param value: Proposed value.
+    :return: ``None`` when acceptable, otherwise the reason for refusing it.
+    """
+    if name == 'solver' and value not in SOLVERS:
+        return 'unknown solver %r; known solvers: %s' % (value, ', '.join(known_solvers()))
+    return None
+
+
+@dataclass(frozen=True)
+class NodeSettings:
+    """A consistent snapshot of the parameters one solve uses."""
+
+    solver: str = 'fabrik'
+    base_link: str = ''
+    tip_link: str = 'tool0'
+    position_only: bool = False
+    position_tolerance: float = 1e-4
+    orientation_tolerance: float = 1e-3
+    timeout: float = 0.05
+    velocity_scale: float = 0.5
+    min_duration: float = 0.1
+    max_joint_jump: float = math.pi
+    tf_timeout: float = 0.1
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any]) -> 'NodeSettings':
+        """
+        Pick the fields of a settings snapshot out of parameter values.
+
+        :param values: Parameter name to value; names that are not fields are ignored.
+        :return: The snapshot; missing fields keep their defaults.
+        """
+        fields: Iterable[str] = cls.__dataclass_fields__
+        return cls(**{name: values[name] for name in fields if name in values})
