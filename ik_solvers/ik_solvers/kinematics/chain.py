@@ -1,0 +1,443 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+A serial chain cut out of a URDF: forward kinematics, Jacobian and joint frames.
+
+Lengths are in metres, angles in radians; poses are 4x4 homogeneous matrices in the frame
+of the chain's base link. Solvers call :meth:`Chain.fk` and :meth:`Chain.joint_frames` in
+their inner loops, so the per-call work is a handful of vectorised numpy operations.
+"""
+
+import math
+from typing import Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .joint import (
+    DEFAULT_REVOLUTE_LIMIT,
+    DEFAULT_VELOCITY_LIMIT,
+    JointDescription,
+    Mimic,
+    skew,
+)
+from .urdf_model import RobotModel
+from ..exceptions import InvalidSeedError, RobotModelError
+
+__all__ = ['Chain']
+
+# Up to this many moving joints a plain left-to-right product beats the pairwise tree.
+_SEQUENTIAL_PRODUCT_MAX_JOINTS = 8
+
+# fk_batch works through the configurations in blocks of this many to bound its memory.
+_BATCH_BLOCK = 1024
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
+def _motion_basis(fixed_to_joint: np.ndarray, unit_axis: np.ndarray,
+                  prismatic: bool) -> np.ndarray:
+    """
+    Four 4x4 matrices whose weighted sum is a joint's transform for any joint value.
+
+    With weights ``(1, sin(q), cos(q), q)`` the sum equals ``F @ motion(q)``, where ``F`` is
+    the fixed transform up to the joint frame and ``motion`` the joint's own rotation
+    (Rodrigues: ``I + sin(q) K + (1 - cos(q)) K^2``) or translation along its axis.
+    """
+    basis = np.zeros((4, 4, 4))
+    if prismatic:
+        basis[0] = fixed_to_joint
+        basis[3, :3, 3] = fixed_to_joint[:3, :3] @ unit_axis
+        return basis
+    axis_cross = skew(unit_axis)
+    rotation = fixed_to_joint[:3, :3]
+    basis[0] = fixed_to_joint
+    basis[0, :3, :3] += rotation @ axis_cross @ axis_cross
+    basis[1, :3, :3] = rotation @ axis_cross
+    basis[2, :3, :3] = -rotation @ axis_cross @ axis_cross
+    return basis
+
+
+class Chain:
+    """
+    The serial chain of joints between a base link and a tip link of a URDF.
+
+    Fixed joints are folded into the neighbouring transforms. Revolute, continuous and
+    prismatic joints are the chain's moving joints; mimic joints follow their leader and
+    are not variables of their own. Build a chain with :meth:`from_urdf` or
+    :meth:`RobotModel.chain`; the description is read once and never changes.
+    """
+
+    def __init__(self, base_link: str, tip_link: str, path: Sequence[JointDescription],
+                 mimics: Optional[Mapping[str, Mimic]] = None):
+        """
+        Build the chain from the joints between base and tip, base first.
+
+        ``mimics`` maps the name of each mimic joint of ``path`` to its resolved leader (see
+        :meth:`RobotModel.resolve_mimic`); joints missing from it are independent. Raises
+        :class:`RobotModelError` for a path without moving joints, a planar, floating or
+        unknown joint type, a zero axis, unusable limits, or a mimic joint whose leader is
+        not a moving joint of the chain.
+        """
+        self._base_link = base_link
+        self._tip_link = tip_link
+        mimics = dict(mimics or {})
+        segment_joints, fixed_before, unit_axes, tip_offset = self._fold_fixed_joints(path)
+
+        leaders = [joint for joint in segment_joints if joint.name not in mimics]
+        variable_index = {joint.name: index for index, joint in enumerate(leaders)}
+        moving_names = [joint.name for joint in segment_joints]
+        variable_of_joint, multipliers, offsets = [], [], []
+        for joint in segment_joints:
+            mimic = mimics.get(joint.name, Mimic(joint.name))
+            if mimic.leader not in variable_index:
+                raise RobotModelError(
+                    "joint '%s' in the chain from '%s' to '%s' mimics joint '%s', which is not"
+                    ' a moving joint of that chain; choose a base and tip whose chain holds '
+                    "'%s' (the chain's moving joints: %s)"
+                    % (joint.name, base_link, tip_link, mimic.leader, mimic.leader,
+                       ', '.join(repr(name) for name in moving_names)))
+            variable_of_joint.append(variable_index[mimic.leader])
+            multipliers.append(mimic.multiplier)
+            offsets.append(mimic.offset)
+
+        self._joint_names = tuple(joint.name for joint in leaders)
+        self._num_joints = len(leaders)
+        self._num_segments = len(segment_joints)
+        self._has_mimic = len(leaders) != len(segment_joints)
+        self._variable_of_joint = np.array(variable_of_joint, dtype=np.intp)
+        self._multipliers = np.array(multipliers)
+        self._offsets = np.array(offsets)
+        # Joint i of the variables is the first segment it drives: its own joint.
+        self._frame_rows = np.array([moving_names.index(name) for name in self._joint_names],
+                                    dtype=np.intp)
+        # Column j of the Jacobian sums multiplier * column of every segment j drives.
+        self._mimic_matrix = np.zeros((self._num_segments, self._num_joints))
+        self._mimic_matrix[np.arange(self._num_segments), self._variable_of_joint] = multipliers
+
+        segment_prismatic = np.array([joint.is_prismatic for joint in segment_joints])
+        self._has_prismatic = bool(segment_prismatic.any())
+        self._segment_prismatic = segment_prismatic
+        self._segment_axes = np.array(unit_axes)
+        self._segment_axes_column = self._segment_axes[:, :, np.newaxis].copy()
+        basis = np.array([
+            _motion_basis(fixed, axis, joint.is_prismatic)
+            for joint, fixed, axis in zip(segment_joints, fixed_before, unit_axes)])
+        # Chains without prismatic joints never need the weight q.
+        self._num_weights = 4 if self._has_prismatic else 3
+        basis = basis[:, :self._num_weights]
+        self._basis = basis.reshape(self._num_segments, self._num_weights, 16).copy()
+        fk_basis = basis.copy()
+        # T_last(q) @ tip_offset is linear in the same weights: fold the tool frame in.
+        fk_basis[-1] = fk_basis[-1] @ tip_offset
+        self._fk_basis = fk_basis.reshape(self._num_segments, self._num_weights, 16)
+        self._tip_offset = tip_offset
+        self._weights_template = np.zeros((self._num_segments, 1, self._num_weights))
+        self._weights_template[:, 0, 0] = 1.0
+
+        self._set_limits(leaders)
+
+    def _fold_fixed_joints(self, path: Sequence[JointDescription]):
+        fixed = np.eye(4)
+        segment_joints, fixed_before, unit_axes = [], [], []
+        for joint in path:
+            if joint.joint_type == 'fixed':
+                fixed = fixed @ joint.origin
+                continue
+            if not joint.is_moving:
+                raise RobotModelError(
+                    "joint '%s' (type %s) in the chain from '%s' to '%s' is not supported: a "
+                    'chain holds only revolute, continuous, prismatic and fixed joints'
+                    % (joint.name, joint.joint_type, self._base_link, self._tip_link))
+            unit_axis = joint.unit_axis
+            if unit_axis is None:
+                raise RobotModelError(
+                    "joint '%s' in the chain from '%s' to '%s' has a zero <axis>"
+                    % (joint.name, self._base_link, self._tip_link))
+            segment_joints.append(joint)
+            fixed_before.append(fixed @ joint.origin)
+            unit_axes.append(unit_axis)
+            fixed = np.eye(4)
+        if not segment_joints:
+            if not path:
+                reason = 'base and tip are the same link'
+            else:
+                reason = 'the joints between them are all fixed: %s' % ', '.join(
+                    "'%s' (%s)" % (joint.name, joint.joint_type) for joint in path)
+            raise RobotModelError(
+                "the chain from '%s' to '%s' has no moving joint (%s)"
+                % (self._base_link, self._tip_link, reason))
+        return segment_joints, fixed_before, unit_axes, fixed
+
+    def _set_limits(self, leaders: Sequence[JointDescription]) -> None:
+        lower, upper, velocity = [], [], []
+        for joint in leaders:
+            if joint.joint_type == 'continuous':
+                low, high = -math.inf, math.inf
+            elif joint.lower is None:
+                if joint.is_prismatic:
+                    raise RobotModelError(
+                        "prismatic joint '%s' has no <limit>; the URDF requires lower and "
+                        'upper limits for prismatic joints' % joint.name)
+                low, high = -DEFAULT_REVOLUTE_LIMIT, DEFAULT_REVOLUTE_LIMIT
+            else:
+                low, high = joint.lower, joint.upper
+                if not (math.isfinite(low) and math.isfinite(high)) or low > high:
+                    raise RobotModelError(
+                        "joint '%s' has unusable limits lower=%r, upper=%r (they must be "
+                        'finite with lower <= upper)' % (joint.name, low, high))
+            lower.append(low)
+            upper.append(high)
+            velocity.append(joint.velocity if joint.velocity is not None
+                            else DEFAULT_VELOCITY_LIMIT)
+        self._lower = _read_only(np.array(lower))
+        self._upper = _read_only(np.array(upper))
+        self._velocity_limits = _read_only(np.array(velocity))
+        self._is_prismatic = _read_only(np.array([joint.is_prismatic for joint in leaders]))
+        self._is_continuous = _read_only(
+            np.array([joint.joint_type == 'continuous' for joint in leaders]))
+        self._axes = _read_only(self._segment_axes[self._frame_rows].copy())
+        self._sample_low = np.where(self._is_continuous, -math.pi, self._lower)
+        self._sample_high = np.where(self._is_continuous, math.pi, self._upper)
+        self._mid = _read_only(0.5 * (self._sample_low + self._sample_high))
+
+    @classmethod
+    def from_model(cls, model: RobotModel, base_link: str, tip_link: str) -> 'Chain':
+        """
+        Cut the chain from ``base_link`` to ``tip_link`` out of a parsed model.
+
+        Raises :class:`RobotModelError` for unknown links, a base that is not an ancestor of
+        the tip, and everything :class:`Chain` refuses.
+        """
+        path = model.path(base_link, tip_link)
+        mimics = {}
+        for joint in path:
+            if joint.mimic is not None and joint.is_moving:
+                mimic = model.resolve_mimic(joint.name)
+                if not model.joint(mimic.leader).is_moving:
+                    raise RobotModelError(
+                        "joint '%s' mimics joint '%s', which is a %s joint, not a moving one"
+                        % (joint.name, mimic.leader, model.joint(mimic.leader).joint_type))
+                mimics[joint.name] = mimic
+        return cls(base_link, tip_link, path, mimics)
+
+    @classmethod
+    def from_urdf(cls, urdf_xml: str, base_link: str, tip_link: str) -> 'Chain':
+        """
+        Parse URDF XML text and cut the chain from ``base_link`` to ``tip_link``.
+
+        Raises :class:`RobotModelError` (see :meth:`RobotModel.from_urdf` and
+        :meth:`from_model`).
+        """
+        return cls.from_model(RobotModel.from_urdf(urdf_xml), base_link, tip_link)
+
+    # Description ---------------------------------------------------------------------------
+
+    @property
+    def base_link(self) -> str:
+        """Return the link whose frame every pose of this chain is expressed in."""
+        return self._base_link
+
+    @property
+    def tip_link(self) -> str:
+        """Return the link whose pose :meth:`fk` returns."""
+        return self._tip_link
+
+    @property
+    def num_joints(self) -> int:
+        """Return the number N of independent joint variables (mimic joints excluded)."""
+        return self._num_joints
+
+    @property
+    def joint_names(self) -> Tuple[str, ...]:
+        """Return the names of the N independent joints, base to tip."""
+        return self._joint_names
+
+    @property
+    def lower(self) -> np.ndarray:
+        """Lower limits (N,), rad or m; -inf for continuous joints."""
+        return self._lower
+
+    @property
+    def upper(self) -> np.ndarray:
+        """Upper limits (N,), rad or m; +inf for continuous joints."""
+        return self._upper
+
+    @property
+    def velocity_limits(self) -> np.ndarray:
+        """Velocity limits (N,), rad/s or m/s (1.0 where the URDF gives none)."""
+        return self._velocity_limits
+
+    @property
+    def is_prismatic(self) -> np.ndarray:
+        """(N,) bool: True where the joint translates (its variable is in m)."""
+        return self._is_prismatic
+
+    @property
+    def is_continuous(self) -> np.ndarray:
+        """(N,) bool: True where the joint is continuous (no position limits)."""
+        return self._is_continuous
+
+    @property
+    def axes(self) -> np.ndarray:
+        """(N, 3) unit joint axes, each expressed in its own joint frame."""
+        return self._axes
+
+    # Configurations ------------------------------------------------------------------------
+
+    def _configuration(self, q) -> np.ndarray:
+        q = np.asarray(q, dtype=float)
+        if q.shape != (self._num_joints,):
+            raise InvalidSeedError(
+                'a configuration of the chain from %r to %r has %d values (%s), got shape %s'
+                % (self._base_link, self._tip_link, self._num_joints,
+                   ', '.join(self._joint_names), q.shape))
+        return q
+
+    def _segment_values(self, q: np.ndarray) -> np.ndarray:
+        if not self._has_mimic:
+            return q
+        return q[..., self._variable_of_joint] * self._multipliers + self._offsets
+
+    def clip(self, q) -> np.ndarray:
+        """Return a copy of ``q`` moved into the limits (continuous joints untouched)."""
+        return np.clip(self._configuration(q), self._lower, self._upper)
+
+    def mid_configuration(self) -> np.ndarray:
+        """Middle of the limits, (N,); 0 for continuous joints."""
+        return self._mid.copy()
+
+    def random_configuration(self, rng: np.random.Generator) -> np.ndarray:
+        """Uniform sample within the limits, (N,); continuous joints in [-pi, pi]."""
+        return rng.uniform(self._sample_low, self._sample_high)
+
+    def within_limits(self, q, tolerance: float = 1e-9) -> bool:
+        """Whether every value of ``q`` lies within its limits widened by ``tolerance``."""
+        q = self._configuration(q)
+        return bool(np.all(q >= self._lower - tolerance) and np.all(q <= self._upper + tolerance))
+
+    # Kinematics ----------------------------------------------------------------------------
+
+    def _segment_transforms(self, values: np.ndarray, basis: np.ndarray) -> np.ndarray:
+        """Compute the transform (M, 4, 4) of every moving joint from the previous one."""
+        weights = self._weights_template.copy()
+        np.sin(values, out=weights[:, 0, 1])
+        np.cos(values, out=weights[:, 0, 2])
+        if self._has_prismatic:
+            weights[:, 0, 3] = values
+        return np.matmul(weights, basis).reshape(self._num_segments, 4, 4)
+
+    def fk(self, q) -> np.ndarray:
+        """
+        Pose (4x4) of the tip link in the base link frame.
+
+        ``q`` holds the N joint values, rad or m. Raises :class:`InvalidSeedError` when its
+        length is not N; values are not checked for finiteness.
+        """
+        transforms = self._segment_transforms(
+            self._segment_values(self._configuration(q)), self._fk_basis)
+        count = self._num_segments
+        if count <= _SEQUENTIAL_PRODUCT_MAX_JOINTS:
+            pose = transforms[0]
+            dot = np.dot
+            for index in range(1, count):
+                pose = dot(pose, transforms[index])
+            return pose
+        # Pairwise products keep the number of numpy calls logarithmic in the chain length.
+        while count > 1:
+            if count % 2:
+                transforms[count - 2] = transforms[count - 2] @ transforms[count - 1]
+                count -= 1
+            transforms = transforms[0:count:2] @ transforms[1:count:2]
+            count //= 2
+        return transforms[0]
+
+    def fk_batch(self, configurations) -> np.ndarray:
+        """
+        Tip poses (K, 4, 4) for K configurations given as a (K, N) array.
+
+        Raises :class:`InvalidSeedError` when the array is not (K, N).
+        """
+        configurations = np.asarray(configurations, dtype=float)
+        if configurations.ndim != 2 or configurations.shape[1] != self._num_joints:
+            raise InvalidSeedError(
+                'fk_batch needs a (K, %d) array of configurations, got shape %s'
+                % (self._num_joints, configurations.shape))
+        poses = np.empty((configurations.shape[0], 4, 4))
+        for start in range(0, configurations.shape[0], _BATCH_BLOCK):
+            values = self._segment_values(configurations[start:start + _BATCH_BLOCK])
+            count = values.shape[0]
+            weights = np.broadcast_to(
+                self._weights_template, (count,) + self._weights_template.shape).copy()
+            np.sin(values, out=weights[:, :, 0, 1])
+            np.cos(values, out=weights[:, :, 0, 2])
+            if self._has_prismatic:
+                weights[:, :, 0, 3] = values
+            transforms = np.matmul(weights, self._fk_basis).reshape(
+                count, self._num_segments, 4, 4)
+            pose = transforms[:, 0]
+            for index in range(1, self._num_segments):
+                pose = pose @ transforms[:, index]
+            poses[start:start + count] = pose
+        return poses
+
+    def _segment_frames(self, q) -> np.ndarray:
+        """Base-frame poses (M, 4, 4) of every moving joint's frame after its motion."""
+        frames = self._segment_transforms(
+            self._segment_values(self._configuration(q)), self._basis)
+        # Inclusive prefix products by doubling: log2(M) numpy calls instead of M.
+        step = 1
+        count = self._num_segments
+        while step < count:
+            frames[step:] = frames[:-step] @ frames[step:]
+            step *= 2
+        return frames
+
+    def joint_frames(self, q) -> Tuple[np.ndarray, np.ndarray]:
+        """
+        Base-frame poses of the joint frames and of the tip.
+
+        Returns ``(frames, tip)``: ``frames`` (N, 4, 4) holds each independent joint's frame
+        after its own motion (its axis in the base frame is ``frames[i, :3, :3] @ axes[i]``
+        and passes through ``frames[i, :3, 3]``), ``tip`` (4, 4) equals :meth:`fk`.
+        """
+        frames = self._segment_frames(q)
+        tip = frames[-1] @ self._tip_offset
+        if self._has_mimic:
+            frames = frames[self._frame_rows]
+        return frames, tip
+
+    def jacobian(self, q) -> np.ndarray:
+        """
+        Geometric Jacobian (6, N) of the tip in the base frame, linear rows first.
+
+        Column j maps the velocity of joint j (rad/s or m/s) to the tip's linear velocity
+        (m/s, of the tip origin) and angular velocity (rad/s), both in the base frame.
+        Mimic joints add their multiplier times their own column to their leader's.
+        """
+        frames = self._segment_frames(q)
+        last = frames[-1]
+        tip_position = last[:3, :3] @ self._tip_offset[:3, 3] + last[:3, 3]
+        axes = np.matmul(frames[:, :3, :3], self._segment_axes_column)[:, :, 0]
+        lever = tip_position - frames[:, :3, 3]
+        columns = np.empty((6, self._num_segments))
+        wx, wy, wz = axes[:, 0], axes[:, 1], axes[:, 2]
+        dx, dy, dz = lever[:, 0], lever[:, 1], lever[:, 2]
+        columns[0] = wy * dz - wz * dy
+        columns[1] = wz * dx - wx * dz
+        columns[2] = wx * dy - wy * dx
+        columns[3:] = axes.T
+        if self._has_prismatic:
+            prismatic = self._segment_prismatic
+            columns[:3, prismatic] = axes[prismatic].T
+            columns[3:, prismatic] = 0.0
+        if self._has_mimic:
+            return columns @ self._mimic_matrix
+        return columns
+
+    def __repr__(self) -> str:
+        """Name the chain's links and joints."""
+        return 'Chain(%r -> %r, %d joints: %s)' % (
+            self._base_link, self._tip_link, self._num_joints, ', '.join(self._joint_names))

@@ -1,0 +1,341 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The kinematic tree of a URDF: links, joints, the path between two links, link poses.
+
+Only kinematics is read (joint origins, types, axes, limits, mimic tags); geometry,
+inertia, transmissions and plugin tags are ignored.
+"""
+
+import difflib
+import math
+import threading
+from typing import Dict, List, Mapping, Sequence, Tuple
+import xml.etree.ElementTree as ElementTree
+
+import numpy as np
+from urdf_parser_py import urdf as urdf_parser
+import urdf_parser_py.xml_reflection as xml_reflection
+import urdf_parser_py.xml_reflection.core as xml_reflection_core
+
+from .joint import JointDescription, joint_transform, Mimic, origin_matrix
+from ..exceptions import InvalidSeedError, RobotModelError
+
+__all__ = ['RobotModel', 'describe_names']
+
+# urdf_parser_py reports unknown tags through module-level hooks; swapping them is not
+# thread-safe, so parses are serialised.
+_PARSER_LOCK = threading.Lock()
+
+# Longest name list quoted in an error message before it is cut short.
+_MAX_LISTED_NAMES = 30
+
+
+def describe_names(names: Sequence[str], wanted: str = '') -> str:
+    """
+    Format names for an error message: close matches to ``wanted`` first, then the list.
+
+    Long lists are cut after a few dozen names, saying how many were left out.
+    """
+    parts = []
+    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.6) if wanted else []
+    if close:
+        parts.append('did you mean %s? ' % ', '.join(repr(name) for name in close))
+    listed = ', '.join(repr(name) for name in names[:_MAX_LISTED_NAMES])
+    if len(names) > _MAX_LISTED_NAMES:
+        listed += ', ... (%d more)' % (len(names) - _MAX_LISTED_NAMES)
+    parts.append('%d available: %s' % (len(names), listed))
+    return ''.join(parts)
+
+
+def _parse_robot(urdf_xml: str) -> Tuple[urdf_parser.Robot, Tuple[str, ...]]:
+    """Parse URDF text; return the robot and the parser's complaints about unknown tags."""
+    if isinstance(urdf_xml, bytes):
+        urdf_xml = urdf_xml.decode('utf-8')
+    if not isinstance(urdf_xml, str):
+        raise RobotModelError(
+            'the URDF must be given as XML text (str), not %s' % type(urdf_xml).__name__)
+    if not urdf_xml.strip():
+        raise RobotModelError('the URDF text is empty')
+    # The standard library's messages name the line and column of a syntax error.
+    try:
+        root = ElementTree.fromstring(urdf_xml.encode('utf-8'))
+    except ElementTree.ParseError as error:
+        raise RobotModelError('malformed URDF XML: %s' % error) from error
+    if root.tag != 'robot':
+        raise RobotModelError(
+            "malformed URDF: the root element is <%s>, expected <robot>" % root.tag)
+    messages: List[str] = []
+    with _PARSER_LOCK:
+        saved = (xml_reflection_core.on_error, xml_reflection.on_error)
+        xml_reflection_core.on_error = messages.append
+        xml_reflection.on_error = messages.append
+        try:
+            robot = urdf_parser.URDF.from_xml_string(urdf_xml.encode('utf-8'))
+        except Exception as error:  # the parser raises bare Exception and AssertionError
+            raise RobotModelError('malformed URDF: %s' % str(error).strip()) from error
+        finally:
+            xml_reflection_core.on_error, xml_reflection.on_error = saved
+    return robot, tuple(messages)
+
+
+def _describe_joint(joint: urdf_parser.Joint) -> JointDescription:
+    """Convert one parsed joint, checking the values the kinematics relies on."""
+    origin = joint.origin
+    xyz = origin.xyz if origin is not None and origin.xyz is not None else (0.0, 0.0, 0.0)
+    rpy = origin.rpy if origin is not None and origin.rpy is not None else (0.0, 0.0, 0.0)
+    transform = origin_matrix(xyz, rpy)
+    if not np.all(np.isfinite(transform)):
+        raise RobotModelError("joint '%s' has a non-finite <origin>" % joint.name)
+    # The URDF default axis is x.
+    axis = np.array(joint.axis if joint.axis is not None else (1.0, 0.0, 0.0), dtype=float)
+    lower = upper = velocity = None
+    if joint.limit is not None:
+        lower = float(joint.limit.lower if joint.limit.lower is not None else 0.0)
+        upper = float(joint.limit.upper if joint.limit.upper is not None else 0.0)
+        if joint.limit.velocity is not None and joint.limit.velocity > 0.0:
+            velocity = float(joint.limit.velocity)
+    mimic = None
+    if joint.mimic is not None:
+        mimic = Mimic(
+            leader=joint.mimic.joint,
+            multiplier=1.0 if joint.mimic.multiplier is None else float(joint.mimic.multiplier),
+            offset=0.0 if joint.mimic.offset is None else float(joint.mimic.offset))
+    return JointDescription(
+        name=joint.name, joint_type=joint.type, parent=joint.parent, child=joint.child,
+        origin=transform, axis=axis, lower=lower, upper=upper, velocity=velocity, mimic=mimic)
+
+
+def _rigid_inverse(transform: np.ndarray) -> np.ndarray:
+    inverse = np.eye(4)
+    rotation_transposed = transform[:3, :3].T
+    inverse[:3, :3] = rotation_transposed
+    inverse[:3, 3] = -rotation_transposed @ transform[:3, 3]
+    return inverse
+
+
+class RobotModel:
+    """
+    The kinematic tree of one URDF, parsed once.
+
+    Build it with :meth:`from_urdf`; cut serial chains out of it with :meth:`chain`.
+    """
+
+    def __init__(self, name: str, link_names: Sequence[str],
+                 joints: Sequence[JointDescription],
+                 parser_messages: Sequence[str] = ()):
+        """
+        Assemble a model from already-parsed joints (use :meth:`from_urdf` instead).
+
+        Raises :class:`RobotModelError` when the joints do not form one tree over the links.
+        """
+        self._name = name
+        self._link_names = tuple(link_names)
+        self._joints: Dict[str, JointDescription] = {}
+        self._parent_joint: Dict[str, JointDescription] = {}
+        self.parser_messages: Tuple[str, ...] = tuple(parser_messages)
+        known_links = set(self._link_names)
+        if len(known_links) != len(self._link_names):
+            raise RobotModelError("robot '%s' declares a link name twice" % name)
+        for joint in joints:
+            if joint.name in self._joints:
+                raise RobotModelError(
+                    "robot '%s' declares joint '%s' twice" % (name, joint.name))
+            for role, link in (('parent', joint.parent), ('child', joint.child)):
+                if link not in known_links:
+                    raise RobotModelError(
+                        "joint '%s' names %s link '%s', which is not a <link> of robot '%s'"
+                        % (joint.name, role, link, name))
+            if joint.child in self._parent_joint:
+                raise RobotModelError(
+                    "link '%s' is the child of two joints, '%s' and '%s': a URDF is a tree"
+                    % (joint.child, self._parent_joint[joint.child].name, joint.name))
+            self._joints[joint.name] = joint
+            self._parent_joint[joint.child] = joint
+        roots = [link for link in self._link_names if link not in self._parent_joint]
+        if len(roots) != 1:
+            raise RobotModelError(
+                "robot '%s' must have exactly one root link (a link that is no joint's child);"
+                ' found %d: %s' % (name, len(roots), ', '.join(repr(r) for r in roots)))
+        self._root_link = roots[0]
+        for link in self._link_names:
+            self._path_from_root(link)  # raises on a cycle
+
+    @classmethod
+    def from_urdf(cls, urdf_xml: str) -> 'RobotModel':
+        """
+        Parse URDF XML text.
+
+        Unknown tags and attributes are collected in :attr:`parser_messages` instead of
+        being printed. Raises :class:`RobotModelError` for malformed XML, a document that is
+        not a ``<robot>``, missing required attributes or a tree that is not a tree.
+        """
+        robot, messages = _parse_robot(urdf_xml)
+        joints = [_describe_joint(joint) for joint in robot.joints]
+        return cls(robot.name, [link.name for link in robot.links], joints, messages)
+
+    @property
+    def name(self) -> str:
+        """Return the robot's name from the URDF."""
+        return self._name
+
+    @property
+    def link_names(self) -> Tuple[str, ...]:
+        """Every link, in the order of the URDF."""
+        return self._link_names
+
+    @property
+    def joint_names(self) -> Tuple[str, ...]:
+        """Every joint (fixed ones included), in the order of the URDF."""
+        return tuple(self._joints)
+
+    @property
+    def root_link(self) -> str:
+        """Return the one link that is no joint's child."""
+        return self._root_link
+
+    def joint(self, joint_name: str) -> JointDescription:
+        """Return the description of a joint; raise :class:`RobotModelError` if unknown."""
+        try:
+            return self._joints[joint_name]
+        except KeyError:
+            raise RobotModelError(
+                "unknown joint '%s' in robot '%s'; %s"
+                % (joint_name, self._name, describe_names(self.joint_names, joint_name))
+            ) from None
+
+    def check_link(self, link_name: str, role: str = 'link') -> None:
+        """Raise :class:`RobotModelError` naming close and available links if unknown."""
+        if link_name not in self._parent_joint and link_name != self._root_link:
+            raise RobotModelError(
+                "unknown %s '%s' in robot '%s'; %s"
+                % (role, link_name, self._name, describe_names(self._link_names, link_name)))
+
+    def _path_from_root(self, link_name: str) -> List[JointDescription]:
+        """Joints from the root link down to ``link_name``, root first."""
+        path = []
+        link = link_name
+        while link != self._root_link:
+            joint = self._parent_joint[link]
+            path.append(joint)
+            link = joint.parent
+            if len(path) > len(self._joints):
+                raise RobotModelError(
+                    "the joints above link '%s' form a cycle: a URDF is a tree" % link_name)
+        path.reverse()
+        return path
+
+    def path(self, base_link: str, tip_link: str) -> List[JointDescription]:
+        """
+        Joints from ``base_link`` down to ``tip_link``, base first.
+
+        Raises :class:`RobotModelError` when a link is unknown or the base is not an
+        ancestor of the tip (the message lists the tip's ancestors).
+        """
+        self.check_link(base_link, 'base link')
+        self.check_link(tip_link, 'tip link')
+        joints = self._path_from_root(tip_link)
+        ancestors = [self._root_link] + [joint.child for joint in joints]
+        if base_link not in ancestors:
+            raise RobotModelError(
+                "base link '%s' is not an ancestor of tip link '%s'; the links from the root "
+                "to '%s' are: %s" % (base_link, tip_link, tip_link,
+                                     ' -> '.join(repr(link) for link in ancestors)))
+        return joints[ancestors.index(base_link):]
+
+    def resolve_mimic(self, joint_name: str) -> Mimic:
+        """
+        Express a joint through the joint that finally drives it.
+
+        Returns ``Mimic(leader, multiplier, offset)`` relative to the first joint up the
+        ``<mimic>`` links that mimics nobody (the joint itself, multiplier 1 and offset 0,
+        when it mimics nobody). Raises :class:`RobotModelError` for an unknown leader or a
+        cycle of mimic tags.
+        """
+        multiplier, offset = 1.0, 0.0
+        seen = [joint_name]
+        joint = self.joint(joint_name)
+        while joint.mimic is not None:
+            leader_name = joint.mimic.leader
+            if leader_name not in self._joints:
+                raise RobotModelError(
+                    "joint '%s' mimics joint '%s', which robot '%s' does not have; %s"
+                    % (joint.name, leader_name, self._name,
+                       describe_names(self.joint_names, leader_name)))
+            if leader_name in seen:
+                raise RobotModelError(
+                    'the <mimic> tags form a cycle: %s' % ' -> '.join(seen + [leader_name]))
+            # value = m * (m_leader * root + o_leader) + o
+            offset += multiplier * joint.mimic.offset
+            multiplier *= joint.mimic.multiplier
+            seen.append(leader_name)
+            joint = self._joints[leader_name]
+        return Mimic(leader=joint.name, multiplier=multiplier, offset=offset)
+
+    def chain(self, base_link: str, tip_link: str) -> 'Chain':  # noqa: F821
+        """
+        Cut the serial chain from ``base_link`` to ``tip_link``.
+
+        ``tip_link`` may be any descendant of ``base_link``, e.g. a tool frame after fixed
+        joints. Raises :class:`RobotModelError` (see :class:`~.chain.Chain`).
+        """
+        # chain.py builds on this module, so the import waits until a chain is asked for.
+        from .chain import Chain
+        return Chain.from_model(self, base_link, tip_link)
+
+    def joint_value(self, joint_name: str, joint_positions: Mapping[str, float]) -> float:
+        """
+        Value of one moving joint, rad or m, with mimic joints following their leaders.
+
+        Joints missing from the mapping count as 0. Raises :class:`InvalidSeedError` for a
+        value that is not a finite number.
+        """
+        mimic = self.resolve_mimic(joint_name)
+        raw = joint_positions.get(mimic.leader, 0.0)
+        try:
+            value = float(raw)
+        except (TypeError, ValueError):
+            raise InvalidSeedError(
+                "the position of joint '%s' must be a number, not %r" % (mimic.leader, raw)
+            ) from None
+        if not math.isfinite(value):
+            raise InvalidSeedError(
+                "the position of joint '%s' is not finite: %r" % (mimic.leader, raw))
+        return mimic.multiplier * value + mimic.offset
+
+    def _pose_in_root(self, link_name: str, joint_positions: Mapping[str, float]) -> np.ndarray:
+        pose = np.eye(4)
+        for joint in self._path_from_root(link_name):
+            if joint.is_moving:
+                unit_axis = joint.unit_axis
+                if unit_axis is None:
+                    raise RobotModelError("joint '%s' has a zero <axis>" % joint.name)
+                step = joint_transform(joint, unit_axis,
+                                       self.joint_value(joint.name, joint_positions))
+            else:
+                step = joint.origin
+            pose = pose @ step
+        return pose
+
+    def transform(self, target_frame: str, source_frame: str,
+                  joint_positions: Mapping[str, float]) -> np.ndarray:
+        """
+        Pose (4x4) of ``source_frame`` expressed in ``target_frame``, for any two links.
+
+        ``joint_positions`` maps joint names to rad or m. Joints missing from it count as 0,
+        names that are no joint of this robot are ignored (a joint state may describe more
+        than one robot), values given for mimic joints are ignored (they follow their
+        leaders), and planar or floating joints stay at their origin. Raises
+        :class:`RobotModelError` for unknown links and :class:`InvalidSeedError` for
+        non-numeric or non-finite positions.
+        """
+        self.check_link(target_frame, 'target frame')
+        self.check_link(source_frame, 'source frame')
+        target_pose = self._pose_in_root(target_frame, joint_positions)
+        source_pose = self._pose_in_root(source_frame, joint_positions)
+        return _rigid_inverse(target_pose) @ source_pose
+
+    def __repr__(self) -> str:
+        """Name the robot and count its parts."""
+        return 'RobotModel(%r, %d links, %d joints, root %r)' % (
+            self._name, len(self._link_names), len(self._joints), self._root_link)
