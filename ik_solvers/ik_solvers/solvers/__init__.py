@@ -1,0 +1,23 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Inverse kinematics heuristics behind one entry point, :func:`solve`.
+
+Each heuristic is a :class:`Solver` in its own module, registered by name in
+:mod:`ik_solvers.solvers.registry`; :data:`SOLVERS` lists the available names.
+"""
+
+from .base import IKProblem, InvalidSolverOptionError, Solver
+from .registry import SOLVERS, solver_class
+from .result import IKResult
+from .solve import solve
+
+__all__ = [
+    'IKProblem',
+    'IKResult',
+    'InvalidSolverOptionError',
+    'SOLVERS',
+    'Solver',
+    'solve',
+    'solver_class',
+]

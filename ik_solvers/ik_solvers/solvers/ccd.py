@@ -1,0 +1,132 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Cyclic coordinate descent after Welman (1993).
+
+One iteration is a sweep from the tip joint to the base joint. Each joint in turn takes the
+value that is optimal for it alone, all other joints held still:
+
+* a revolute (or continuous) joint turns to the closed-form maximum of the weighted alignment
+  of the tip position and of the three axes of the tip frame with their targets (see
+  :mod:`ik_solvers.solvers.hinge`), clamped to its limits;
+* a prismatic joint slides by the projection of the position error onto its axis (its motion
+  cannot change the orientation), clamped to its limits.
+
+Because a sweep runs from the tip toward the base, the joints still to be visited never move,
+so one forward kinematics per sweep suffices: only the tip pose is updated joint by joint.
+
+Per-joint ``weights`` in [0, 1] act as stiffness: a joint takes only that fraction of its
+optimal motion (0 locks it), which spreads the motion over the chain as Welman describes.
+"""
+
+import time
+from typing import Tuple
+
+import numpy as np
+
+from .base import InvalidSolverOptionError, IKProblem, positive_float, ProgressMonitor, Solver
+from .hinge import best_joint_value, rotation_about, sinusoid_coefficients
+
+__all__ = ['CCDSolver']
+
+
+class CCDSolver(Solver):
+    """
+    Cyclic coordinate descent.
+
+    Options:
+        max_iterations: sweeps per start (default 300).
+        stall_iterations: sweeps without a 5 % lower error after which the start is given
+            up (default 12).
+        weights: per-joint stiffness, a sequence of N values in [0, 1], or None for all 1.
+        orientation_emphasis: multiplier of the orientation terms against the position term
+            (default 1; the base weight comes from the problem's orientation weight).
+    """
+
+    name = 'ccd'
+    defaults = {
+        'max_iterations': 300,
+        'stall_iterations': 12,
+        'weights': None,
+        'orientation_emphasis': 1.0,
+    }
+
+    def check_options(self) -> None:
+        """Check the options; see the class docstring."""
+        super().check_options()
+        positive_float(self.options, 'orientation_emphasis', allow_zero=True)
+        weights = self.options['weights']
+        if weights is not None:
+            try:
+                weights = np.array(weights, dtype=float)
+            except (TypeError, ValueError):
+                raise InvalidSolverOptionError('weights must be a sequence of numbers') \
+                    from None
+            if weights.ndim != 1 or not np.all((weights >= 0.0) & (weights <= 1.0)):
+                raise InvalidSolverOptionError('weights must be a 1-D sequence of values in '
+                                               '[0, 1], got %r' % (self.options['weights'],))
+            self.options['weights'] = weights
+
+    def improve(self, problem: IKProblem, q: np.ndarray, *,
+                deadline: float) -> Tuple[np.ndarray, int]:
+        """Run sweeps from ``q``; see :meth:`Solver.improve`."""
+        kernel = problem.kernel
+        n = kernel.num_joints
+        weights = self.options['weights']
+        if weights is None:
+            weights = np.ones(n)
+        elif weights.shape != (n,):
+            raise InvalidSolverOptionError('weights must have %d values for this chain, got %d'
+                                           % (n, weights.shape[0]))
+        stiffness = weights.tolist()
+        lower, upper = kernel.lower.tolist(), kernel.upper.tolist()
+        prismatic = kernel.is_prismatic.tolist()
+        target_position = problem.target_position
+        # Half the squared weight turns the summed column alignments into the squared
+        # angle for small errors, comparable with the squared position error.
+        orientation_weight = 0.0
+        if not problem.position_only:
+            orientation_weight = (0.5 * problem.orientation_weight ** 2
+                                  * float(self.options['orientation_emphasis']))
+        target_rotation_t = problem.target_rotation.T
+        monitor = ProgressMonitor(self.options['stall_iterations'])
+        values = q.tolist()
+        best_q, best_cost = q, np.inf
+        for iteration in range(self.options['max_iterations'] + 1):
+            q = np.array(values)
+            poses = kernel.poses(q)
+            tip = poses[-1]
+            _, position_error, orientation_error = problem.residual(tip)
+            cost = problem.cost(position_error, orientation_error)
+            if cost < best_cost:
+                best_q, best_cost = q, cost
+            if (problem.is_solved(position_error, orientation_error) or monitor.stalled(cost)
+                    or iteration == self.options['max_iterations']
+                    or time.perf_counter() > deadline):
+                return best_q, iteration
+            tip_position = tip[:3, 3].copy()
+            tip_rotation = tip[:3, :3].copy()
+            for i in range(n - 1, -1, -1):
+                if stiffness[i] == 0.0:
+                    continue
+                axis = poses[i, :3, 2]
+                if prismatic[i]:
+                    new = values[i] + stiffness[i] * float(axis @ (target_position
+                                                                   - tip_position))
+                    new = min(max(new, lower[i]), upper[i])
+                    tip_position += (new - values[i]) * axis
+                    values[i] = new
+                    continue
+                origin = poses[i, :3, 3]
+                lever = tip_position - origin
+                moment = np.outer(lever, target_position - origin)
+                if orientation_weight:
+                    moment += orientation_weight * (tip_rotation @ target_rotation_t)
+                a, b = sinusoid_coefficients(axis, moment)
+                new = best_joint_value(values[i], a, b, lower[i], upper[i], stiffness[i])
+                if new != values[i]:
+                    rotation = rotation_about(axis, new - values[i])
+                    tip_position = origin + rotation @ lever
+                    tip_rotation = rotation @ tip_rotation
+                    values[i] = new
+        return best_q, self.options['max_iterations']

@@ -1,0 +1,90 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Jacobian transpose: gradient descent on the squared pose error.
+
+Each iteration steps ``dq = alpha J^T e``, where ``e`` stacks the position error (m) and the
+rotation vector of the orientation error scaled by the problem's orientation weight (m per rad),
+and the Jacobian's angular rows are scaled alike. The step length is the one that best reduces
+the linearised error along that direction,
+
+    alpha = <e, J J^T e> / ||J J^T e||^2,
+
+and the whole step is shrunk so that no joint moves more than ``max_step`` (rad or m) in one
+iteration: the linearisation only holds for small motions. Each step is clamped to the limits.
+"""
+
+import time
+from typing import Tuple
+
+import numpy as np
+
+from .base import IKProblem, positive_float, ProgressMonitor, Solver
+
+__all__ = ['JacobianTransposeSolver']
+
+
+class JacobianTransposeSolver(Solver):
+    """
+    Jacobian-transpose gradient descent with an adaptive step.
+
+    Options:
+        max_iterations: steps per start (default 2000).
+        stall_iterations: steps without a 5 % lower error after which the start is given up
+            (default 40).
+        max_step: largest motion of any joint in one step, rad or m (default 0.15, about
+            8.6 degrees).
+    """
+
+    name = 'jacobian_transpose'
+    defaults = {
+        'max_iterations': 2000,
+        'stall_iterations': 40,
+        'max_step': 0.15,
+    }
+
+    def check_options(self) -> None:
+        """Check the options; see the class docstring."""
+        super().check_options()
+        positive_float(self.options, 'max_step')
+
+    def improve(self, problem: IKProblem, q: np.ndarray, *,
+                deadline: float) -> Tuple[np.ndarray, int]:
+        """Take gradient steps from ``q``; see :meth:`Solver.improve`."""
+        kernel = problem.kernel
+        lower, upper = kernel.lower, kernel.upper
+        weight = problem.orientation_weight
+        position_only = problem.position_only
+        max_step = float(self.options['max_step'])
+        max_iterations = self.options['max_iterations']
+        monitor = ProgressMonitor(self.options['stall_iterations'])
+        best_q, best_cost = q, np.inf
+        for iteration in range(max_iterations + 1):
+            poses = kernel.poses(q)
+            error, position_error, orientation_error = problem.residual(poses[-1])
+            cost = problem.cost(position_error, orientation_error)
+            if cost < best_cost:
+                best_q, best_cost = q, cost
+            if (problem.is_solved(position_error, orientation_error) or monitor.stalled(cost)
+                    or iteration == max_iterations or time.perf_counter() > deadline):
+                return best_q, iteration
+            jacobian = kernel.jacobian(poses)
+            if position_only:
+                jacobian = jacobian[:3]
+            else:
+                jacobian[3:] *= weight
+                error[3] *= weight
+                error[4] *= weight
+                error[5] *= weight
+            residual = np.array(error)
+            gradient = jacobian.T @ residual
+            image = jacobian @ gradient
+            image_norm = float(image @ image)
+            if image_norm == 0.0:  # no joint can reduce the error: a stationary point
+                return best_q, iteration
+            step = (float(residual @ image) / image_norm) * gradient
+            largest = float(np.max(np.abs(step)))
+            if largest > max_step:
+                step *= max_step / largest
+            q = np.minimum(np.maximum(q + step, lower), upper)
+        return best_q, max_iterations

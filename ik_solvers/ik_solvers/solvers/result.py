@@ -1,0 +1,46 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The outcome of one call to :func:`ik_solvers.solve`."""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ['IKResult', 'STATUS_NO_SOLUTION', 'STATUS_SUCCESS', 'STATUS_TIMED_OUT']
+
+STATUS_SUCCESS = 'success'
+# Every attempt allowed by ``max_attempts`` ended without meeting the tolerances.
+STATUS_NO_SOLUTION = 'no_solution'
+# The deadline came before any attempt met the tolerances.
+STATUS_TIMED_OUT = 'timed_out'
+
+
+@dataclass(frozen=True)
+class IKResult:
+    """
+    A configuration and how well it reaches the target, measured by forward kinematics.
+
+    :ivar q: joint configuration, (N,), rad or m, always within the joint limits; the closest
+        configuration found when ``success`` is false.
+    :ivar success: true only when the forward kinematics of ``q`` is within both tolerances.
+    :ivar position_error: distance from the reached tip position to the target's, m.
+    :ivar orientation_error: angle of the rotation between the reached tip orientation and the
+        target's, rad; 0 when solving for position only.
+    :ivar iterations: iterations of the heuristic and of the polish, summed over attempts.
+    :ivar elapsed: wall-clock time spent in :func:`ik_solvers.solve`, s.
+    :ivar status: ``'success'``, ``'no_solution'`` or ``'timed_out'``.
+    :ivar solver: name of the heuristic that ran.
+    :ivar attempts: number of starting configurations tried (the seed counts as the first).
+    :ivar polished: whether the local polish ran after the heuristic.
+    """
+
+    q: np.ndarray = field(repr=False)
+    success: bool
+    position_error: float
+    orientation_error: float
+    iterations: int
+    elapsed: float
+    status: str
+    solver: str = ''
+    attempts: int = 1
+    polished: bool = False

@@ -1,0 +1,208 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The one entry point: validate, run a heuristic with restarts until a deadline, verify.
+
+Restarts draw their starting configurations from a generator with a fixed seed, and the first
+configuration that meets the tolerances is returned at once: the output then depends only on
+the inputs, never on the machine's speed, whenever a solution is found before the deadline.
+"""
+
+import math
+import time
+from typing import Any, Optional
+
+import numpy as np
+
+from ..exceptions import InvalidSeedError, InvalidTargetError
+from .base import IKProblem, InvalidSolverOptionError
+from .kernel import kernel_for
+from .polish import polish as run_polish
+from .pose_error import orientation_error as rotation_angle
+from .registry import solver_class
+from .result import IKResult, STATUS_NO_SOLUTION, STATUS_SUCCESS, STATUS_TIMED_OUT
+
+__all__ = ['solve']
+
+# Restart configurations come from this seed, so the same inputs give the same output.
+RESTART_SEED = 20260101
+# Tolerance on the rigid-transform checks of a target: rotation orthonormality, last row.
+_RIGID_TOLERANCE = 1e-6
+# An orientation error of 1 rad weighs as much as this fraction of the chain's length.
+_ORIENTATION_WEIGHT_PER_LENGTH = 0.2
+
+
+def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
+          solver: str = 'fabrik', position_only: bool = False,
+          position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
+          timeout: float = 0.005, polish: Optional[bool] = None,
+          polish_iterations: int = 20, max_attempts: Optional[int] = None,
+          **solver_options: Any) -> IKResult:
+    """
+    Find joint positions that bring the chain's tip to ``target``.
+
+    Each attempt runs the heuristic from a start until it meets the tolerances or stalls,
+    then, if ``polish`` is on, a few damped least-squares steps (see
+    :mod:`ik_solvers.solvers.polish`). The first attempt starts from ``seed``; later ones from
+    configurations drawn by a generator with a fixed seed. The best configuration wins and its
+    errors are measured by the chain's own forward kinematics.
+
+    :param chain: a :class:`ik_solvers.Chain`.
+    :param target: (4, 4) pose of the tip in the chain's base frame (m).
+    :param seed: start configuration, (N,), rad or m; values outside the limits are clamped.
+        None starts from the middle of the limits.
+    :param solver: one of :data:`ik_solvers.SOLVERS`.
+    :param position_only: reach the target position and ignore its orientation.
+    :param position_tolerance: largest accepted position error, m.
+    :param orientation_tolerance: largest accepted orientation error, rad.
+    :param timeout: hard deadline, s, from the call.
+    :param polish: run the local polish after the heuristic; None takes the solver's default.
+    :param polish_iterations: cap on polish steps per attempt.
+    :param max_attempts: cap on the number of starts (None: until the deadline).
+    :param solver_options: options of the chosen solver (see its class), plus
+        ``orientation_weight`` (m per rad) to override how orientation errors weigh
+        against position errors.
+
+    :returns: An :class:`IKResult`; ``q`` is within the limits even when ``success`` is false.
+
+    :raises InvalidTargetError: ``target`` is not a finite 4x4 rigid transform, or a tolerance is
+        not a finite positive number.
+    :raises InvalidSeedError: ``seed`` has the wrong length or non-finite values.
+    :raises UnknownSolverError: ``solver`` is not registered.
+    :raises InvalidSolverOptionError: an option is unknown or out of range, or ``timeout`` is not
+        a finite positive number.
+    """
+    start_time = time.perf_counter()
+    target = _checked_target(target)
+    position_tolerance = _checked_tolerance('position_tolerance', position_tolerance)
+    orientation_tolerance = _checked_tolerance('orientation_tolerance', orientation_tolerance)
+    if not _is_positive_number(timeout):
+        raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
+                                       'got %r' % (timeout,))
+    if not isinstance(polish_iterations, (int, np.integer)) or polish_iterations < 1:
+        raise InvalidSolverOptionError('polish_iterations must be a positive integer, got %r'
+                                       % (polish_iterations,))
+    if max_attempts is not None and (not isinstance(max_attempts, (int, np.integer))
+                                     or max_attempts < 1):
+        raise InvalidSolverOptionError('max_attempts must be None or a positive integer, '
+                                       'got %r' % (max_attempts,))
+    implementation = solver_class(solver)
+    orientation_weight = solver_options.pop('orientation_weight', None)
+    heuristic = implementation(**solver_options)
+    kernel = kernel_for(chain)
+    q = _checked_seed(seed, chain, kernel)
+    if orientation_weight is None:
+        orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * kernel.length_scale
+    elif not _is_positive_number(orientation_weight):
+        raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
+                                       'got %r' % (orientation_weight,))
+    if polish is None:
+        polish = implementation.polish_by_default
+    deadline = start_time + float(timeout)
+
+    problem = IKProblem(kernel, target, position_only=bool(position_only),
+                        position_tolerance=position_tolerance,
+                        orientation_tolerance=orientation_tolerance,
+                        orientation_weight=float(orientation_weight))
+    heuristic_problem = problem
+    if polish:
+        # The heuristic only needs to bring the polish into its quadratic basin.
+        heuristic_problem = problem.with_tolerances(
+            max(position_tolerance, implementation.handoff_position_tolerance),
+            max(orientation_tolerance, implementation.handoff_orientation_tolerance))
+
+    rng = np.random.default_rng(RESTART_SEED)
+    best_q, best_cost = q, math.inf
+    iterations = 0
+    attempts = 0
+    solved = False
+    while True:
+        attempts += 1
+        q, used = heuristic.improve(heuristic_problem, q, deadline=deadline)
+        iterations += used
+        if polish:
+            q, used, _ = run_polish(problem, q, deadline=deadline,
+                                    max_iterations=polish_iterations)
+            iterations += used
+        error, position_error, orientation_error = problem.residual(kernel.tip_pose(q))
+        cost = problem.cost(position_error, orientation_error)
+        if cost < best_cost:
+            best_q, best_cost = q, cost
+        if problem.is_solved(position_error, orientation_error):
+            solved = True
+            break
+        if time.perf_counter() >= deadline:
+            break
+        if max_attempts is not None and attempts >= max_attempts:
+            break
+        q = kernel.clip(chain.random_configuration(rng))
+
+    q = np.clip(best_q, chain.lower, chain.upper)
+    reached = chain.fk(q)
+    position_error = float(np.linalg.norm(reached[:3, 3] - target[:3, 3]))
+    orientation_error = 0.0 if problem.position_only else float(rotation_angle(reached,
+                                                                               target))
+    success = bool(position_error <= position_tolerance
+                   and (problem.position_only or orientation_error <= orientation_tolerance))
+    if success:
+        status = STATUS_SUCCESS
+    elif solved or max_attempts is None or attempts < max_attempts:
+        status = STATUS_TIMED_OUT
+    else:
+        status = STATUS_NO_SOLUTION
+    return IKResult(q=q, success=success, position_error=position_error,
+                    orientation_error=orientation_error, iterations=iterations,
+                    elapsed=time.perf_counter() - start_time, status=status,
+                    solver=implementation.name, attempts=attempts, polished=bool(polish))
+
+
+def _is_positive_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return math.isfinite(number) and number > 0.0
+
+
+def _checked_tolerance(name: str, value: Any) -> float:
+    if not _is_positive_number(value):
+        raise InvalidTargetError('%s must be a finite positive number, got %r' % (name, value))
+    return float(value)
+
+
+def _checked_target(target: Any) -> np.ndarray:
+    try:
+        pose = np.array(target, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidTargetError('target must be a 4x4 array of numbers') from None
+    if pose.shape != (4, 4):
+        raise InvalidTargetError('target must be a 4x4 homogeneous transform, got shape %s'
+                                 % (pose.shape,))
+    if not np.all(np.isfinite(pose)):
+        raise InvalidTargetError('target has non-finite values')
+    if np.max(np.abs(pose[3] - (0.0, 0.0, 0.0, 1.0))) > _RIGID_TOLERANCE:
+        raise InvalidTargetError('the last row of target must be [0, 0, 0, 1], got %s'
+                                 % (pose[3],))
+    rotation = pose[:3, :3]
+    if (np.max(np.abs(rotation.T @ rotation - np.eye(3))) > _RIGID_TOLERANCE
+            or np.linalg.det(rotation) < 0.0):
+        raise InvalidTargetError('the upper-left 3x3 block of target is not a rotation')
+    return pose
+
+
+def _checked_seed(seed: Any, chain, kernel) -> np.ndarray:
+    if seed is None:
+        return kernel.clip(np.asarray(chain.mid_configuration(), dtype=float))
+    try:
+        q = np.array(seed, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidSeedError('seed must be an array of %d numbers' % kernel.num_joints) \
+            from None
+    if q.shape != (kernel.num_joints,):
+        raise InvalidSeedError('seed must have shape (%d,) for this chain, got %s'
+                               % (kernel.num_joints, q.shape))
+    if not np.all(np.isfinite(q)):
+        raise InvalidSeedError('seed has non-finite values')
+    return kernel.clip(q)
