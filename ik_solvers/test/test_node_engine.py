@@ -1,0 +1,256 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The ik_node's decisions without ROS: model, seeds, frames, error codes and commands."""
+
+import math
+from pathlib import Path
+
+from ik_solvers import SOLVERS
+from ik_solvers.exceptions import InvalidSeedError, RobotModelError
+from ik_solvers.kinematics import RobotModel
+from ik_solvers.ros.conversions import duration_to_seconds, matrix_to_pose
+from ik_solvers.ros.engine import CommandRefusedError, IKEngine, IKRequest
+from ik_solvers.ros.frames import UnknownFrameError
+from ik_solvers.ros.parameters import NodeSettings
+from ik_solvers_interfaces.srv import SolveIK
+import numpy as np
+import pytest
+
+Codes = SolveIK.Response
+URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
+UR5 = (URDF_DIR / 'ur5_like.urdf').read_text()
+PLANAR = (URDF_DIR / 'planar_3link.urdf').read_text()
+Q_GOAL = np.array([0.3, -1.0, 1.2, -0.5, 0.4, 0.2])
+SETTINGS = NodeSettings(tip_link='tool0', timeout=0.5)
+
+
+@pytest.fixture
+def engine():
+    engine = IKEngine()
+    engine.load_description(UR5, '', 'tool0')
+    return engine
+
+
+def _request(matrix, **fields):
+    return IKRequest(pose=matrix_to_pose(matrix), **fields)
+
+
+def _goal(engine):
+    return engine.chain('', 'tool0').fk(Q_GOAL)
+
+
+def test_no_model_means_no_robot_model():
+    outcome = IKEngine().solve(_request(np.eye(4)), SETTINGS)
+    assert outcome.error_code == Codes.NO_ROBOT_MODEL
+    assert 'robot_description' in outcome.message
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_every_solver_reaches_a_reachable_target(engine, solver):
+    engine.update_joint_states(engine.chain('', 'tool0').joint_names, Q_GOAL + 0.2)
+    outcome = engine.solve(_request(_goal(engine), solver=solver), SETTINGS)
+    assert outcome.error_code == Codes.SUCCESS, outcome.message
+    assert outcome.solver == solver
+    reached = outcome.reached
+    assert np.linalg.norm(reached[:3, 3] - _goal(engine)[:3, 3]) <= SETTINGS.position_tolerance
+    command = engine.plan_command(outcome, SETTINGS)
+    assert list(command.points[-1].positions) == pytest.approx(list(outcome.result.q))
+    assert duration_to_seconds(command.points[-1].time_from_start) >= SETTINGS.min_duration
+
+
+def test_target_in_a_link_frame_is_resolved_through_the_description(engine):
+    chain = engine.chain('', 'tool0')
+    current = Q_GOAL + 0.1
+    engine.update_joint_states(chain.joint_names, current)
+    model_joints = dict(zip(chain.joint_names, current))
+    # Express the goal in shoulder_link, which moves with the first joint.
+    base_from_shoulder = RobotModel.from_urdf(UR5).transform('base_link', 'shoulder_link',
+                                                             model_joints)
+    goal_in_shoulder = np.linalg.inv(base_from_shoulder) @ _goal(engine)
+    outcome = engine.solve(_request(goal_in_shoulder, frame_id='shoulder_link'), SETTINGS)
+    assert outcome.error_code == Codes.SUCCESS, outcome.message
+    assert outcome.target == pytest.approx(_goal(engine), abs=1e-9)
+    leading_slash = engine.solve(_request(goal_in_shoulder, frame_id='/shoulder_link'), SETTINGS)
+    assert leading_slash.target == pytest.approx(_goal(engine), abs=1e-9)
+
+
+def test_unknown_frame_without_tf_is_reported(engine):
+    outcome = engine.solve(_request(_goal(engine), frame_id='map'), SETTINGS)
+    assert outcome.error_code == Codes.UNKNOWN_FRAME
+    assert "'map'" in outcome.message
+
+
+def test_external_lookup_resolves_other_frames_and_its_failures_are_unknown_frames():
+    shift = np.eye(4)
+    shift[0, 3] = 0.05
+
+    def lookup(base_link, frame_id, timeout):
+        if frame_id != 'camera':
+            raise UnknownFrameError('no transform to %s' % frame_id)
+        return shift
+
+    engine = IKEngine(external_lookup=lookup)
+    engine.load_description(UR5, '', 'tool0')
+    goal_in_camera = np.linalg.inv(shift) @ _goal(engine)
+    outcome = engine.solve(_request(goal_in_camera, frame_id='camera'), SETTINGS)
+    assert outcome.error_code == Codes.SUCCESS, outcome.message
+    assert engine.solve(_request(np.eye(4), frame_id='odom'), SETTINGS).error_code == \
+        Codes.UNKNOWN_FRAME
+
+
+def test_a_bug_in_a_lookup_is_an_internal_error_not_a_crash():
+    def lookup(base_link, frame_id, timeout):
+        raise RuntimeError('boom')
+
+    engine = IKEngine(external_lookup=lookup)
+    engine.load_description(UR5, '', 'tool0')
+    outcome = engine.solve(_request(np.eye(4), frame_id='camera'), SETTINGS)
+    assert outcome.error_code == Codes.INTERNAL_ERROR and 'boom' in outcome.message
+
+
+@pytest.mark.parametrize('position, quaternion', [
+    ((float('nan'), 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)),
+    ((0.0, float('inf'), 0.0), (0.0, 0.0, 0.0, 1.0)),
+    ((0.3, 0.1, 0.4), (0.0, 0.0, 0.0, 0.0)),
+    ((0.3, 0.1, 0.4), (0.0, 0.0, 0.5, 0.5)),
+])
+def test_invalid_targets(engine, position, quaternion):
+    request = _request(np.eye(4))
+    pose = request.pose
+    pose.position.x, pose.position.y, pose.position.z = position
+    pose.orientation.x, pose.orientation.y, pose.orientation.z, pose.orientation.w = quaternion
+    outcome = engine.solve(request, SETTINGS)
+    assert outcome.error_code == Codes.INVALID_TARGET
+    assert outcome.result is None
+
+
+@pytest.mark.parametrize('fields, code', [
+    ({'solver': 'simulated_annealing'}, Codes.UNKNOWN_SOLVER),
+    ({'timeout': -1.0}, Codes.INVALID_TIMEOUT),
+    ({'timeout': 3600.0}, Codes.INVALID_TIMEOUT),
+    ({'timeout': float('inf')}, Codes.INVALID_TIMEOUT),
+    ({'position_tolerance': -1e-3}, Codes.INVALID_TARGET),
+    ({'orientation_tolerance': float('nan')}, Codes.INVALID_TARGET),
+    ({'seed_positions': [0.0, 0.0]}, Codes.INVALID_SEED),
+    ({'seed_names': ['shoulder_pan_joint'], 'seed_positions': [0.0, 1.0]},
+     Codes.INVALID_SEED),
+    ({'seed_names': ['gripper_joint'], 'seed_positions': [0.0]}, Codes.INVALID_SEED),
+    ({'seed_names': ['shoulder_pan_joint'], 'seed_positions': [float('nan')]},
+     Codes.INVALID_SEED),
+])
+def test_bad_requests_get_their_error_code(engine, fields, code):
+    outcome = engine.solve(_request(_goal(engine), **fields), SETTINGS)
+    assert outcome.error_code == code, outcome.message
+    assert outcome.message
+
+
+def test_unknown_solver_in_the_settings_is_reported(engine):
+    outcome = engine.solve(_request(_goal(engine)), NodeSettings(solver='nope'))
+    assert outcome.error_code == Codes.UNKNOWN_SOLVER
+
+
+def test_partial_named_seed_is_completed_from_the_current_configuration(engine):
+    outcome = engine.solve(_request(_goal(engine), seed_names=['elbow_joint'],
+                                    seed_positions=[1.1]), SETTINGS)
+    assert outcome.error_code == Codes.SUCCESS, outcome.message
+
+
+def test_request_tolerances_and_position_only_are_honoured(engine):
+    far_orientation = _goal(engine).copy()
+    far_orientation[:3, :3] = np.diag([1.0, -1.0, -1.0]) @ far_orientation[:3, :3]
+    loose = engine.solve(_request(far_orientation, position_only=True,
+                                  position_tolerance=1e-3), SETTINGS)
+    assert loose.error_code == Codes.SUCCESS, loose.message
+    assert loose.result.position_error <= 1e-3
+
+
+def test_unreachable_target_is_not_a_success_and_cannot_be_commanded(engine):
+    far = np.eye(4)
+    far[:3, 3] = [5.0, 0.0, 0.0]
+    outcome = engine.solve(_request(far, timeout=0.02), SETTINGS)
+    assert outcome.error_code in (Codes.NO_SOLUTION, Codes.TIMED_OUT)
+    assert outcome.result is not None and not outcome.success
+    with pytest.raises(CommandRefusedError):
+        engine.plan_command(outcome, SETTINGS)
+
+
+def test_joint_states_seed_and_missing_joints_are_noted(engine):
+    chain = engine.chain('', 'tool0')
+    engine.update_joint_states(['shoulder_pan_joint', 'gripper'], [0.7, 0.01])
+    q, notes = engine.current_configuration(chain)
+    assert q[0] == pytest.approx(0.7)
+    assert notes and 'elbow_joint' in notes[0]
+    outcome = engine.solve(_request(_goal(engine)), SETTINGS)
+    assert outcome.error_code == Codes.SUCCESS and outcome.notes
+
+
+def test_a_bad_joint_state_message_changes_nothing(engine):
+    chain = engine.chain('', 'tool0')
+    engine.update_joint_states(chain.joint_names, Q_GOAL)
+    with pytest.raises(InvalidSeedError):
+        engine.update_joint_states(chain.joint_names, [float('nan')] * 6)
+    with pytest.raises(InvalidSeedError):
+        engine.update_joint_states(chain.joint_names, [0.0])
+    assert engine.current_configuration(chain)[0] == pytest.approx(Q_GOAL)
+
+
+def test_last_command_seeds_when_no_joint_states_arrive(engine):
+    chain = engine.chain('', 'tool0')
+    assert engine.current_configuration(chain)[0] == pytest.approx(chain.mid_configuration())
+    outcome = engine.solve(_request(_goal(engine)), SETTINGS)
+    engine.plan_command(outcome, SETTINGS)
+    assert engine.current_configuration(chain)[0] == pytest.approx(outcome.result.q)
+    # A nearby target then starts from the last command: no large jump.
+    nearby = _goal(engine).copy()
+    nearby[2, 3] += 0.01
+    second = engine.solve(_request(nearby), SETTINGS)
+    assert second.start == pytest.approx(outcome.result.q)
+    assert np.max(np.abs(second.result.q - outcome.result.q)) < 0.5
+
+
+def test_large_joint_jumps_are_not_commanded(engine):
+    chain = engine.chain('', 'tool0')
+    engine.update_joint_states(chain.joint_names, Q_GOAL + 0.3)
+    outcome = engine.solve(_request(_goal(engine)), SETTINGS)
+    assert outcome.success, outcome.message
+    strict = NodeSettings(tip_link='tool0', max_joint_jump=0.01)
+    with pytest.raises(CommandRefusedError, match='max_joint_jump'):
+        engine.plan_command(outcome, strict)
+    disabled = NodeSettings(tip_link='tool0', max_joint_jump=0.0)
+    assert engine.plan_command(outcome, disabled).points
+
+
+def test_bad_descriptions_keep_the_previous_model(engine):
+    with pytest.raises(RobotModelError):
+        engine.load_description('<robot name="broken"><link', '', 'tool0')
+    with pytest.raises(RobotModelError):
+        engine.load_description(PLANAR, '', 'tool0')
+    assert engine.chain('', 'tool0').num_joints == 6
+    assert engine.solve(_request(_goal(engine)), SETTINGS).success
+
+
+def test_a_refused_description_is_adopted_when_the_links_change_to_match(engine):
+    with pytest.raises(RobotModelError):
+        engine.load_description(PLANAR, '', 'tool0')
+    engine.check_links('', 'tip')
+    chain = engine.chain('', 'tip')
+    assert chain.joint_names == ('joint_1', 'joint_2', 'joint_3')
+    with pytest.raises(RobotModelError):
+        engine.check_links('', 'no_such_link')
+    with pytest.raises(RobotModelError):
+        engine.check_links('', '')
+    assert IKEngine().check_links('', 'anything') is None
+
+
+def test_replacing_the_description_rebuilds_the_chain_and_forgets_old_commands(engine):
+    outcome = engine.solve(_request(_goal(engine)), SETTINGS)
+    engine.plan_command(outcome, SETTINGS)
+    chain = engine.load_description(PLANAR, 'base_link', 'tip')
+    assert chain.num_joints == 3
+    q, _ = engine.current_configuration(chain)
+    assert q == pytest.approx(chain.mid_configuration())
+    goal = chain.fk([0.3, 0.4, -0.2])
+    planar = NodeSettings(base_link='base_link', tip_link='tip', position_only=True,
+                          timeout=0.5)
+    assert engine.solve(_request(goal), planar).success
+    assert math.isfinite(engine.solve(_request(goal), planar).result.position_error)

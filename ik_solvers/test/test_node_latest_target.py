@@ -1,0 +1,62 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The one-slot mailbox keeps only the newest value and wakes its taker."""
+
+import threading
+
+from ik_solvers.ros.latest_target import LatestSlot
+
+
+def test_newest_value_wins_and_older_ones_are_counted_as_dropped():
+    slot = LatestSlot()
+    for value in range(1000):
+        slot.put(value)
+    assert slot.take(timeout=0.0) == 999
+    assert slot.take(timeout=0.0) is None
+    assert slot.received == 1000
+    assert slot.dropped == 999
+
+
+def test_take_waits_for_a_value_from_another_thread():
+    slot = LatestSlot()
+    taken = []
+    taker = threading.Thread(target=lambda: taken.append(slot.take(timeout=30.0)))
+    taker.start()
+    slot.put('target')
+    taker.join(timeout=30.0)
+    assert taken == ['target']
+
+
+def test_close_wakes_the_taker_and_hands_out_what_is_left():
+    slot = LatestSlot()
+    slot.put('last')
+    slot.close()
+    assert slot.closed
+    assert slot.take() == 'last' and slot.received == 1
+    waiting = []
+    taker = threading.Thread(target=lambda: waiting.append(slot.take()))
+    taker.start()
+    taker.join(timeout=30.0)
+    assert not taker.is_alive() and waiting == [None]
+
+
+def test_a_concurrent_burst_ends_on_the_last_value():
+    slot = LatestSlot()
+    seen = []
+    done = threading.Event()
+
+    def consume():
+        while not (done.is_set() and seen and seen[-1] == 4999):
+            value = slot.take(timeout=0.1)
+            if value is not None:
+                seen.append(value)
+
+    consumer = threading.Thread(target=consume)
+    consumer.start()
+    for value in range(5000):
+        slot.put(value)
+    done.set()
+    consumer.join(timeout=30.0)
+    assert seen[-1] == 4999
+    assert seen == sorted(seen)
+    assert len(seen) + slot.dropped == 5000

@@ -1,0 +1,77 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The node's parameters: defaults agree everywhere, descriptors carry ranges, checks refuse."""
+
+from dataclasses import fields
+import math
+from pathlib import Path
+
+from ik_solvers import SOLVERS
+from ik_solvers.ros.names import command_topic_for
+from ik_solvers.ros.parameters import (
+    check_parameter,
+    describe,
+    MAX_TIMEOUT,
+    NodeSettings,
+    PARAMETERS,
+)
+import pytest
+from rcl_interfaces.msg import ParameterType
+
+yaml = pytest.importorskip('yaml', reason='PyYAML is not installed')
+
+CONFIG = Path(__file__).resolve().parents[1] / 'config' / 'ik_solvers.yaml'
+
+
+def test_yaml_lists_every_parameter_with_its_default():
+    values = yaml.safe_load(CONFIG.read_text())['ik_node']['ros__parameters']
+    assert set(values) == {spec.name for spec in PARAMETERS}
+    for spec in PARAMETERS:
+        assert values[spec.name] == pytest.approx(spec.default), spec.name
+        assert type(values[spec.name]) is type(spec.default), spec.name
+
+
+def test_settings_defaults_match_the_declared_defaults():
+    declared = {spec.name: spec.default for spec in PARAMETERS}
+    for field in fields(NodeSettings):
+        assert getattr(NodeSettings(), field.name) == pytest.approx(declared[field.name])
+    assert NodeSettings.from_values({'solver': 'ccd', 'unrelated': 1}).solver == 'ccd'
+
+
+def test_descriptors_carry_type_range_and_read_only():
+    by_name = {spec.name: describe(spec) for spec in PARAMETERS}
+    assert by_name['solver'].type == ParameterType.PARAMETER_STRING
+    assert by_name['position_only'].type == ParameterType.PARAMETER_BOOL
+    timeout = by_name['timeout']
+    assert timeout.type == ParameterType.PARAMETER_DOUBLE
+    assert timeout.floating_point_range[0].to_value == MAX_TIMEOUT
+    assert timeout.floating_point_range[0].from_value > 0.0
+    assert by_name['command_topic'].read_only and not by_name['solver'].read_only
+    assert all(descriptor.description for descriptor in by_name.values())
+    for name in SOLVERS:
+        assert name in by_name['solver'].additional_constraints
+
+
+def test_every_float_default_lies_in_its_range():
+    for spec in PARAMETERS:
+        if spec.floating_range is not None:
+            low, high = spec.floating_range
+            assert low <= spec.default <= high, spec.name
+            assert math.isfinite(low) and math.isfinite(high)
+
+
+def test_unknown_solver_is_refused_with_a_reason():
+    reason = check_parameter('solver', 'gradient_descent')
+    assert reason is not None and 'gradient_descent' in reason
+    for name in SOLVERS:
+        assert check_parameter('solver', name) is None
+    assert check_parameter('timeout', 0.5) is None
+
+
+def test_command_topic_defaults_to_the_controller_topic():
+    assert command_topic_for('', 'joint_trajectory_controller') == \
+        '/joint_trajectory_controller/joint_trajectory'
+    assert command_topic_for('', '/arm_controller/') == '/arm_controller/joint_trajectory'
+    assert command_topic_for('/custom', 'ignored') == '/custom'
+    with pytest.raises(ValueError):
+        command_topic_for(' ', '')

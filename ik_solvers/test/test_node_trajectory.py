@@ -1,0 +1,96 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Commands follow the rules joint_trajectory_controller checks before accepting a trajectory."""
+
+import math
+
+from ik_solvers.ros.conversions import duration_to_seconds
+from ik_solvers.ros.trajectory import build_trajectory, largest_joint_jump, trajectory_duration
+import numpy as np
+import pytest
+
+NAMES = ['j1', 'j2', 'j3']
+
+
+def jtc_accepts(trajectory, controller_joints):
+    """Restate joint_trajectory_controller's validation of an incoming topic message."""
+    names = list(trajectory.joint_names)
+    if len(names) != len(controller_joints) or not names or not trajectory.points:
+        return False
+    if any(name not in controller_joints for name in names):
+        return False
+    if any(abs(v) > np.finfo(np.float32).eps for v in trajectory.points[-1].velocities):
+        return False
+    stamp = trajectory.header.stamp
+    if stamp.sec != 0 or stamp.nanosec != 0:
+        return False  # this node always means "now"
+    previous = None
+    for point in trajectory.points:
+        time = duration_to_seconds(point.time_from_start)
+        if previous is not None and time <= previous:
+            return False
+        previous = time
+        if len(point.positions) != len(names):
+            return False
+        for field in (point.velocities, point.accelerations):
+            if len(field) not in (0, len(names)):
+                return False
+        if len(point.effort):
+            return False
+    return True
+
+
+def test_single_goal_point_with_zero_velocity():
+    trajectory = build_trajectory(NAMES, [0.0, 0.0, 0.0], [0.4, -0.2, 0.1], [2.0, 2.0, 2.0],
+                                  velocity_scale=0.5, min_duration=0.1)
+    assert jtc_accepts(trajectory, NAMES)
+    assert list(trajectory.joint_names) == NAMES
+    (point,) = trajectory.points
+    assert list(point.positions) == pytest.approx([0.4, -0.2, 0.1])
+    assert list(point.velocities) == [0.0, 0.0, 0.0]
+    # The slowest joint moves 0.4 rad at 0.5 * 2 rad/s.
+    assert duration_to_seconds(point.time_from_start) == pytest.approx(0.4)
+
+
+def test_duration_follows_the_slowest_joint():
+    duration = trajectory_duration([0.0, 0.0], [1.0, 1.0], [4.0, 1.0], velocity_scale=1.0,
+                                   min_duration=0.01)
+    assert duration == pytest.approx(1.0)
+
+
+def test_small_moves_last_at_least_min_duration():
+    trajectory = build_trajectory(NAMES, [0.0] * 3, [1e-6] * 3, [2.0] * 3, min_duration=0.25)
+    assert duration_to_seconds(trajectory.points[0].time_from_start) == pytest.approx(0.25)
+    # No motion at all still gives a positive time, which the controller requires.
+    assert trajectory_duration([0.0], [0.0], [1.0], min_duration=0.1) == pytest.approx(0.1)
+
+
+def test_joints_without_velocity_limit_do_not_constrain():
+    duration = trajectory_duration([0.0, 0.0, 0.0], [5.0, 5.0, 0.5],
+                                   [0.0, math.inf, 1.0], velocity_scale=1.0, min_duration=0.01)
+    assert duration == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize('options', [
+    {'velocity_scale': 0.0}, {'velocity_scale': 1.5}, {'min_duration': 0.0},
+    {'min_duration': float('nan')},
+])
+def test_bad_options_are_rejected(options):
+    with pytest.raises(ValueError):
+        trajectory_duration([0.0], [1.0], [1.0], **options)
+
+
+def test_bad_sizes_are_rejected():
+    with pytest.raises(ValueError):
+        build_trajectory(NAMES, [0.0] * 3, [0.0] * 2, [1.0] * 3)
+    with pytest.raises(ValueError):
+        build_trajectory([], [], [], [])
+    with pytest.raises(ValueError):
+        trajectory_duration([0.0, 0.0], [0.0, float('nan')], [1.0, 1.0])
+
+
+def test_largest_joint_jump():
+    assert largest_joint_jump([0.0, 1.0, -1.0], [0.5, -1.0, -1.2]) == pytest.approx(2.0)
+    assert largest_joint_jump([], []) == 0.0
+    with pytest.raises(ValueError):
+        largest_joint_jump([0.0], [0.0, 1.0])
