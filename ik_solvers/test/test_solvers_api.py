@@ -1,0 +1,280 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The contract of solve(): validation, limits, honesty, determinism, deadline, options."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ik_solvers import (
+    Chain,
+    IKError,
+    InvalidSeedError,
+    InvalidTargetError,
+    solve,
+    SOLVERS,
+    UnknownSolverError,
+)
+from ik_solvers.solvers import InvalidSolverOptionError, Solver, solver_class
+from ik_solvers.solvers.pose_error import orientation_error, rotation_vector
+
+URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
+TIMEOUT = 2.0
+
+# A revolute, a prismatic and a continuous joint, with offsets that are not along the axes.
+MIXED_JOINTS_URDF = """<?xml version="1.0"?>
+<robot name="mixed">
+  <link name="base"/><link name="a"/><link name="b"/><link name="c"/><link name="tool"/>
+  <joint name="turn" type="revolute">
+    <parent link="base"/><child link="a"/>
+    <origin xyz="0 0 0.2" rpy="0 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-2.5" upper="2.5" effort="1" velocity="1"/>
+  </joint>
+  <joint name="slide" type="prismatic">
+    <parent link="a"/><child link="b"/>
+    <origin xyz="0.1 0 0.05" rpy="0 0.3 0"/><axis xyz="1 0 0"/>
+    <limit lower="0.1" upper="0.6" effort="1" velocity="1"/>
+  </joint>
+  <joint name="spin" type="continuous">
+    <parent link="b"/><child link="c"/>
+    <origin xyz="0.05 0.02 0" rpy="0.2 0 0"/><axis xyz="0 1 0"/>
+  </joint>
+  <joint name="tool_joint" type="fixed">
+    <parent link="c"/><child link="tool"/>
+    <origin xyz="0.15 0 0.03" rpy="0 0 0"/>
+  </joint>
+</robot>
+"""
+
+
+def load_chain(name: str, base_link: str = 'base_link', tip_link: str = 'tool0') -> Chain:
+    urdf = (URDF_DIRECTORY / (name + '.urdf')).read_text(encoding='utf-8')
+    return Chain.from_urdf(urdf, base_link, tip_link)
+
+
+@pytest.fixture(scope='module')
+def ur5():
+    return load_chain('ur5_like')
+
+
+@pytest.fixture(scope='module')
+def panda():
+    return load_chain('panda_like', 'panda_link0', 'panda_hand_tcp')
+
+
+@pytest.fixture(scope='module')
+def mixed():
+    return Chain.from_urdf(MIXED_JOINTS_URDF, 'base', 'tool')
+
+
+def test_registry_lists_the_four_heuristics_in_a_fixed_order():
+    assert tuple(SOLVERS) == ('ccd', 'fabrik', 'jacobian_transpose', 'length_relaxation')
+    assert 'fabrik' in SOLVERS and 'newton' not in SOLVERS
+    for name in SOLVERS:
+        implementation = solver_class(name)
+        assert issubclass(implementation, Solver) and implementation.name == name
+
+
+def test_unknown_solver_names_the_available_ones(ur5):
+    with pytest.raises(UnknownSolverError) as error:
+        solve(ur5, np.eye(4), solver='newton')
+    for name in SOLVERS:
+        assert name in str(error.value)
+    assert isinstance(error.value, IKError)
+
+
+@pytest.mark.parametrize('target', [
+    np.eye(3),
+    np.full((4, 4), np.nan),
+    'not a pose',
+    np.diag([1.0, 1.0, 2.0, 1.0]),
+    np.diag([1.0, 1.0, -1.0, 1.0]),
+    np.array([[1.0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 1, 1]]),
+], ids=['3x3', 'nan', 'text', 'scaled', 'reflection', 'bad_last_row'])
+def test_bad_targets_raise_invalid_target(ur5, target):
+    with pytest.raises(InvalidTargetError):
+        solve(ur5, target)
+
+
+@pytest.mark.parametrize('seed', [np.zeros(5), np.zeros(7), np.array([0, 0, 0, np.inf, 0, 0]),
+                                  [[0.0] * 6]])
+def test_bad_seeds_raise_invalid_seed(ur5, seed):
+    with pytest.raises(InvalidSeedError):
+        solve(ur5, ur5.fk(np.zeros(6)), seed=seed)
+
+
+@pytest.mark.parametrize('keyword', [
+    {'position_tolerance': 0.0}, {'orientation_tolerance': -1.0},
+    {'position_tolerance': np.nan}])
+def test_bad_tolerances_raise_invalid_target(ur5, keyword):
+    with pytest.raises(InvalidTargetError):
+        solve(ur5, ur5.fk(np.zeros(6)), **keyword)
+
+
+@pytest.mark.parametrize('keyword', [
+    {'timeout': 0.0}, {'timeout': -1.0}, {'timeout': np.inf}, {'no_such_option': 1},
+    {'max_iterations': 0}, {'polish_iterations': 0}, {'max_attempts': 0},
+    {'orientation_weight': -1.0}])
+def test_bad_options_raise_invalid_option(ur5, keyword):
+    with pytest.raises(InvalidSolverOptionError):
+        solve(ur5, ur5.fk(np.zeros(6)), solver='ccd', **keyword)
+
+
+def test_bad_ccd_weights_are_rejected(ur5):
+    target = ur5.fk(np.zeros(6))
+    with pytest.raises(InvalidSolverOptionError):
+        solve(ur5, target, solver='ccd', weights=[1.0] * 6 + [2.0])
+    with pytest.raises(InvalidSolverOptionError):
+        solve(ur5, target, solver='ccd', weights=[1.0, 1.0])
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_result_reports_errors_measured_by_forward_kinematics(ur5, solver):
+    rng = np.random.default_rng(3)
+    target = ur5.fk(ur5.random_configuration(rng))
+    # Loose tolerance and no polish: a near miss whose reported errors must still be true.
+    result = solve(ur5, target, solver=solver, polish=False, position_tolerance=1e-2,
+                   orientation_tolerance=1e-1, max_attempts=1, timeout=TIMEOUT)
+    reached = ur5.fk(result.q)
+    assert result.position_error == pytest.approx(
+        np.linalg.norm(reached[:3, 3] - target[:3, 3]), abs=1e-12)
+    assert result.orientation_error == pytest.approx(orientation_error(reached, target),
+                                                     abs=1e-12)
+    assert result.success == (result.position_error <= 1e-2
+                              and result.orientation_error <= 1e-1)
+    assert result.solver == solver and result.iterations >= 1
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_unreachable_target_returns_the_closest_pose_without_raising(ur5, solver):
+    target = np.eye(4)
+    target[:3, 3] = [3.0, 0.0, 0.5]  # well beyond the arm's reach of about 1 m
+    result = solve(ur5, target, solver=solver, position_only=True, timeout=0.05)
+    assert not result.success
+    assert result.status in ('timed_out', 'no_solution')
+    assert ur5.within_limits(result.q)
+    # The closest pose stretches toward the target: about 3 m minus the reach.
+    reach = np.linalg.norm(ur5.fk(result.q)[:3, 3] - target[:3, 3])
+    assert reach == pytest.approx(result.position_error)
+    assert result.position_error < 3.0 - 0.8
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_joint_limits_are_kept(panda, solver):
+    # Targets drawn near the limits, seeds outside them: every answer lies within.
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        solution = np.where(rng.random(7) < 0.5, panda.lower, panda.upper) * 0.98
+        target = panda.fk(solution)
+        seed = panda.random_configuration(rng) * 1.5
+        result = solve(panda, target, seed=seed, solver=solver, timeout=TIMEOUT)
+        assert panda.within_limits(result.q)
+        assert result.success, result
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_same_inputs_give_the_same_output(panda, solver):
+    rng = np.random.default_rng(9)
+    target = panda.fk(panda.random_configuration(rng))
+    seed = panda.random_configuration(rng)
+    first = solve(panda, target, seed=seed, solver=solver, timeout=TIMEOUT)
+    second = solve(panda, target, seed=seed, solver=solver, timeout=TIMEOUT)
+    assert first.success and second.success
+    np.testing.assert_array_equal(first.q, second.q)
+    assert first.attempts == second.attempts and first.iterations == second.iterations
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_the_timeout_is_honoured_on_the_long_snake(solver):
+    chain = load_chain('snake_100', 'base_link', 'tip')
+    target = np.eye(4)
+    target[:3, 3] = [20.0, 0.0, 0.0]  # unreachable: the solver runs until the deadline
+    timeout = 0.02
+    result = solve(chain, target, solver=solver, timeout=timeout)
+    assert result.status == 'timed_out'
+    # Slack for one iteration in flight and a loaded machine; not a speed test.
+    assert result.elapsed < timeout + 0.25
+
+
+def test_max_attempts_ends_with_no_solution(ur5):
+    target = np.eye(4)
+    target[:3, 3] = [3.0, 0.0, 0.0]
+    result = solve(ur5, target, solver='ccd', max_attempts=2, timeout=TIMEOUT)
+    assert result.status == 'no_solution' and result.attempts == 2
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_prismatic_and_continuous_joints(mixed, solver):
+    rng = np.random.default_rng(13)
+    for position_only in (True, False):
+        for _ in range(3):
+            solution = mixed.random_configuration(rng)
+            target = mixed.fk(solution)
+            result = solve(mixed, target, solver=solver, position_only=position_only,
+                           timeout=TIMEOUT)
+            assert result.success, (position_only, result)
+            assert mixed.within_limits(result.q)
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_singular_straight_start(solver):
+    # The snake starts straight (a singular configuration) toward a target along its body.
+    chain = load_chain('snake_20', 'base_link', 'tip')
+    target = np.eye(4)
+    target[:3, 3] = [1.6, 0.3, 0.2]
+    result = solve(chain, target, seed=np.zeros(chain.num_joints), solver=solver,
+                   position_only=True, timeout=TIMEOUT)
+    assert result.success, result
+
+
+def test_ccd_weights_lock_joints(ur5):
+    rng = np.random.default_rng(17)
+    seed = ur5.random_configuration(rng)
+    target = ur5.fk(ur5.random_configuration(rng))
+    weights = [1.0, 1.0, 1.0, 0.0, 1.0, 1.0]
+    result = solve(ur5, target, seed=seed, solver='ccd', polish=False, max_attempts=1,
+                   weights=weights, position_only=True, timeout=TIMEOUT)
+    assert result.q[3] == seed[3]
+    free = solve(ur5, target, seed=seed, solver='ccd', polish=False, max_attempts=1,
+                 position_only=True, timeout=TIMEOUT)
+    assert free.q[3] != seed[3]
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_heuristic_error_decreases_within_few_iterations(ur5, solver):
+    rng = np.random.default_rng(19)
+    solution = ur5.random_configuration(rng)
+    target = ur5.fk(solution)
+    seed = ur5.clip(solution + 0.3)
+    start_error = np.linalg.norm(ur5.fk(seed)[:3, 3] - target[:3, 3])
+    result = solve(ur5, target, seed=seed, solver=solver, polish=False, max_attempts=1,
+                   max_iterations=30, position_only=True, timeout=TIMEOUT)
+    assert result.iterations <= 30
+    assert result.position_error < 0.2 * start_error
+
+
+def test_polish_reaches_tight_tolerances_faster_than_the_heuristic(ur5):
+    rng = np.random.default_rng(23)
+    solution = ur5.random_configuration(rng)
+    target = ur5.fk(solution)
+    seed = ur5.clip(solution + 0.1)
+    polished = solve(ur5, target, seed=seed, solver='jacobian_transpose', polish=True,
+                     timeout=TIMEOUT)
+    assert polished.success and polished.polished
+    assert polished.iterations < 100
+
+
+def test_rotation_vector_recovers_axis_and_angle_up_to_a_half_turn():
+    rng = np.random.default_rng(29)
+    for angle in (0.0, 1e-9, 0.3, 2.0, np.pi - 1e-4, np.pi):
+        axis = rng.normal(size=3)
+        axis /= np.linalg.norm(axis)
+        skew = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]],
+                         [-axis[1], axis[0], 0]])
+        rotation = np.eye(3) + np.sin(angle) * skew + (1 - np.cos(angle)) * skew @ skew
+        vector = rotation_vector(rotation)
+        assert np.linalg.norm(vector) == pytest.approx(angle, abs=1e-9)
+        if 0.0 < angle < np.pi:
+            np.testing.assert_allclose(vector, angle * axis, atol=1e-7)
+        assert orientation_error(rotation, np.eye(3)) == pytest.approx(angle, abs=1e-7)

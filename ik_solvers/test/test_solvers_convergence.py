@@ -1,0 +1,99 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Every solver reaches targets sampled from forward kinematics on every bundled robot."""
+
+from pathlib import Path
+import zlib
+
+import numpy as np
+import pytest
+
+from ik_solvers import Chain, solve, SOLVERS
+from ik_solvers.solvers.pose_error import orientation_error
+
+URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
+# Bundled robot -> (base link, tip link).
+ROBOTS = {
+    'planar_3link': ('base_link', 'tip'),
+    'ur5_like': ('base_link', 'tool0'),
+    'panda_like': ('panda_link0', 'panda_hand_tcp'),
+    'snake_20': ('base_link', 'tip'),
+    'snake_100': ('base_link', 'tip'),
+}
+TARGETS_PER_CASE = 4
+# Generous, so that a loaded machine cannot turn a slow solve into a failure: speed is the
+# benchmark's business, not the tests'.
+TIMEOUT = 2.0
+
+
+def load_chain(robot: str) -> Chain:
+    base_link, tip_link = ROBOTS[robot]
+    urdf = (URDF_DIRECTORY / (robot + '.urdf')).read_text(encoding='utf-8')
+    return Chain.from_urdf(urdf, base_link, tip_link)
+
+
+@pytest.fixture(scope='module', params=sorted(ROBOTS))
+def robot_chain(request):
+    return request.param, load_chain(request.param)
+
+
+@pytest.mark.parametrize('position_only', [False, True], ids=['full_pose', 'position_only'])
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_solver_reaches_sampled_targets(robot_chain, solver, position_only):
+    robot, chain = robot_chain
+    rng = np.random.default_rng(zlib.crc32(('%s %s %s' % (robot, solver, position_only)).encode()))
+    for _ in range(TARGETS_PER_CASE):
+        target = chain.fk(chain.random_configuration(rng))
+        seed = chain.random_configuration(rng)
+        result = solve(chain, target, seed=seed, solver=solver, position_only=position_only,
+                       timeout=TIMEOUT)
+        assert result.success, (robot, solver, result)
+        assert result.status == 'success'
+        assert chain.within_limits(result.q)
+        # The verdict is checked here again, independently of the solver's own report.
+        reached = chain.fk(result.q)
+        assert np.linalg.norm(reached[:3, 3] - target[:3, 3]) <= 1e-5
+        if not position_only:
+            assert orientation_error(reached, target) <= 1e-5
+        assert result.position_error == pytest.approx(
+            np.linalg.norm(reached[:3, 3] - target[:3, 3]), abs=1e-12)
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_planar_three_link_classic_case(solver):
+    # Three 0.5 m links in a plane: the textbook CCD example, reaching (0.8, 0.6).
+    chain = load_chain('planar_3link')
+    reach = chain.fk(np.zeros(chain.num_joints))[:3, 3]
+    assert np.linalg.norm(reach) == pytest.approx(1.5)
+    target = np.eye(4)
+    target[:3, 3] = [0.8, 0.6, 0.0]
+    result = solve(chain, target, solver=solver, position_only=True, timeout=TIMEOUT)
+    assert result.success, result
+    assert np.linalg.norm(chain.fk(result.q)[:3, 3] - target[:3, 3]) <= 1e-5
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_heuristic_alone_converges_on_the_planar_arm(solver):
+    # Without the polish the heuristic itself must do the work.
+    chain = load_chain('planar_3link')
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        target = chain.fk(chain.random_configuration(rng))
+        result = solve(chain, target, solver=solver, position_only=True, polish=False,
+                       position_tolerance=1e-4, timeout=TIMEOUT)
+        assert result.success, result
+        assert not result.polished
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_warm_seed_stays_near_the_seed(solver):
+    chain = load_chain('ur5_like')
+    rng = np.random.default_rng(11)
+    for _ in range(5):
+        solution = chain.random_configuration(rng)
+        target = chain.fk(solution)
+        seed = chain.clip(solution + rng.uniform(-0.05, 0.05, chain.num_joints))
+        result = solve(chain, target, seed=seed, solver=solver, timeout=TIMEOUT)
+        assert result.success, result
+        assert result.attempts == 1
+        assert np.max(np.abs(result.q - seed)) <= 0.1
