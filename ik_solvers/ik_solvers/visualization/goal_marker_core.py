@@ -1,0 +1,211 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The ROS side of the goal marker, without the interactive marker server.
+
+It finds where the tip is (forward kinematics of the first complete joint state), sends the
+dragged goal on ``target_pose`` at most ``send_rate`` times a second plus once on mouse-up, and
+turns the IK node's status messages into a reachability. The node module adds the marker server
+on top; keeping this part apart lets it run and be tested where interactive_markers is missing.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable, Optional
+
+from geometry_msgs.msg import Pose, PoseStamped
+from ik_solvers_interfaces.msg import IKStatus
+import numpy as np
+from rclpy.node import Node
+from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
+                       ReliabilityPolicy)
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+
+from ..exceptions import IKError
+from ..kinematics import RobotModel
+from .goal_marker_shape import pose_from_message, pose_to_message
+from .goal_tracker import GoalPose, GoalTracker, Reachability
+
+__all__ = ['GoalMarkerCore']
+
+GoalCallback = Callable[[GoalPose, str], None]
+ReachabilityCallback = Callable[[Reachability], None]
+
+
+class GoalMarkerCore:
+    """
+    Goal bookkeeping of the goal marker node, attached to any rclpy node.
+
+    Callbacks run in the node's executor: ``on_goal_reset(pose, frame_id)`` when the goal is
+    placed at the tip (the marker must move there), ``on_reachability(reachability)`` when the
+    IK node's verdict on the last goal sent changes (the marker must change colour).
+    """
+
+    def __init__(
+        self,
+        node: Node,
+        *,
+        base_link: str = '',
+        tip_link: str,
+        send_rate: float = 25.0,
+        target_topic: str = 'target_pose',
+        status_topic: str = '/ik_node/status',
+        robot_description: str = '',
+        on_goal_reset: Optional[GoalCallback] = None,
+        on_reachability: Optional[ReachabilityCallback] = None,
+    ) -> None:
+        """
+        Subscribe and publish on ``node``.
+
+        :param node: the node that owns the subscriptions, publisher and timer.
+        :param base_link: frame of the goal; empty means the description's root link.
+        :param tip_link: link whose current pose is the initial goal.
+        :param send_rate: most goals per second while dragging, in Hz.
+        :param target_topic: where goals go (geometry_msgs/PoseStamped).
+        :param status_topic: the IK node's ik_solvers_interfaces/IKStatus topic.
+        :param robot_description: URDF used until one arrives on ``robot_description``.
+        :param on_goal_reset: called with the initial goal and its frame.
+        :param on_reachability: called when the reachability of the last goal changes.
+        :raises ValueError: ``tip_link`` is empty or ``send_rate`` is not positive.
+        """
+        if not tip_link:
+            raise ValueError('tip_link must name the link whose pose the goal controls')
+        self._node = node
+        self._base_link = base_link
+        self._tip_link = tip_link
+        self._on_goal_reset = on_goal_reset
+        self._on_reachability = on_reachability
+        self._lock = threading.Lock()
+        self._tracker = GoalTracker(send_rate=send_rate)
+        self._chain = None
+        self._frame_id = base_link
+        self._joint_positions: dict[str, float] = {}
+
+        self._publisher = node.create_publisher(PoseStamped, target_topic, 10)
+        description_qos = QoSProfile(
+            depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+            reliability=ReliabilityPolicy.RELIABLE)
+        node.create_subscription(
+            String, 'robot_description', self._on_description, description_qos)
+        node.create_subscription(
+            JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data)
+        node.create_subscription(IKStatus, status_topic, self._on_status, 10)
+        node.create_timer(self._tracker.send_period, self._on_timer)
+        if robot_description:
+            self._load_description(robot_description, source='parameter')
+
+    @property
+    def tracker(self) -> GoalTracker:
+        """Return the goal bookkeeping (read it; change it through this object's methods)."""
+        return self._tracker
+
+    @property
+    def frame_id(self) -> str:
+        """Frame of the goal: the chain's base link once the description is known."""
+        return self._frame_id
+
+    def drag(self, pose: Pose) -> None:
+        """
+        Record a pose seen while the user drags; the timer sends the newest one.
+
+        Invalid poses (non-finite numbers, zero quaternion) are logged and dropped.
+        """
+        goal = self._goal_or_none(pose)
+        if goal is not None:
+            with self._lock:
+                self._tracker.drag(goal)
+
+    def release(self, pose: Pose) -> None:
+        """Record the pose where the user let go, and send it at once."""
+        goal = self._goal_or_none(pose)
+        if goal is None:
+            return
+        with self._lock:
+            due = self._tracker.release(goal, self._now())
+        if due is not None:
+            self._publish(due)
+
+    def _goal_or_none(self, pose: Pose) -> Optional[GoalPose]:
+        try:
+            return pose_from_message(pose)
+        except ValueError as error:
+            self._node.get_logger().warning('ignoring a goal pose: %s' % error)
+            return None
+
+    def _now(self) -> float:
+        return self._node.get_clock().now().nanoseconds * 1e-9
+
+    def _on_timer(self) -> None:
+        with self._lock:
+            due = self._tracker.due(self._now())
+        if due is not None:
+            self._publish(due)
+
+    def _publish(self, goal: GoalPose) -> None:
+        message = PoseStamped()
+        message.header.frame_id = self._frame_id
+        message.header.stamp = self._node.get_clock().now().to_msg()
+        message.pose = pose_to_message(goal)
+        self._publisher.publish(message)
+
+    def _on_description(self, message: String) -> None:
+        self._load_description(message.data, source='topic')
+
+    def _load_description(self, urdf_xml: str, *, source: str) -> None:
+        try:
+            model = RobotModel.from_urdf(urdf_xml)
+            base_link = self._base_link or model.root_link
+            chain = model.chain(base_link, self._tip_link)
+        except IKError as error:
+            self._node.get_logger().error(
+                'ignoring the robot description from the %s: %s' % (source, error))
+            return
+        with self._lock:
+            self._chain = chain
+            self._frame_id = base_link
+            # A new description may move the tip: the goal follows at the next joint state.
+            self._tracker = GoalTracker(send_rate=1.0 / self._tracker.send_period)
+        self._node.get_logger().info(
+            'goal for %s -> %s (from the %s); waiting for joint states'
+            % (base_link, self._tip_link, source))
+        self._try_reset()
+
+    def _on_joint_state(self, message: JointState) -> None:
+        if len(message.name) != len(message.position):
+            return
+        with self._lock:
+            self._joint_positions.update(zip(message.name, message.position))
+        self._try_reset()
+
+    def _try_reset(self) -> None:
+        with self._lock:
+            chain = self._chain
+            if chain is None or self._tracker.pose is not None:
+                return
+            if any(name not in self._joint_positions for name in chain.joint_names):
+                return
+            q = np.array([self._joint_positions[name] for name in chain.joint_names])
+            try:
+                goal = GoalPose.from_matrix(chain.fk(q))
+            except (IKError, ValueError) as error:
+                self._node.get_logger().error('cannot place the goal at the tip: %s' % error)
+                return
+            self._tracker.reset(goal)
+            frame_id = self._frame_id
+        self._node.get_logger().info(
+            'goal placed at the tip: position %s m' % (np.round(goal.position, 3).tolist(),))
+        if self._on_goal_reset is not None:
+            self._on_goal_reset(goal, frame_id)
+
+    def _on_status(self, message: IKStatus) -> None:
+        try:
+            target = pose_from_message(message.target)
+        except ValueError:
+            return
+        with self._lock:
+            changed = self._tracker.report(target, message.success)
+            reachability = self._tracker.reachability
+        if changed and self._on_reachability is not None:
+            self._on_reachability(reachability)

@@ -1,0 +1,115 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The goal marker node: a 6-DOF interactive marker in RViz that drives the IK node.
+
+It appears at the tip's current pose, streams the dragged pose on ``target_pose`` (newest
+first, at most ``send_rate`` times a second, and once more on mouse-up) and turns green or red
+as the IK node reports the goal reachable or not. The marker server's topics live under the
+node's name (``/goal_marker`` by default): that is the namespace to give RViz's
+InteractiveMarkers display.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from interactive_markers import InteractiveMarkerServer
+from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from visualization_msgs.msg import InteractiveMarkerFeedback
+
+from .goal_marker_core import GoalMarkerCore
+from .goal_marker_shape import GOAL_MARKER_NAME, make_goal_marker
+from .goal_tracker import COLOURS, GoalPose, Reachability
+
+__all__ = ['GoalMarkerNode', 'main']
+
+NODE_NAME = 'goal_marker'
+
+
+class GoalMarkerNode(Node):
+    """
+    Interactive marker server around :class:`GoalMarkerCore`.
+
+    Parameters: ``base_link`` (empty: the description's root link), ``tip_link``,
+    ``send_rate`` (Hz), ``status_topic``, ``marker_scale`` (m), ``robot_description``.
+    """
+
+    def __init__(self, *, node_name: str = NODE_NAME, **node_options) -> None:
+        """
+        Create the node and its marker server; the marker appears once the tip is known.
+
+        :raises ValueError: ``tip_link`` is empty.
+        """
+        super().__init__(node_name, **node_options)
+
+        def declare(name, default, description, value_range=None):
+            descriptor = ParameterDescriptor(description=description, read_only=True)
+            if value_range is not None:
+                descriptor.floating_point_range = [FloatingPointRange(
+                    from_value=value_range[0], to_value=value_range[1], step=0.0)]
+            return self.declare_parameter(name, default, descriptor).value
+
+        base_link = declare('base_link', '', 'Frame of the goal; empty means the root link.')
+        tip_link = declare('tip_link', '', 'Link whose pose the goal controls.')
+        send_rate = declare('send_rate', 25.0, 'Most goals sent per second while dragging, Hz.',
+                            (1.0, 200.0))
+        status_topic = declare('status_topic', '/ik_node/status', 'IKStatus topic of the IK node.')
+        self._scale = declare('marker_scale', 0.2, 'Size of the marker, in metres.', (0.01, 10.0))
+        description = declare('robot_description', '',
+                              'URDF used until one arrives on the robot_description topic.')
+
+        self._server = InteractiveMarkerServer(self, self.get_fully_qualified_name())
+        self._core = GoalMarkerCore(
+            self, base_link=base_link, tip_link=tip_link, send_rate=send_rate,
+            status_topic=status_topic, robot_description=description,
+            on_goal_reset=self._show_goal, on_reachability=self._recolour)
+        self.get_logger().info(
+            'interactive marker server on %s (the namespace for RViz)'
+            % self.get_fully_qualified_name())
+
+    def _show_goal(self, pose: GoalPose, frame_id: str) -> None:
+        self._insert(pose, frame_id, Reachability.UNKNOWN)
+
+    def _recolour(self, reachability: Reachability) -> None:
+        pose = self._core.tracker.pose
+        if pose is not None:
+            self._insert(pose, self._core.frame_id, reachability)
+
+    def _insert(self, pose: GoalPose, frame_id: str, reachability: Reachability) -> None:
+        marker = make_goal_marker(
+            pose, frame_id=frame_id, reachability=reachability,
+            colour=COLOURS[reachability], scale=self._scale)
+        self._server.insert(marker, feedback_callback=self._on_feedback)
+        self._server.applyChanges()
+
+    def _on_feedback(self, feedback: InteractiveMarkerFeedback) -> None:
+        if feedback.marker_name != GOAL_MARKER_NAME:
+            return
+        if feedback.event_type == InteractiveMarkerFeedback.POSE_UPDATE:
+            self._core.drag(feedback.pose)
+        elif feedback.event_type == InteractiveMarkerFeedback.MOUSE_UP:
+            self._core.release(feedback.pose)
+
+    def destroy_node(self) -> None:
+        """Remove the marker from RViz, then destroy the node."""
+        self._server.shutdown()
+        super().destroy_node()
+
+
+def main(args: Optional[list[str]] = None) -> None:
+    """Run the goal marker node until interrupted."""
+    rclpy.init(args=args)
+    node = None
+    try:
+        node = GoalMarkerNode()
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
