@@ -1,0 +1,421 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""URDF corner cases: joint types, mimic joints, conventions, and every error message."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ik_solvers.exceptions import InvalidSeedError, RobotModelError
+from ik_solvers.kinematics import Chain, RobotModel
+
+URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
+
+
+def _joint(name, joint_type, parent, child, *, xyz='0 0 0', rpy='0 0 0', axis=None,
+           limit='<limit lower="-1" upper="1" effort="1" velocity="1"/>', extra=''):
+    axis_tag = '' if axis is None else '<axis xyz="%s"/>' % axis
+    if joint_type in ('fixed', 'continuous', 'planar', 'floating'):
+        limit = '' if joint_type != 'continuous' else limit
+    return ('<joint name="%s" type="%s"><parent link="%s"/><child link="%s"/>'
+            '<origin xyz="%s" rpy="%s"/>%s%s%s</joint>'
+            % (name, joint_type, parent, child, xyz, rpy, axis_tag, limit, extra))
+
+
+def _robot(*joints, links=None, root_inertial=''):
+    if links is None:
+        links = ['base']
+        for joint in joints:
+            child = joint.split('<child link="')[1].split('"')[0]
+            links.append(child)
+    link_tags = ''.join(
+        '<link name="%s">%s</link>' % (link, root_inertial if i == 0 else '')
+        for i, link in enumerate(links))
+    return '<robot name="test_robot">%s%s</robot>' % (link_tags, ''.join(joints))
+
+
+def _rx(angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+
+
+def _ry(angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+
+
+def _rz(angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+
+
+# Joint types and conventions ---------------------------------------------------------------
+
+def test_rpy_is_fixed_axis_roll_then_pitch_then_yaw():
+    urdf = _robot(_joint('mount', 'fixed', 'base', 'a', xyz='1 2 3', rpy='%r 0 %r'
+                         % (math.pi / 2, math.pi / 2)),
+                  _joint('j', 'revolute', 'a', 'b', axis='0 0 1'))
+    pose = Chain.from_urdf(urdf, 'base', 'b').fk([0.0])
+    # Hand-computed: Rz(90) Rx(90) sends x to y, y to z and z to x.
+    np.testing.assert_allclose(pose[:3, :3], [[0, 0, 1], [1, 0, 0], [0, 1, 0]], atol=1e-15)
+    np.testing.assert_allclose(pose[:3, 3], [1, 2, 3])
+
+    roll, pitch, yaw = 0.3, -0.5, 1.2
+    urdf = _robot(_joint('mount', 'fixed', 'base', 'a', rpy='%r %r %r' % (roll, pitch, yaw)),
+                  _joint('j', 'revolute', 'a', 'b', axis='0 0 1'))
+    pose = Chain.from_urdf(urdf, 'base', 'b').fk([0.0])
+    np.testing.assert_allclose(pose[:3, :3], _rz(yaw) @ _ry(pitch) @ _rx(roll), atol=1e-15)
+
+
+def test_revolute_joint_turns_about_its_axis_through_its_origin():
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', xyz='1 0 0', axis='0 0 1'),
+                  _joint('tool', 'fixed', 'a', 'tip', xyz='0.5 0 0'))
+    pose = Chain.from_urdf(urdf, 'base', 'tip').fk([math.pi / 2])
+    np.testing.assert_allclose(pose[:3, 3], [1.0, 0.5, 0.0], atol=1e-15)
+    np.testing.assert_allclose(pose[:3, :3], _rz(math.pi / 2), atol=1e-15)
+
+
+def test_prismatic_joint_slides_along_its_axis():
+    urdf = _robot(_joint('lift', 'prismatic', 'base', 'a', xyz='0 0 0.5', rpy='0 0 %r'
+                         % (math.pi / 2), axis='1 0 0',
+                         limit='<limit lower="0" upper="0.3" effort="1" velocity="0.1"/>'))
+    chain = Chain.from_urdf(urdf, 'base', 'a')
+    assert chain.is_prismatic.tolist() == [True]
+    np.testing.assert_allclose(chain.fk([0.2])[:3, 3], [0.0, 0.2, 0.5], atol=1e-15)
+    np.testing.assert_allclose(chain.jacobian([0.2])[:, 0], [0, 1, 0, 0, 0, 0], atol=1e-15)
+    assert (chain.lower[0], chain.upper[0], chain.velocity_limits[0]) == (0.0, 0.3, 0.1)
+
+
+def test_continuous_joint_has_infinite_limits():
+    urdf = _robot(_joint('wheel', 'continuous', 'base', 'a', axis='0 1 0',
+                         limit='<limit effort="1" velocity="4"/>'))
+    chain = Chain.from_urdf(urdf, 'base', 'a')
+    assert chain.is_continuous.tolist() == [True]
+    assert chain.lower[0] == -math.inf and chain.upper[0] == math.inf
+    assert chain.velocity_limits[0] == 4.0
+    assert chain.within_limits([100.0])
+    assert chain.clip([100.0])[0] == 100.0
+    assert chain.mid_configuration()[0] == 0.0
+    samples = [chain.random_configuration(np.random.default_rng(i))[0] for i in range(200)]
+    assert all(-math.pi <= value <= math.pi for value in samples)
+    np.testing.assert_allclose(chain.fk([2 * math.pi + 0.5]), chain.fk([0.5]), atol=1e-14)
+
+
+def test_non_unit_axis_is_normalised():
+    long_axis = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 5'),
+                       _joint('t', 'fixed', 'a', 'tip', xyz='1 0 0'))
+    unit_axis = long_axis.replace('0 0 5', '0 0 1')
+    long_chain = Chain.from_urdf(long_axis, 'base', 'tip')
+    unit_chain = Chain.from_urdf(unit_axis, 'base', 'tip')
+    np.testing.assert_allclose(long_chain.axes, [[0, 0, 1]])
+    np.testing.assert_allclose(long_chain.fk([0.7]), unit_chain.fk([0.7]), atol=1e-15)
+    np.testing.assert_allclose(long_chain.jacobian([0.7]), unit_chain.jacobian([0.7]),
+                               atol=1e-15)
+
+
+def test_missing_axis_defaults_to_x():
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a'))
+    chain = Chain.from_urdf(urdf, 'base', 'a')
+    np.testing.assert_allclose(chain.axes, [[1, 0, 0]])
+    np.testing.assert_allclose(chain.fk([0.4])[:3, :3], _rx(0.4), atol=1e-15)
+
+
+def test_fixed_tool_frames_after_the_last_moving_joint():
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1'),
+                  _joint('flange', 'fixed', 'a', 'flange', xyz='0.4 0 0', rpy='0 1.0 0'),
+                  _joint('tcp', 'fixed', 'flange', 'tcp', xyz='0 0 0.1', rpy='0.2 0 0'))
+    model = RobotModel.from_urdf(urdf)
+    to_joint = model.chain('base', 'a')
+    to_tcp = model.chain('base', 'tcp')
+    assert to_tcp.tip_link == 'tcp' and to_tcp.joint_names == ('j',)
+    tool = model.transform('a', 'tcp', {})
+    for angle in (-0.8, 0.0, 0.9):
+        np.testing.assert_allclose(to_tcp.fk([angle]), to_joint.fk([angle]) @ tool, atol=1e-15)
+    # The tool's rotation follows the hand-written origins.
+    np.testing.assert_allclose(tool[:3, :3], _ry(1.0) @ _rx(0.2), atol=1e-15)
+    np.testing.assert_allclose(tool[:3, 3], [0.4, 0, 0] + _ry(1.0) @ [0, 0, 0.1], atol=1e-15)
+
+
+def test_fixed_joints_before_the_first_moving_joint_are_folded_in():
+    urdf = _robot(_joint('mount', 'fixed', 'base', 'plate', xyz='0 0 1', rpy='0 0 0.5'),
+                  _joint('j', 'revolute', 'plate', 'a', axis='1 0 0'))
+    chain = Chain.from_urdf(urdf, 'base', 'a')
+    pose = chain.fk([0.3])
+    np.testing.assert_allclose(pose[:3, :3], _rz(0.5) @ _rx(0.3), atol=1e-15)
+    np.testing.assert_allclose(pose[:3, 3], [0, 0, 1])
+    frames, _ = chain.joint_frames([0.3])
+    np.testing.assert_allclose(frames[0], pose, atol=1e-15)
+
+
+def test_root_link_with_inertia_is_accepted():
+    inertial = ('<inertial><origin xyz="0 0 0.1" rpy="0 0 0"/><mass value="4.0"/>'
+                '<inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>')
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1'),
+                  _joint('t', 'fixed', 'a', 'tip', xyz='1 0 0'), root_inertial=inertial)
+    assert '<mass value="4.0"/>' in urdf
+    chain = Chain.from_urdf(urdf, 'base', 'tip')
+    np.testing.assert_allclose(chain.fk([math.pi])[:3, 3], [-1, 0, 0], atol=1e-15)
+
+
+def test_revolute_joint_without_limit_gets_plus_minus_pi_and_default_velocity():
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1', limit=''))
+    chain = Chain.from_urdf(urdf, 'base', 'a')
+    assert (chain.lower[0], chain.upper[0]) == (-math.pi, math.pi)
+    assert chain.velocity_limits[0] == 1.0
+
+
+def test_zero_velocity_limit_falls_back_to_the_default():
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1',
+                         limit='<limit lower="-1" upper="1" effort="1" velocity="0"/>'))
+    assert Chain.from_urdf(urdf, 'base', 'a').velocity_limits[0] == 1.0
+
+
+# Mimic joints -------------------------------------------------------------------------------
+
+MIMIC_URDF = _robot(
+    _joint('leader', 'revolute', 'base', 'a', axis='0 0 1',
+           limit='<limit lower="-2" upper="2" effort="1" velocity="3"/>'),
+    _joint('follower', 'revolute', 'a', 'b', xyz='1 0 0', axis='0 0 1',
+           extra='<mimic joint="leader" multiplier="2" offset="0.1"/>'),
+    _joint('second', 'revolute', 'b', 'c', xyz='1 0 0', axis='0 0 1',
+           extra='<mimic joint="follower" multiplier="-1"/>'),
+    _joint('tool', 'fixed', 'c', 'tip', xyz='1 0 0'),
+    _joint('side', 'revolute', 'base', 'side_link', axis='0 1 0'),
+    _joint('copy', 'revolute', 'side_link', 'copy_link', axis='0 0 1',
+           extra='<mimic joint="leader"/>'),
+)
+
+
+def _planar_tip(angles):
+    """Tip of unit planar links turning about z by the given absolute joint angles."""
+    heading = np.cumsum(angles)
+    return np.array([np.cos(heading).sum(), np.sin(heading).sum(), 0.0])
+
+
+def test_mimic_followers_are_not_variables_and_follow_their_leader():
+    chain = Chain.from_urdf(MIMIC_URDF, 'base', 'tip')
+    assert chain.joint_names == ('leader',)
+    assert chain.num_joints == 1
+    assert chain.velocity_limits.tolist() == [3.0]
+    for leader in (-1.0, 0.0, 0.6):
+        follower = 2 * leader + 0.1
+        second = -follower  # mimics of mimics compose
+        np.testing.assert_allclose(chain.fk([leader])[:3, 3],
+                                   _planar_tip([leader, follower, second]), atol=1e-14)
+        # d tip / d leader through all three joints; z rows of rotation sum to 1 + 2 - 2.
+        jacobian = chain.jacobian([leader])
+        assert jacobian.shape == (6, 1)
+        step = 1e-6
+        expected = (_planar_tip([leader + step, 2 * (leader + step) + 0.1,
+                                 -(2 * (leader + step) + 0.1)])
+                    - _planar_tip([leader - step, 2 * (leader - step) + 0.1,
+                                   -(2 * (leader - step) + 0.1)])) / (2 * step)
+        np.testing.assert_allclose(jacobian[:3, 0], expected, atol=1e-8)
+        np.testing.assert_allclose(jacobian[3:, 0], [0, 0, 1.0], atol=1e-14)
+
+
+def test_mimic_follower_whose_leader_is_outside_the_chain_is_refused():
+    with pytest.raises(RobotModelError) as raised:
+        Chain.from_urdf(MIMIC_URDF, 'a', 'tip')
+    message = str(raised.value)
+    for expected in ("'follower'", "'leader'", "'a'", "'tip'", "moving joints: 'follower'"):
+        assert expected in message
+    # A follower on a sibling branch of its leader is refused the same way.
+    with pytest.raises(RobotModelError, match="joint 'copy' .* mimics joint 'leader'"):
+        Chain.from_urdf(MIMIC_URDF, 'base', 'copy_link')
+    # The same follower is fine once its leader is in the chain.
+    assert Chain.from_urdf(MIMIC_URDF, 'base', 'b').joint_names == ('leader',)
+
+
+def test_mimic_of_an_unknown_joint_or_a_cycle_is_refused():
+    unknown = MIMIC_URDF.replace('<mimic joint="leader" multiplier="2"',
+                                 '<mimic joint="leadr" multiplier="2"')
+    with pytest.raises(RobotModelError, match="mimics joint 'leadr'.*did you mean 'leader'"):
+        Chain.from_urdf(unknown, 'base', 'tip')
+    cycle = MIMIC_URDF.replace(
+        'limit lower="-2" upper="2" effort="1" velocity="3"/>',
+        'limit lower="-2" upper="2" effort="1" velocity="3"/><mimic joint="second"/>', 1)
+    with pytest.raises(RobotModelError, match='cycle'):
+        Chain.from_urdf(cycle, 'base', 'tip')
+
+
+def test_transform_lets_mimic_joints_follow_their_leaders():
+    model = RobotModel.from_urdf(MIMIC_URDF)
+    pose = model.transform('base', 'tip', {'leader': 0.6, 'follower': 9.0})
+    np.testing.assert_allclose(pose[:3, 3], _planar_tip([0.6, 1.3, -1.3]), atol=1e-14)
+
+
+# RobotModel --------------------------------------------------------------------------------
+
+def test_model_lists_links_joints_and_root():
+    model = RobotModel.from_urdf(MIMIC_URDF)
+    assert model.root_link == 'base'
+    assert set(model.link_names) == {'base', 'a', 'b', 'c', 'tip', 'side_link', 'copy_link'}
+    assert model.joint_names == ('leader', 'follower', 'second', 'tool', 'side', 'copy')
+
+
+def test_transform_across_moving_joints_matches_composed_chains():
+    model = RobotModel.from_urdf((URDF_DIR / 'panda_like.urdf').read_text())
+    to_hand = model.chain('panda_link0', 'panda_hand_tcp')
+    to_link3 = model.chain('panda_link0', 'panda_link3')
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        q = to_hand.random_configuration(rng)
+        positions = dict(zip(to_hand.joint_names, q))
+        expected = np.linalg.inv(to_link3.fk(q[:3])) @ to_hand.fk(q)
+        np.testing.assert_allclose(model.transform('panda_link3', 'panda_hand_tcp', positions),
+                                   expected, atol=1e-12)
+        np.testing.assert_allclose(model.transform('panda_hand_tcp', 'panda_link3', positions),
+                                   np.linalg.inv(expected), atol=1e-12)
+        # Across the root: from the left finger to link 5, both below the base.
+        left = model.transform('panda_link0', 'panda_leftfinger', positions)
+        link5 = model.transform('panda_link0', 'panda_link5', positions)
+        np.testing.assert_allclose(model.transform('panda_leftfinger', 'panda_link5', positions),
+                                   np.linalg.inv(left) @ link5, atol=1e-12)
+    np.testing.assert_allclose(model.transform('panda_link4', 'panda_link4', {}), np.eye(4))
+
+
+def test_transform_counts_missing_joints_as_zero_and_ignores_unknown_names():
+    model = RobotModel.from_urdf(MIMIC_URDF)
+    np.testing.assert_allclose(model.transform('base', 'tip', {'other_robot_joint': 3.0}),
+                               model.transform('base', 'tip', {'leader': 0.0}), atol=1e-15)
+    np.testing.assert_allclose(model.transform('base', 'tip', {})[:3, 3],
+                               _planar_tip([0.0, 0.1, -0.1]), atol=1e-15)
+
+
+def test_transform_refuses_bad_positions_and_unknown_frames():
+    model = RobotModel.from_urdf(MIMIC_URDF)
+    with pytest.raises(InvalidSeedError, match="'leader'"):
+        model.transform('base', 'tip', {'leader': float('nan')})
+    with pytest.raises(InvalidSeedError, match="'leader'"):
+        model.transform('base', 'tip', {'leader': 'fast'})
+    with pytest.raises(RobotModelError, match="unknown target frame 'bsae'.*'base'"):
+        model.transform('bsae', 'tip', {})
+    with pytest.raises(RobotModelError, match="unknown source frame 'tpi'.*'tip'"):
+        model.transform('base', 'tpi', {})
+
+
+def test_unknown_tags_are_collected_not_printed(capfd):
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1')).replace(
+        '</robot>', '<gazebo_like_tag/><ros2_control name="x"/></robot>').replace(
+        '<link name="a">', '<link name="a" colour="red">')
+    model = RobotModel.from_urdf(urdf)
+    captured = capfd.readouterr()
+    assert captured.out == '' and captured.err == ''
+    assert any('gazebo_like_tag' in message for message in model.parser_messages)
+    assert any('colour' in message for message in model.parser_messages)
+    assert model.chain('base', 'a').num_joints == 1
+
+
+# Error messages ----------------------------------------------------------------------------
+
+ARM_URDF = _robot(
+    _joint('shoulder', 'revolute', 'base', 'upper_arm', axis='0 0 1'),
+    _joint('elbow', 'revolute', 'upper_arm', 'forearm', xyz='1 0 0', axis='0 1 0'),
+    _joint('tool', 'fixed', 'forearm', 'tool0', xyz='1 0 0'),
+    _joint('camera_mount', 'fixed', 'base', 'camera'),
+)
+
+
+def test_unknown_base_link_is_named_with_suggestions():
+    with pytest.raises(RobotModelError) as raised:
+        Chain.from_urdf(ARM_URDF, 'bse', 'tool0')
+    message = str(raised.value)
+    assert "unknown base link 'bse'" in message
+    assert "did you mean 'base'" in message
+    assert "5 available: 'base', 'upper_arm', 'forearm', 'tool0', 'camera'" in message
+
+
+def test_unknown_tip_link_is_named_with_suggestions():
+    with pytest.raises(RobotModelError) as raised:
+        Chain.from_urdf(ARM_URDF, 'base', 'tool_0')
+    message = str(raised.value)
+    assert "unknown tip link 'tool_0'" in message
+    assert "did you mean 'tool0'" in message
+    assert "'forearm'" in message
+
+
+def test_long_link_lists_are_cut_short():
+    joints = [_joint('j%d' % i, 'revolute', 'base' if i == 0 else 'l%d' % (i - 1), 'l%d' % i)
+              for i in range(50)]
+    with pytest.raises(RobotModelError) as raised:
+        Chain.from_urdf(_robot(*joints), 'base', 'nowhere')
+    message = str(raised.value)
+    assert '51 available' in message and '(21 more)' in message
+    assert "'l48'" not in message
+
+
+def test_base_that_is_not_an_ancestor_of_the_tip_is_refused():
+    with pytest.raises(RobotModelError) as raised:
+        Chain.from_urdf(ARM_URDF, 'camera', 'tool0')
+    message = str(raised.value)
+    assert "base link 'camera' is not an ancestor of tip link 'tool0'" in message
+    assert "'base' -> 'upper_arm' -> 'forearm' -> 'tool0'" in message
+    with pytest.raises(RobotModelError, match="'tool0' is not an ancestor of tip link 'base'"):
+        Chain.from_urdf(ARM_URDF, 'tool0', 'base')
+
+
+def test_chain_without_moving_joints_is_refused():
+    with pytest.raises(RobotModelError) as raised:
+        Chain.from_urdf(ARM_URDF, 'forearm', 'tool0')
+    message = str(raised.value)
+    assert "from 'forearm' to 'tool0' has no moving joint" in message
+    assert "'tool' (fixed)" in message
+    with pytest.raises(RobotModelError, match='base and tip are the same link'):
+        Chain.from_urdf(ARM_URDF, 'base', 'base')
+
+
+@pytest.mark.parametrize('joint_type', ['planar', 'floating'])
+def test_planar_or_floating_joint_in_the_chain_is_refused(joint_type):
+    urdf = _robot(_joint('slider', joint_type, 'base', 'carriage'),
+                  _joint('j', 'revolute', 'carriage', 'a', axis='0 0 1'))
+    with pytest.raises(RobotModelError) as raised:
+        Chain.from_urdf(urdf, 'base', 'a')
+    message = str(raised.value)
+    assert "joint 'slider' (type %s)" % joint_type in message
+    assert "from 'base' to 'a'" in message
+    # Outside the chain it does no harm.
+    assert Chain.from_urdf(urdf, 'carriage', 'a').joint_names == ('j',)
+
+
+@pytest.mark.parametrize('text, expected', [
+    ('<robot name="r"><link name="a"></robot>', r'malformed URDF XML: mismatched tag: line 1'),
+    ('<robot name="r"><link name="a"/>', 'malformed URDF XML: no element found'),
+    ('', 'the URDF text is empty'),
+    ('<model name="r"/>', r'root element is <model>, expected <robot>'),
+    ('<robot><link name="a"/></robot>', 'Required attribute not set in XML: name'),
+    ('<robot name="r"><link name="a"/><joint name="j" type="hinge"><parent link="a"/>'
+     '<child link="b"/></joint><link name="b"/></robot>', 'Invalid joint type: hinge'),
+    ('<robot name="r"><link name="a"/><joint name="j" type="fixed"><parent link="a"/>'
+     '<child link="c"/></joint></robot>', "joint 'j' names child link 'c', which is not"),
+    ('<robot name="r"><link name="a"/><link name="b"/></robot>',
+     "exactly one root link.*found 2: 'a', 'b'"),
+])
+def test_malformed_descriptions_raise_robot_model_error_naming_the_problem(text, expected):
+    with pytest.raises(RobotModelError, match=expected):
+        RobotModel.from_urdf(text)
+
+
+def test_non_text_input_is_refused():
+    with pytest.raises(RobotModelError, match='XML text'):
+        RobotModel.from_urdf(None)
+
+
+def test_zero_axis_is_refused_where_it_is_used():
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 0'),
+                  _joint('k', 'revolute', 'base', 'b', axis='0 0 1'))
+    with pytest.raises(RobotModelError, match="joint 'j' .*zero <axis>"):
+        Chain.from_urdf(urdf, 'base', 'a')
+    assert Chain.from_urdf(urdf, 'base', 'b').num_joints == 1
+
+
+def test_unusable_limits_are_refused():
+    inverted = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1',
+                             limit='<limit lower="1" upper="-1" effort="1" velocity="1"/>'))
+    with pytest.raises(RobotModelError, match="joint 'j' has unusable limits"):
+        Chain.from_urdf(inverted, 'base', 'a')
+    unbounded_slider = _robot(_joint('s', 'prismatic', 'base', 'a', axis='0 0 1', limit=''))
+    with pytest.raises(RobotModelError, match="prismatic joint 's' has no <limit>"):
+        Chain.from_urdf(unbounded_slider, 'base', 'a')
