@@ -1,0 +1,302 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The benchmark's outputs: Markdown tables, a README-ready summary and PNG plots.
+
+Times in the tables are in milliseconds. "all" columns count every attempt with the time it
+took, failures included; "solved" columns count successful attempts only.
+"""
+
+from pathlib import Path
+from typing import Dict, List, Mapping, Optional, Sequence
+
+from .goals import best_row, HEADLINE_CASE
+
+__all__ = [
+    'check_summary',
+    'markdown_report',
+    'readme_summary',
+    'write_plots',
+]
+
+Row = Dict[str, object]
+
+_HEADER = ('| method | success % | all: median / mean / p95 ms | solved: median / mean / p95 ms'
+           ' | median × TRAC-IK | iterations median / mean | seed distance: median max abs /'
+           ' median L2 (rad) | > 0.1 rad from seed % | refuted claims |')
+_RULE = '|---|--:|--:|--:|--:|--:|--:|--:|--:|'
+
+
+def _times(times: Optional[Mapping[str, float]]) -> str:
+    if not times:
+        return '—'
+    return '%.3f / %.3f / %.3f' % (1e3 * times['median'], 1e3 * times['mean'],
+                                   1e3 * times['p95'])
+
+
+def _budget(budget: Optional[float]) -> str:
+    return 'no budget' if budget is None else '%g ms' % (1e3 * budget)
+
+
+def _method(row: Row) -> str:
+    if row['anchor'] is None:
+        return row['method']
+    return '*%s*' % row['method']
+
+
+def _row_line(row: Row) -> str:
+    iterations = row['iterations']
+    distance = row['seed_distance']
+    ratio = row.get('trac_ik_ratio')
+    refuted = row['discrepancies']
+    if row['anchor'] is None and refuted:
+        refuted = '**%d !!**' % refuted
+    elif not row['claims_success']:
+        refuted = 'n/a'
+    return '| %s | %.1f | %s | %s | %s | %s | %s | %s | %s |' % (
+        _method(row), row['success_rate'], _times(row['time_all']),
+        _times(row['time_success']), '—' if ratio is None else '%.2f' % ratio,
+        '—' if not iterations else '%.0f / %.1f' % (iterations['median'], iterations['mean']),
+        '—' if not distance else '%.3f / %.3f' % (distance['max_median'],
+                                                  distance['l2_median']),
+        '—' if not distance else '%.1f' % distance['far_rate'], refuted)
+
+
+def check_summary(rows: Sequence[Row], scaling_rows: Sequence[Row] = ()) -> Dict[str, int]:
+    """
+    Count what the independent check found, over every ik_solvers answer.
+
+    :param rows: Benchmark rows.
+    :param scaling_rows: Scaling rows.
+
+    :returns: ``answers`` checked, ``refuted`` (claimed success that fails the FK or limit check;
+        must be 0), ``limit_violations`` (returned configurations outside the limits; must be
+        0), ``errors`` (calls that raised) and ``trac_ik_refuted`` (TRAC-IK's claims the
+        same check refutes).
+    """
+    ours = [row for row in list(rows) + list(scaling_rows) if row.get('anchor') is None]
+    return {
+        'answers': sum(row['attempts'] for row in ours),
+        'refuted': sum(row['discrepancies'] for row in ours),
+        'limit_violations': sum(row['limit_violations'] for row in ours),
+        'errors': sum(row['errors'] for row in ours),
+        'trac_ik_refuted': sum(row['discrepancies'] for row in rows
+                               if row.get('anchor') == 'trac_ik'),
+    }
+
+
+def _headline_table(rows: Sequence[Row]) -> List[str]:
+    mode, seed, budget = HEADLINE_CASE
+    lines = ['| robot | joints | method | success % | all: median / p95 ms |'
+             ' solved: median / p95 ms | median × TRAC-IK |', '|---|--:|---|--:|--:|--:|--:|']
+    for row in rows:
+        if (row['mode'], row['seed'], row['budget']) != (mode, seed, budget):
+            continue
+        ratio = row.get('trac_ik_ratio')
+        lines.append('| %s | %d | %s | %.1f | %s | %s | %s |' % (
+            row['robot'], row['dof'], _method(row), row['success_rate'],
+            '—' if not row['time_all'] else '%.3f / %.3f' % (
+                1e3 * row['time_all']['median'], 1e3 * row['time_all']['p95']),
+            '—' if not row['time_success'] else '%.3f / %.3f' % (
+                1e3 * row['time_success']['median'], 1e3 * row['time_success']['p95']),
+            '—' if ratio is None else '%.2f' % ratio))
+    return lines
+
+
+def _goal_table(goals: Sequence[Row]) -> List[str]:
+    lines = ['| target | robot | measured | met |', '|---|---|---|:-:|']
+    for goal in goals:
+        met = {True: 'yes', False: '**no**', None: '—'}[goal['met']]
+        lines.append('| %s | %s | %s | %s |' % (goal['goal'], goal['robot'], goal['measured'],
+                                                met))
+    return lines
+
+
+def _scaling_table(scaling_rows: Sequence[Row]) -> List[str]:
+    lines = ['| solver | joints | success % | all: median / p95 ms | iterations median / mean'
+             ' | solved within 10 ms % |', '|---|--:|--:|--:|--:|--:|']
+    for row in sorted(scaling_rows, key=lambda row: (row['method'], row['dof'])):
+        iterations = row['iterations']
+        lines.append('| %s | %d | %.1f | %s | %s | %.1f |' % (
+            row['method'], row['dof'], row['success_rate'],
+            '—' if not row['time_all'] else '%.3f / %.3f' % (
+                1e3 * row['time_all']['median'], 1e3 * row['time_all']['p95']),
+            '—' if not iterations else '%.0f / %.1f' % (iterations['median'],
+                                                        iterations['mean']),
+            row['fast_rate']))
+    return lines
+
+
+def _meta_lines(meta: Mapping[str, object]) -> List[str]:
+    return ['- date: %s' % meta.get('date'),
+            '- machine: %s, %s logical CPUs; Python %s, numpy %s'
+            % (meta.get('cpu'), meta.get('cpus'), meta.get('python'), meta.get('numpy')),
+            '- command: `%s`' % meta.get('command')]
+
+
+def readme_summary(rows: Sequence[Row], scaling_rows: Sequence[Row], goals: Sequence[Row],
+                   meta: Mapping[str, object]) -> str:
+    """
+    Write the short summary for the README: headline case, targets and scaling.
+
+    :param rows: Benchmark rows.
+    :param scaling_rows: Scaling rows (may be empty).
+    :param goals: Goals from :func:`goals.evaluate_goals`.
+    :param meta: ``date``, ``cpu``, ``cpus``, ``python``, ``numpy``, ``command``.
+
+    :returns: Markdown text.
+    """
+    mode, seed, budget = HEADLINE_CASE
+    lines = ['### Benchmark (%s, %s seed, %s budget, tolerance 1e-5)' % (mode, seed,
+                                                                         _budget(budget)), '']
+    lines += _meta_lines(meta)
+    lines += ['- times are wall-clock per call, measured around the Python call; the machine '
+              'was shared, so they are noisy', '']
+    lines += _headline_table(rows)
+    lines += ['', '#### Targets', ''] + _goal_table(goals)
+    if scaling_rows:
+        lines += ['', '#### Scaling on snakes (position-only, random seed)', '']
+        lines += _scaling_table(scaling_rows)
+    return '\n'.join(lines) + '\n'
+
+
+def markdown_report(rows: Sequence[Row], scaling_rows: Sequence[Row], goals: Sequence[Row],
+                    meta: Mapping[str, object], notes: Sequence[str] = ()) -> str:
+    """
+    Write the full report: checks, targets, headline, one table per robot and mode, scaling.
+
+    :param rows: Benchmark rows.
+    :param scaling_rows: Scaling rows (may be empty).
+    :param goals: Goals from :func:`goals.evaluate_goals`.
+    :param meta: As for :func:`readme_summary`.
+    :param notes: Messages of the run, such as skipped robots or anchors.
+
+    :returns: Markdown text.
+    """
+    checks = check_summary(rows, scaling_rows)
+    lines = ['# ik_solvers benchmark', ''] + _meta_lines(meta) + [
+        '- protocol: targets are forward kinematics of joint vectors drawn uniformly within '
+        'the limits by a fixed generator; every method sees the same targets and seeds; '
+        'success = claimed by the method and confirmed by an independent FK and limit check '
+        '(position error <= 1e-5 m, rotation angle <= 1e-5 rad)',
+        '- times: wall-clock per call in ms; "all" counts failures with the time they took, '
+        '"solved" counts successes only; *italic* rows are anchors (TRAC-IK via pytracik, '
+        'ikpy); ikpy has no time budget and runs on fewer targets',
+        '', '## Independent check', '',
+        '- ik_solvers answers checked: %d' % checks['answers'],
+        '- claimed successes refuted by the check: %d%s' % (
+            checks['refuted'], '' if not checks['refuted'] else '  **<-- MUST BE 0**'),
+        '- returned configurations outside the limits: %d%s' % (
+            checks['limit_violations'],
+            '' if not checks['limit_violations'] else '  **<-- MUST BE 0**'),
+        '- calls that raised: %d' % checks['errors'],
+        '- TRAC-IK claims refuted by the same check: %d' % checks['trac_ik_refuted']]
+    if notes:
+        lines += ['', '## Notes', ''] + ['- %s' % note for note in notes]
+    lines += ['', '## Targets', ''] + _goal_table(goals)
+    lines += ['', '## Headline: %s, %s seed, %s' % (HEADLINE_CASE[0], HEADLINE_CASE[1],
+                                                    _budget(HEADLINE_CASE[2])), '']
+    lines += _headline_table(rows)
+    robots = []
+    for row in rows:
+        if row['robot'] not in robots:
+            robots.append(row['robot'])
+    for robot in robots:
+        robot_rows = [row for row in rows if row['robot'] == robot]
+        lines += ['', '## %s (%d joints)' % (robot, robot_rows[0]['dof'])]
+        cases = []
+        for row in robot_rows:
+            case = (row['mode'], row['seed'], row['budget'])
+            if case not in cases:
+                cases.append(case)
+        for mode, seed, budget in cases:
+            case_rows = [row for row in robot_rows
+                         if (row['mode'], row['seed'], row['budget']) == (mode, seed, budget)]
+            best = best_row(case_rows)
+            lines += ['', '### %s, %s seed, %s%s' % (
+                mode, seed, _budget(budget),
+                '' if best is None else ' — best: %s' % best['method']), '', _HEADER, _RULE]
+            lines += [_row_line(row) for row in case_rows]
+    if scaling_rows:
+        lines += ['', '## Scaling on snakes (position-only, random seed, %s budget)'
+                  % _budget(scaling_rows[0]['budget']), ''] + _scaling_table(scaling_rows)
+    return '\n'.join(lines) + '\n'
+
+
+def write_plots(rows: Sequence[Row], scaling_rows: Sequence[Row],
+                directory: Path) -> List[Path]:
+    """
+    Draw the headline case per robot and, when present, the scaling study.
+
+    :param rows: Benchmark rows.
+    :param scaling_rows: Scaling rows (may be empty).
+    :param directory: Where the PNG files go; it must exist.
+
+    :returns: The files written; empty when matplotlib is not installed.
+    """
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import ScalarFormatter
+    except ImportError:
+        return []
+    written = []
+    headline = [row for row in rows
+                if (row['mode'], row['seed'], row['budget']) == HEADLINE_CASE]
+    robots = sorted({row['robot'] for row in headline})
+    if robots:
+        height = 2.2 + 0.9 * len(headline) / len(robots)
+        figure, axes = plt.subplots(len(robots), 1, figsize=(8, height), squeeze=False)
+        for axis, robot in zip(axes[:, 0], robots):
+            robot_rows = [row for row in headline if row['robot'] == robot and row['time_all']]
+            labels = [row['method'] for row in robot_rows]
+            medians = [1e3 * row['time_all']['median'] for row in robot_rows]
+            p95 = [1e3 * row['time_all']['p95'] for row in robot_rows]
+            colors = ['tab:gray' if row['anchor'] else 'tab:blue' for row in robot_rows]
+            positions = range(len(robot_rows))
+            axis.barh(positions, p95, color='none', edgecolor='tab:red', label='p95')
+            axis.barh(positions, medians, color=colors, label='median')
+            for position, row, value in zip(positions, robot_rows, p95):
+                axis.text(value, position, ' %.1f %%' % row['success_rate'], va='center',
+                          fontsize=8)
+            axis.set_yticks(list(positions))
+            axis.set_yticklabels(labels, fontsize=8)
+            axis.set_xscale('log')
+            axis.xaxis.set_major_formatter(ScalarFormatter())
+            axis.set_title('%s: pose, random seed, 5 ms (time over all attempts; '
+                           'label: success)' % robot, fontsize=9)
+        axes[-1, 0].set_xlabel('time per call [ms]')
+        figure.tight_layout()
+        path = directory / 'headline.png'
+        figure.savefig(path, dpi=110)
+        plt.close(figure)
+        written.append(path)
+    if scaling_rows:
+        figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+        for method in sorted({row['method'] for row in scaling_rows}):
+            method_rows = sorted((row for row in scaling_rows if row['method'] == method),
+                                 key=lambda row: row['dof'])
+            joints = [row['dof'] for row in method_rows]
+            left.plot(joints, [row['iterations']['median'] if row['iterations'] else float('nan')
+                               for row in method_rows], marker='o', label=method)
+            right.plot(joints, [1e3 * row['time_all']['median'] for row in method_rows],
+                       marker='o', label=method)
+        left.set_ylabel('median iterations')
+        right.set_ylabel('median time over all attempts [ms]')
+        for axis in (left, right):
+            axis.set_xscale('log')
+            axis.set_yscale('log')
+            axis.xaxis.set_major_formatter(ScalarFormatter())
+            axis.yaxis.set_major_formatter(ScalarFormatter())
+            axis.set_xlabel('joints')
+            axis.grid(True, which='both', alpha=0.3)
+        right.axhline(10.0, color='tab:red', linestyle='--', linewidth=1, label='10 ms')
+        right.legend(fontsize=8)
+        figure.suptitle('Snakes, position-only, random seed', fontsize=10)
+        figure.tight_layout()
+        path = directory / 'scaling.png'
+        figure.savefig(path, dpi=110)
+        plt.close(figure)
+        written.append(path)
+    return written

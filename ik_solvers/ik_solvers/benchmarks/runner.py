@@ -1,0 +1,354 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Run the benchmark grid: robots x modes x seeds x budgets x solver configurations.
+
+Every solver configuration and every anchor sees the same targets and the same seeds, and
+every answer goes through the same independent check, so that the rows compare.
+"""
+
+from dataclasses import dataclass, field
+import contextlib
+import io
+import sys
+import time
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .anchors import Anchor, AnchorUnavailableError, make_anchor
+from .progress import ProgressBar
+from .protocol import check_solution, draw_seeds, draw_targets, TargetSet
+from .robots import BenchRobot, load_robot
+from .summary import Attempt, summarize
+from ..exceptions import IKError
+from ..kinematics import Chain
+from ..solvers import solve, solver_class
+
+__all__ = [
+    'BenchConfig',
+    'BenchmarkSetupError',
+    'MODES',
+    'Method',
+    'PreparedRobot',
+    'count_work',
+    'default_log',
+    'method_label',
+    'prepare_robots',
+    'run_benchmark',
+    'run_method',
+]
+
+MODES: Tuple[str, ...] = ('pose', 'position')
+
+
+class BenchmarkSetupError(IKError):
+    """The benchmark cannot start: a solver, an option or a robot is wrong."""
+
+
+def method_label(solver: str, options: Mapping[str, object]) -> str:
+    """
+    Name a solver configuration for the tables, e.g. ``fabrik`` or ``fabrik[polish=False]``.
+
+    :param solver: Registered solver name.
+    :param options: Options passed to ``solve`` beyond the protocol's own.
+
+    :returns: The label.
+    """
+    if not options:
+        return solver
+    return '%s[%s]' % (solver, ','.join('%s=%s' % item for item in sorted(options.items())))
+
+
+@dataclass(frozen=True)
+class Method:
+    """
+    One way of solving: an ik_solvers configuration or an anchor.
+
+    :ivar label: Name in the tables.
+    :ivar solver: Registered solver name, or None for an anchor.
+    :ivar options: Extra keyword options of ``solve``.
+    :ivar anchor: Anchor name, or None for ik_solvers.
+    """
+
+    label: str
+    solver: Optional[str] = None
+    options: Mapping[str, object] = field(default_factory=dict)
+    anchor: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    """
+    What to run; every field has the default of the full benchmark.
+
+    :ivar robots: Robot names or URDF paths (see :func:`robots.load_robot`).
+    :ivar solvers: Registered solver names.
+    :ivar option_sets: Extra ``solve`` options; each solver runs once with each set.
+    :ivar targets: Targets per robot.
+    :ivar anchor_targets: Targets per robot for the slow anchor without a budget (ikpy).
+    :ivar budgets: Time budgets, in s.
+    :ivar seed_kinds: Seed kinds, see :func:`protocol.draw_seeds`.
+    :ivar modes: ``pose`` (position and orientation) and/or ``position`` (position only).
+    :ivar anchors: Anchor names, see :data:`anchors.ANCHORS`.
+    :ivar tolerance: Position tolerance in m and orientation tolerance in rad.
+    :ivar rng_seed: Seed of targets and seeds.
+    """
+
+    robots: Sequence[str]
+    solvers: Sequence[str]
+    option_sets: Sequence[Mapping[str, object]] = ({},)
+    targets: int = 300
+    anchor_targets: int = 30
+    budgets: Sequence[float] = (0.005, 0.05)
+    seed_kinds: Sequence[str] = ('mid', 'random', 'warm')
+    modes: Sequence[str] = MODES
+    anchors: Sequence[str] = ('trac_ik', 'ikpy')
+    tolerance: float = 1e-5
+    rng_seed: int = 0
+
+
+@dataclass
+class PreparedRobot:
+    """A loaded robot with its chain, targets and the anchors that could model it."""
+
+    robot: BenchRobot
+    chain: Chain
+    targets: TargetSet
+    anchors: Dict[str, Anchor]
+
+
+def prepare_robots(config: BenchConfig, *,
+                   log: Callable[[str], None]) -> List[PreparedRobot]:
+    """
+    Load every robot, build its chain, targets and anchors; skip what cannot load.
+
+    :param config: The benchmark configuration.
+    :param log: Where messages about skipped robots and anchors go.
+
+    :returns: The robots that loaded, in the order asked for.
+    """
+    prepared = []
+    for name in config.robots:
+        parser_output = io.StringIO()
+        try:
+            robot = load_robot(name)
+            # urdf_parser_py prints a line per tag it does not model (vendor files have many).
+            with contextlib.redirect_stderr(parser_output):
+                chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+        except IKError as error:
+            log('skipping robot %s: %s' % (name, error))
+            continue
+        targets = draw_targets(chain, config.targets, seed=config.rng_seed)
+        anchors = {}
+        for anchor in config.anchors:
+            try:
+                anchors[anchor] = make_anchor(anchor, robot.urdf_xml, robot.base_link,
+                                              robot.tip_link, chain)
+            except AnchorUnavailableError as error:
+                log('no %s anchor for %s: %s' % (anchor, name, error))
+        prepared.append(PreparedRobot(robot, chain, targets, anchors))
+    return prepared
+
+
+def _methods(config: BenchConfig) -> List[Method]:
+    methods: List[Method] = []
+    for solver in config.solvers:
+        default_polish = getattr(solver_class(solver), 'polish_by_default', None)
+        seen: List[Dict[str, object]] = []
+        for options in config.option_sets:
+            options = dict(options)
+            # Asking for the solver's own default is its default configuration: one row.
+            if isinstance(default_polish, bool) and options.get('polish') is default_polish:
+                del options['polish']
+            if options not in seen:
+                seen.append(options)
+                methods.append(Method(method_label(solver, options), solver=solver,
+                                      options=options))
+    return methods
+
+
+def _target_count(config: BenchConfig, anchor: Anchor) -> int:
+    return config.targets if anchor.honours_budget else min(config.targets,
+                                                            config.anchor_targets)
+
+
+def _cases(config: BenchConfig, item: PreparedRobot):
+    """Yield (mode, seed kind, budget, method, anchor or None, number of targets)."""
+    for mode in config.modes:
+        for seed_kind in config.seed_kinds:
+            for budget in config.budgets:
+                for method in _methods(config):
+                    yield mode, seed_kind, budget, method, None, config.targets
+                for name, anchor in item.anchors.items():
+                    if (mode == 'position' and not anchor.supports_position_only) or \
+                            not anchor.honours_budget:
+                        continue
+                    yield mode, seed_kind, budget, Method(name, anchor=name), anchor, \
+                        config.targets
+            # An anchor without a budget runs once per seed kind, not once per budget.
+            for name, anchor in item.anchors.items():
+                if not anchor.honours_budget and (mode == 'pose' or
+                                                  anchor.supports_position_only):
+                    yield mode, seed_kind, None, Method(name, anchor=name), anchor, \
+                        _target_count(config, anchor)
+
+
+def count_work(config: BenchConfig, prepared: Sequence[PreparedRobot]) -> int:
+    """Return the number of solver calls :func:`run_benchmark` will make."""
+    return sum(case[-1] for item in prepared for case in _cases(config, item))
+
+
+def _attempt(chain: Chain, seed: np.ndarray, target: np.ndarray, q: np.ndarray,
+             claimed: bool, elapsed: float, iterations: Optional[int], *,
+             position_only: bool, tolerance: float, error: Optional[str] = None) -> Attempt:
+    check = check_solution(chain, q, target, position_only=position_only,
+                           position_tolerance=tolerance, orientation_tolerance=tolerance)
+    motion = np.asarray(q, dtype=float) - seed if np.shape(q) == np.shape(seed) else \
+        np.full(np.shape(seed), np.inf)
+    return Attempt(q=np.array(q, dtype=float), claimed_success=claimed, check=check,
+                   elapsed=elapsed, iterations=iterations,
+                   seed_distance_max=float(np.max(np.abs(motion))),
+                   seed_distance_l2=float(np.linalg.norm(motion)), error=error)
+
+
+def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarray, *,
+               position_only: bool, budget: Optional[float], tolerance: float,
+               anchor: Optional[Anchor] = None,
+               on_attempt: Callable[[], None] = lambda: None) -> List[Attempt]:
+    """
+    Solve every target once from its seed, timing each call with ``time.perf_counter``.
+
+    :param chain: The kinematic chain, also used by the independent check.
+    :param method: What solves.
+    :param targets: The targets; only the first ``len(seeds)`` are used.
+    :param seeds: (K, N) one seed per target.
+    :param position_only: Ignore the orientation.
+    :param budget: Time budget per call, in s; None only for an anchor without a budget.
+    :param tolerance: Position tolerance in m and orientation tolerance in rad.
+    :param anchor: The anchor, when ``method`` is one.
+    :param on_attempt: Called after each call, for the progress bar.
+
+    :returns: One attempt per seed. A call that raises an :class:`IKError` is a failed attempt
+        that keeps the message; any other exception propagates.
+    """
+    attempts = []
+    for index, seed in enumerate(seeds):
+        target = targets.poses[index]
+        error = None
+        iterations = None
+        start = time.perf_counter()
+        try:
+            if anchor is not None:
+                claimed, q, iterations = anchor.solve(seed, target, position_only=position_only,
+                                                      timeout=budget or 0.0)
+                elapsed = time.perf_counter() - start
+                claimed = claimed if anchor.claims_success else True
+            else:
+                result = solve(chain, target, seed=seed, solver=method.solver,
+                               position_only=position_only, position_tolerance=tolerance,
+                               orientation_tolerance=tolerance, timeout=budget,
+                               **method.options)
+                elapsed = time.perf_counter() - start
+                claimed, q, iterations = bool(result.success), result.q, int(result.iterations)
+        except IKError as caught:
+            elapsed = time.perf_counter() - start
+            claimed, q, error = False, seed, '%s: %s' % (type(caught).__name__, caught)
+        attempts.append(_attempt(chain, seed, target, q, claimed, elapsed, iterations,
+                                 position_only=position_only, tolerance=tolerance,
+                                 error=error))
+        on_attempt()
+    return attempts
+
+
+def _preflight(item: PreparedRobot, config: BenchConfig) -> None:
+    # One untimed call per configuration: a misspelt option fails here, before minutes of
+    # work, and first-call costs (imports, caches, compilation) stay out of the timings.
+    chain, target = item.chain, item.targets.poses[0]
+    for method in _methods(config):
+        try:
+            solve(chain, target, seed=chain.mid_configuration(), solver=method.solver,
+                  position_only=False, position_tolerance=config.tolerance,
+                  orientation_tolerance=config.tolerance, timeout=max(config.budgets),
+                  **method.options)
+        except (IKError, TypeError, ValueError) as error:
+            raise BenchmarkSetupError('%s cannot run on %s: %s'
+                                      % (method.label, item.robot.name, error)) from error
+
+
+def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
+                  progress: Optional[ProgressBar] = None) -> List[Dict[str, object]]:
+    """
+    Run the grid and summarize each (robot, mode, seed kind, budget, method).
+
+    :param config: The benchmark configuration.
+    :param prepared: Robots from :func:`prepare_robots`.
+    :param progress: Bar to advance by one per call; none by default.
+
+    :returns: One JSON-ready row per combination: ``robot``, ``dof``, ``mode``, ``seed``,
+        ``budget`` (s, or None), ``method``, ``solver``, ``options``, ``anchor``, the figures
+        of :func:`summary.summarize`, and for ik_solvers rows ``trac_ik_ratio``, the median
+        time over all attempts divided by TRAC-IK's in the same case (None without it).
+
+    :raises BenchmarkSetupError: A solver configuration cannot run at all.
+    """
+    rows: List[Dict[str, object]] = []
+    for item in prepared:
+        _preflight(item, config)
+    for item in prepared:
+        name = item.robot.name
+        for seed_kind in config.seed_kinds:
+            seeds = draw_seeds(item.chain, item.targets, seed_kind, seed=config.rng_seed)
+            for mode, kind, budget, method, anchor, count in _cases(config, item):
+                if kind != seed_kind:
+                    continue
+                label = '%s %s %s %s %s' % (name, mode, seed_kind,
+                                            '-' if budget is None else '%gms' % (1e3 * budget),
+                                            method.label)
+                attempts = run_method(
+                    item.chain, method, item.targets, seeds[:count],
+                    position_only=(mode == 'position'), budget=budget,
+                    tolerance=config.tolerance, anchor=anchor,
+                    on_attempt=(lambda: progress.update(label=label)) if progress else
+                    (lambda: None))
+                row: Dict[str, object] = {
+                    'robot': name, 'dof': item.chain.num_joints, 'mode': mode,
+                    'seed': seed_kind, 'budget': budget, 'method': method.label,
+                    'solver': method.solver, 'options': dict(method.options),
+                    'anchor': method.anchor,
+                    'claims_success': True if anchor is None else anchor.claims_success,
+                }
+                row.update(summarize(attempts))
+                rows.append(row)
+    _add_ratios(rows)
+    return sorted(rows, key=_ordering(config, prepared))
+
+
+def _ordering(config: BenchConfig, prepared: Sequence[PreparedRobot]):
+    robots = [item.robot.name for item in prepared]
+    methods = [method.label for method in _methods(config)] + list(config.anchors)
+
+    def key(row: Dict[str, object]) -> Tuple[int, int, int, float, int]:
+        budget = row['budget']
+        return (robots.index(row['robot']), list(config.modes).index(row['mode']),
+                list(config.seed_kinds).index(row['seed']),
+                float('inf') if budget is None else budget, methods.index(row['method']))
+    return key
+
+
+def _add_ratios(rows: List[Dict[str, object]]) -> None:
+    reference = {(row['robot'], row['mode'], row['seed'], row['budget']): row
+                 for row in rows if row['anchor'] == 'trac_ik'}
+    for row in rows:
+        if row['anchor'] is not None:
+            continue
+        anchor = reference.get((row['robot'], row['mode'], row['seed'], row['budget']))
+        ratio = None
+        if anchor is not None and anchor['time_all'] and row['time_all']:
+            ratio = row['time_all']['median'] / anchor['time_all']['median']
+        row['trac_ik_ratio'] = ratio
+
+
+def default_log(message: str) -> None:
+    """Print a message on stderr, where it does not mix with the tables on stdout."""
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,104 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Iterations and time against joint count, on snakes of growing length.
+
+Length relaxation claims a cost that grows slowly with the number of joints; this measures
+it next to the other heuristics, on position-only targets from random seeds.
+"""
+
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence
+
+from .progress import ProgressBar
+from .protocol import draw_seeds, draw_targets
+from .robots import load_robot
+from .runner import Method, method_label, run_method
+from .summary import summarize
+from ..exceptions import IKError
+from ..kinematics import Chain
+
+__all__ = [
+    'ScalingConfig',
+    'run_scaling',
+    'scaling_work',
+]
+
+
+@dataclass(frozen=True)
+class ScalingConfig:
+    """
+    What the scaling study runs.
+
+    :ivar joint_counts: Snake lengths; ``snake_<N>`` is the bundled file when there is one,
+        a generated snake otherwise.
+    :ivar solvers: Registered solver names.
+    :ivar targets: Position-only targets per snake.
+    :ivar budget: Time budget per call, in s; generous, so that slow convergence shows as
+        time rather than as failure.
+    :ivar fast_threshold: A call that succeeds within this time, in s, counts as fast.
+    :ivar tolerance: Position tolerance, in m.
+    :ivar rng_seed: Seed of targets and seeds.
+    """
+
+    joint_counts: Sequence[int] = (10, 20, 50, 100)
+    solvers: Sequence[str] = ()
+    targets: int = 30
+    budget: float = 0.05
+    fast_threshold: float = 0.01
+    tolerance: float = 1e-5
+    rng_seed: int = 0
+
+
+def scaling_work(config: ScalingConfig) -> int:
+    """Return the number of solver calls :func:`run_scaling` will make."""
+    return len(config.joint_counts) * len(config.solvers) * config.targets
+
+
+def run_scaling(config: ScalingConfig, *, progress: Optional[ProgressBar] = None,
+                log: Callable[[str], None] = lambda message: None) -> List[Dict[str, object]]:
+    """
+    Solve position-only targets on each snake with each solver.
+
+    :param config: The study's configuration.
+    :param progress: Bar to advance by one per call; none by default.
+    :param log: Where messages about skipped snakes go.
+
+    :returns: One JSON-ready row per (snake, solver): ``robot``, ``dof``, ``method``, ``budget``
+        (s), the figures of :func:`summary.summarize`, and ``fast_rate``, the % of targets
+        solved within ``fast_threshold``.
+    """
+    rows: List[Dict[str, object]] = []
+    for count in config.joint_counts:
+        try:
+            robot = load_robot('snake_%d' % count)
+            chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+        except (IKError, ValueError) as error:
+            log('skipping snake_%d: %s' % (count, error))
+            if progress is not None:
+                progress.update(len(config.solvers) * config.targets)
+            continue
+        targets = draw_targets(chain, config.targets, seed=config.rng_seed)
+        seeds = draw_seeds(chain, targets, 'random', seed=config.rng_seed)
+        for solver in config.solvers:
+            method = Method(method_label(solver, {}), solver=solver)
+            # One untimed call first, so that first-call costs of a new chain size stay out.
+            run_method(chain, method, targets, seeds[:1], position_only=True,
+                       budget=config.budget, tolerance=config.tolerance)
+            label = '%s position random %gms %s' % (robot.name, 1e3 * config.budget, solver)
+            attempts = run_method(
+                chain, method, targets, seeds, position_only=True, budget=config.budget,
+                tolerance=config.tolerance,
+                on_attempt=(lambda: progress.update(label=label)) if progress else
+                (lambda: None))
+            row: Dict[str, object] = {
+                'robot': robot.name, 'dof': chain.num_joints, 'method': method.label,
+                'solver': solver, 'budget': config.budget,
+                'fast_threshold': config.fast_threshold,
+            }
+            row.update(summarize(attempts))
+            fast = sum(attempt.success and attempt.elapsed <= config.fast_threshold
+                       for attempt in attempts)
+            row['fast_rate'] = 100.0 * fast / len(attempts)
+            rows.append(row)
+    return rows

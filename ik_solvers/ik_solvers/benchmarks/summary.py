@@ -1,0 +1,125 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+One attempt at one target, and the statistics of many attempts.
+
+Times are wall-clock seconds measured around the call. They are given twice: over the
+successful attempts only, and over all attempts (a failure counts with the time it took,
+usually the whole budget), because each alone flatters one kind of solver.
+"""
+
+from dataclasses import dataclass
+import math
+from typing import Dict, Optional, Sequence
+
+import numpy as np
+
+from .protocol import SolutionCheck
+
+__all__ = [
+    'Attempt',
+    'FAR_FROM_SEED',
+    'summarize',
+]
+
+# rad: a warm-started solution farther than this from its seed is a jump, not a small motion.
+FAR_FROM_SEED = 0.1
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """
+    One solver call on one target.
+
+    :ivar q: The configuration returned, rad or m (the seed when the call raised).
+    :ivar claimed_success: What the solver said.
+    :ivar check: The independent check of the configuration it returned.
+    :ivar elapsed: Wall-clock time of the call, in s.
+    :ivar iterations: Iterations the solver reports, or None when it reports none.
+    :ivar seed_distance_max: Largest joint motion from the seed, in rad or m.
+    :ivar seed_distance_l2: Euclidean norm of the joint motion from the seed.
+    :ivar error: The message of an exception the call raised, or None.
+    """
+
+    q: np.ndarray
+    claimed_success: bool
+    check: SolutionCheck
+    elapsed: float
+    iterations: Optional[int]
+    seed_distance_max: float
+    seed_distance_l2: float
+    error: Optional[str] = None
+
+    @property
+    def success(self) -> bool:
+        """Claimed by the solver and confirmed by the independent check."""
+        return self.claimed_success and self.check.ok
+
+    @property
+    def discrepancy(self) -> bool:
+        """Claimed by the solver but refuted by the independent check."""
+        return self.claimed_success and not self.check.ok
+
+
+def _times(values: Sequence[float]) -> Optional[Dict[str, float]]:
+    if not len(values):
+        return None
+    array = np.asarray(values, dtype=float)
+    return {
+        'median': float(np.median(array)),
+        'mean': float(np.mean(array)),
+        'p95': float(np.percentile(array, 95)),
+    }
+
+
+def _median(values: Sequence[float]) -> Optional[float]:
+    return float(np.median(values)) if len(values) else None
+
+
+def summarize(attempts: Sequence[Attempt]) -> Dict[str, object]:
+    """
+    Reduce attempts to the figures of one table row.
+
+    :param attempts: The attempts of one solver configuration on one set of targets.
+
+    :returns: A JSON-ready dictionary: ``attempts``, ``successes``, ``success_rate`` (%),
+        ``time_all`` and ``time_success`` (each ``{median, mean, p95}`` in s, or None),
+        ``iterations`` (``{median, mean}`` or None), ``seed_distance`` over successes
+        (``max_median``, ``max_p95``, ``max_max``, ``l2_median`` in rad or m,
+        ``far_rate``: % farther than :data:`FAR_FROM_SEED`), ``discrepancies`` (claimed
+        but refuted), ``unclaimed`` (reached without a claim), ``limit_violations``
+        (returned configurations outside the limits, not counting calls that raised) and
+        ``errors`` (calls that raised).
+    """
+    successes = [attempt for attempt in attempts if attempt.success]
+    iterations = [attempt.iterations for attempt in attempts if attempt.iterations is not None]
+    distances_max = [attempt.seed_distance_max for attempt in successes]
+    distances_l2 = [attempt.seed_distance_l2 for attempt in successes]
+    count = len(attempts)
+    seed_distance = None
+    if successes:
+        seed_distance = {
+            'max_median': _median(distances_max),
+            'max_p95': float(np.percentile(distances_max, 95)),
+            'max_max': float(np.max(distances_max)),
+            'l2_median': _median(distances_l2),
+            'far_rate': 100.0 * sum(d > FAR_FROM_SEED for d in distances_max) / len(successes),
+        }
+    return {
+        'attempts': count,
+        'successes': len(successes),
+        'success_rate': 100.0 * len(successes) / count if count else math.nan,
+        'time_all': _times([attempt.elapsed for attempt in attempts]),
+        'time_success': _times([attempt.elapsed for attempt in successes]),
+        'iterations': None if not iterations else {
+            'median': float(np.median(iterations)),
+            'mean': float(np.mean(iterations)),
+        },
+        'seed_distance': seed_distance,
+        'discrepancies': sum(attempt.discrepancy for attempt in attempts),
+        'unclaimed': sum(attempt.check.ok and not attempt.claimed_success
+                         for attempt in attempts),
+        'limit_violations': sum(attempt.error is None and not attempt.check.within_limits
+                                for attempt in attempts),
+        'errors': sum(attempt.error is not None for attempt in attempts),
+    }
