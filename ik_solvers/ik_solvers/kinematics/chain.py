@@ -18,46 +18,17 @@ from .joint import (
     DEFAULT_VELOCITY_LIMIT,
     JointDescription,
     Mimic,
-    skew,
 )
+from .segments import SegmentStack
 from .urdf_model import RobotModel
 from ..exceptions import InvalidSeedError, RobotModelError
 
 __all__ = ['Chain']
 
-# Up to this many moving joints a plain left-to-right product beats the pairwise tree.
-_SEQUENTIAL_PRODUCT_MAX_JOINTS = 8
-
-# fk_batch works through the configurations in blocks of this many to bound its memory.
-_BATCH_BLOCK = 1024
-
 
 def _read_only(array: np.ndarray) -> np.ndarray:
     array.setflags(write=False)
     return array
-
-
-def _motion_basis(fixed_to_joint: np.ndarray, unit_axis: np.ndarray,
-                  prismatic: bool) -> np.ndarray:
-    """
-    Four 4x4 matrices whose weighted sum is a joint's transform for any joint value.
-
-    With weights ``(1, sin(q), cos(q), q)`` the sum equals ``F @ motion(q)``, where ``F`` is
-    the fixed transform up to the joint frame and ``motion`` the joint's own rotation
-    (Rodrigues: ``I + sin(q) K + (1 - cos(q)) K^2``) or translation along its axis.
-    """
-    basis = np.zeros((4, 4, 4))
-    if prismatic:
-        basis[0] = fixed_to_joint
-        basis[3, :3, 3] = fixed_to_joint[:3, :3] @ unit_axis
-        return basis
-    axis_cross = skew(unit_axis)
-    rotation = fixed_to_joint[:3, :3]
-    basis[0] = fixed_to_joint
-    basis[0, :3, :3] += rotation @ axis_cross @ axis_cross
-    basis[1, :3, :3] = rotation @ axis_cross
-    basis[2, :3, :3] = -rotation @ axis_cross @ axis_cross
-    return basis
 
 
 class Chain:
@@ -117,26 +88,9 @@ class Chain:
         self._mimic_matrix = np.zeros((self._num_segments, self._num_joints))
         self._mimic_matrix[np.arange(self._num_segments), self._variable_of_joint] = multipliers
 
-        segment_prismatic = np.array([joint.is_prismatic for joint in segment_joints])
-        self._has_prismatic = bool(segment_prismatic.any())
-        self._segment_prismatic = segment_prismatic
-        self._segment_axes = np.array(unit_axes)
-        self._segment_axes_column = self._segment_axes[:, :, np.newaxis].copy()
-        basis = np.array([
-            _motion_basis(fixed, axis, joint.is_prismatic)
-            for joint, fixed, axis in zip(segment_joints, fixed_before, unit_axes)])
-        # Chains without prismatic joints never need the weight q.
-        self._num_weights = 4 if self._has_prismatic else 3
-        basis = basis[:, :self._num_weights]
-        self._basis = basis.reshape(self._num_segments, self._num_weights, 16).copy()
-        fk_basis = basis.copy()
-        # T_last(q) @ tip_offset is linear in the same weights: fold the tool frame in.
-        fk_basis[-1] = fk_basis[-1] @ tip_offset
-        self._fk_basis = fk_basis.reshape(self._num_segments, self._num_weights, 16)
-        self._tip_offset = tip_offset
-        self._weights_template = np.zeros((self._num_segments, 1, self._num_weights))
-        self._weights_template[:, 0, 0] = 1.0
-
+        self._segments = SegmentStack(
+            fixed_before, unit_axes, [joint.is_prismatic for joint in segment_joints],
+            tip_offset)
         self._set_limits(leaders)
 
     def _fold_fixed_joints(self, path: Sequence[JointDescription]):
@@ -198,7 +152,7 @@ class Chain:
         self._is_prismatic = _read_only(np.array([joint.is_prismatic for joint in leaders]))
         self._is_continuous = _read_only(
             np.array([joint.joint_type == 'continuous' for joint in leaders]))
-        self._axes = _read_only(self._segment_axes[self._frame_rows].copy())
+        self._axes = _read_only(self._segments.unit_axes[self._frame_rows].copy())
         self._sample_low = np.where(self._is_continuous, -math.pi, self._lower)
         self._sample_high = np.where(self._is_continuous, math.pi, self._upper)
         self._mid = _read_only(0.5 * (self._sample_low + self._sample_high))
@@ -320,43 +274,18 @@ class Chain:
 
     # Kinematics ----------------------------------------------------------------------------
 
-    def _segment_transforms(self, values: np.ndarray, basis: np.ndarray) -> np.ndarray:
-        """Compute the transform (M, 4, 4) of every moving joint from the previous one."""
-        weights = self._weights_template.copy()
-        np.sin(values, out=weights[:, 0, 1])
-        np.cos(values, out=weights[:, 0, 2])
-        if self._has_prismatic:
-            weights[:, 0, 3] = values
-        return np.matmul(weights, basis).reshape(self._num_segments, 4, 4)
-
     def fk(self, q) -> np.ndarray:
         """
-        Pose (4x4) of the tip link in the base link frame.
+        Return the pose (4x4) of the tip link in the base link frame.
 
         ``q`` holds the N joint values, rad or m. Raises :class:`InvalidSeedError` when its
         length is not N; values are not checked for finiteness.
         """
-        transforms = self._segment_transforms(
-            self._segment_values(self._configuration(q)), self._fk_basis)
-        count = self._num_segments
-        if count <= _SEQUENTIAL_PRODUCT_MAX_JOINTS:
-            pose = transforms[0]
-            dot = np.dot
-            for index in range(1, count):
-                pose = dot(pose, transforms[index])
-            return pose
-        # Pairwise products keep the number of numpy calls logarithmic in the chain length.
-        while count > 1:
-            if count % 2:
-                transforms[count - 2] = transforms[count - 2] @ transforms[count - 1]
-                count -= 1
-            transforms = transforms[0:count:2] @ transforms[1:count:2]
-            count //= 2
-        return transforms[0]
+        return self._segments.tip_pose(self._segment_values(self._configuration(q)))
 
     def fk_batch(self, configurations) -> np.ndarray:
         """
-        Tip poses (K, 4, 4) for K configurations given as a (K, N) array.
+        Return the tip poses (K, 4, 4) for K configurations given as a (K, N) array.
 
         Raises :class:`InvalidSeedError` when the array is not (K, N).
         """
@@ -365,74 +294,33 @@ class Chain:
             raise InvalidSeedError(
                 'fk_batch needs a (K, %d) array of configurations, got shape %s'
                 % (self._num_joints, configurations.shape))
-        poses = np.empty((configurations.shape[0], 4, 4))
-        for start in range(0, configurations.shape[0], _BATCH_BLOCK):
-            values = self._segment_values(configurations[start:start + _BATCH_BLOCK])
-            count = values.shape[0]
-            weights = np.broadcast_to(
-                self._weights_template, (count,) + self._weights_template.shape).copy()
-            np.sin(values, out=weights[:, :, 0, 1])
-            np.cos(values, out=weights[:, :, 0, 2])
-            if self._has_prismatic:
-                weights[:, :, 0, 3] = values
-            transforms = np.matmul(weights, self._fk_basis).reshape(
-                count, self._num_segments, 4, 4)
-            pose = transforms[:, 0]
-            for index in range(1, self._num_segments):
-                pose = pose @ transforms[:, index]
-            poses[start:start + count] = pose
-        return poses
-
-    def _segment_frames(self, q) -> np.ndarray:
-        """Base-frame poses (M, 4, 4) of every moving joint's frame after its motion."""
-        frames = self._segment_transforms(
-            self._segment_values(self._configuration(q)), self._basis)
-        # Inclusive prefix products by doubling: log2(M) numpy calls instead of M.
-        step = 1
-        count = self._num_segments
-        while step < count:
-            frames[step:] = frames[:-step] @ frames[step:]
-            step *= 2
-        return frames
+        return self._segments.tip_poses(self._segment_values(configurations))
 
     def joint_frames(self, q) -> Tuple[np.ndarray, np.ndarray]:
         """
-        Base-frame poses of the joint frames and of the tip.
+        Return the base-frame poses of the joint frames and of the tip.
 
         Returns ``(frames, tip)``: ``frames`` (N, 4, 4) holds each independent joint's frame
         after its own motion (its axis in the base frame is ``frames[i, :3, :3] @ axes[i]``
-        and passes through ``frames[i, :3, 3]``), ``tip`` (4, 4) equals :meth:`fk`.
+        and passes through ``frames[i, :3, 3]``), ``tip`` (4, 4) equals :meth:`fk`. Raises
+        :class:`InvalidSeedError` when ``q`` does not hold N values.
         """
-        frames = self._segment_frames(q)
-        tip = frames[-1] @ self._tip_offset
+        frames = self._segments.frames(self._segment_values(self._configuration(q)))
+        tip = frames[-1] @ self._segments.tip_offset
         if self._has_mimic:
             frames = frames[self._frame_rows]
         return frames, tip
 
     def jacobian(self, q) -> np.ndarray:
         """
-        Geometric Jacobian (6, N) of the tip in the base frame, linear rows first.
+        Return the geometric Jacobian (6, N) of the tip in the base frame, linear rows first.
 
         Column j maps the velocity of joint j (rad/s or m/s) to the tip's linear velocity
         (m/s, of the tip origin) and angular velocity (rad/s), both in the base frame.
-        Mimic joints add their multiplier times their own column to their leader's.
+        Mimic joints add their multiplier times their own column to their leader's. Raises
+        :class:`InvalidSeedError` when ``q`` does not hold N values.
         """
-        frames = self._segment_frames(q)
-        last = frames[-1]
-        tip_position = last[:3, :3] @ self._tip_offset[:3, 3] + last[:3, 3]
-        axes = np.matmul(frames[:, :3, :3], self._segment_axes_column)[:, :, 0]
-        lever = tip_position - frames[:, :3, 3]
-        columns = np.empty((6, self._num_segments))
-        wx, wy, wz = axes[:, 0], axes[:, 1], axes[:, 2]
-        dx, dy, dz = lever[:, 0], lever[:, 1], lever[:, 2]
-        columns[0] = wy * dz - wz * dy
-        columns[1] = wz * dx - wx * dz
-        columns[2] = wx * dy - wy * dx
-        columns[3:] = axes.T
-        if self._has_prismatic:
-            prismatic = self._segment_prismatic
-            columns[:3, prismatic] = axes[prismatic].T
-            columns[3:, prismatic] = 0.0
+        columns = self._segments.jacobian(self._segment_values(self._configuration(q)))
         if self._has_mimic:
             return columns @ self._mimic_matrix
         return columns
