@@ -6,38 +6,10 @@ import math
 
 from ik_solvers.ros.conversions import duration_to_seconds
 from ik_solvers.ros.trajectory import build_trajectory, largest_joint_jump, trajectory_duration
-import numpy as np
 import pytest
+from test_node_support import jtc_accepts
 
 NAMES = ['j1', 'j2', 'j3']
-
-
-def jtc_accepts(trajectory, controller_joints):
-    """Restate joint_trajectory_controller's validation of an incoming topic message."""
-    names = list(trajectory.joint_names)
-    if len(names) != len(controller_joints) or not names or not trajectory.points:
-        return False
-    if any(name not in controller_joints for name in names):
-        return False
-    if any(abs(v) > np.finfo(np.float32).eps for v in trajectory.points[-1].velocities):
-        return False
-    stamp = trajectory.header.stamp
-    if stamp.sec != 0 or stamp.nanosec != 0:
-        return False  # this node always means "now"
-    previous = None
-    for point in trajectory.points:
-        time = duration_to_seconds(point.time_from_start)
-        if previous is not None and time <= previous:
-            return False
-        previous = time
-        if len(point.positions) != len(names):
-            return False
-        for field in (point.velocities, point.accelerations):
-            if len(field) not in (0, len(names)):
-                return False
-        if len(point.effort):
-            return False
-    return True
 
 
 def test_single_goal_point_with_zero_velocity():
@@ -94,3 +66,17 @@ def test_largest_joint_jump():
     assert largest_joint_jump([], []) == 0.0
     with pytest.raises(ValueError):
         largest_joint_jump([0.0], [0.0, 1.0])
+
+
+def test_the_restated_controller_checks_reject_what_the_controller_rejects():
+    good = build_trajectory(NAMES, [0.0] * 3, [0.1] * 3, [1.0] * 3)
+    assert not jtc_accepts(good, ['j1', 'j2', 'other'])
+    moving = build_trajectory(NAMES, [0.0] * 3, [0.1] * 3, [1.0] * 3)
+    moving.points[0].velocities = [0.0, 0.1, 0.0]
+    assert not jtc_accepts(moving, NAMES)
+    repeated = build_trajectory(NAMES, [0.0] * 3, [0.1] * 3, [1.0] * 3)
+    repeated.points = [repeated.points[0], repeated.points[0]]
+    assert not jtc_accepts(repeated, NAMES)
+    short = build_trajectory(NAMES, [0.0] * 3, [0.1] * 3, [1.0] * 3)
+    short.points[0].positions = [0.1, 0.1]
+    assert not jtc_accepts(short, NAMES)

@@ -78,6 +78,7 @@ class IKNode(Node):
         for spec in PARAMETERS:
             self.declare_parameter(spec.name, spec.default, describe(spec))
         self._loggers: Dict[str, object] = {}
+        self._descriptions_received = 0
         self._tf_buffer, self._tf_listener, self._tf_exception = None, None, None
         self._engine = IKEngine(external_lookup=self._start_tf())
         self.add_on_set_parameters_callback(self._check_new_parameters)
@@ -126,6 +127,11 @@ class IKNode(Node):
     def targets_received(self) -> int:
         """Count the target poses received on the topic."""
         return self._targets.received
+
+    @property
+    def descriptions_received(self) -> int:
+        """Count the robot descriptions handled so far, refused ones included."""
+        return self._descriptions_received
 
     def destroy_node(self) -> None:
         """Stop the worker, then destroy the node."""
@@ -229,6 +235,8 @@ class IKNode(Node):
             self._load_description(message.data, 'the %s topic' % ROBOT_DESCRIPTION_TOPIC)
         except Exception as error:  # noqa: B902 - a bad description must not stop the node
             self.get_logger().error('failed to load robot_description: %r' % error)
+        finally:
+            self._descriptions_received += 1
 
     def _on_joint_states(self, message: JointState) -> None:
         try:

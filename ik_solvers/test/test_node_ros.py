@@ -1,0 +1,308 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The ik_node in this process, driven over real DDS: topics, service, parameters, bad input."""
+
+from pathlib import Path
+import threading
+
+from ik_solvers import SOLVERS
+from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.ros.ik_node import IKNode
+from ik_solvers_interfaces.srv import SolveIK
+import numpy as np
+import pytest
+import rclpy
+from rclpy.executors import MultiThreadedExecutor
+from rclpy.parameter import Parameter
+from rclpy.parameter_client import AsyncParameterClient
+from sensor_msgs.msg import JointState
+from test_node_support import (
+    COMMAND_TOPIC,
+    fk_of_command,
+    jtc_accepts,
+    Probe,
+    rotation_angle,
+    same_position,
+    unique_namespace,
+    WAIT,
+    wait_until,
+)
+
+Codes = SolveIK.Response
+URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
+UR5 = (URDF_DIR / 'ur5_like.urdf').read_text()
+PLANAR = (URDF_DIR / 'planar_3link.urdf').read_text()
+CHAIN = Chain.from_urdf(UR5, 'base_link', 'tool0')
+HOME = np.array([0.2, -1.2, 1.4, -0.6, 0.5, 0.1])
+POSITION_TOLERANCE = 1e-4
+ORIENTATION_TOLERANCE = 1e-3
+
+
+def _goal(offset: float) -> np.ndarray:
+    return CHAIN.fk(HOME + np.array([offset, -offset, offset, 0.5 * offset, -offset, offset]))
+
+
+class Ros:
+    """One rclpy context with a spinning executor; starts ik_nodes and probes in it."""
+
+    def __init__(self) -> None:
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context)
+        self.executor = MultiThreadedExecutor(context=self.context)
+        self.nodes = []
+        self._spinner = threading.Thread(target=self.executor.spin, daemon=True)
+        self._spinner.start()
+
+    def start(self, **parameters):
+        namespace = unique_namespace()
+        overrides = {'command_topic': COMMAND_TOPIC, 'timeout': 0.5,
+                     'position_tolerance': POSITION_TOLERANCE,
+                     'orientation_tolerance': ORIENTATION_TOLERANCE}
+        overrides.update(parameters)
+        node = IKNode(namespace=namespace, context=self.context, parameter_overrides=[
+            Parameter(name, value=value) for name, value in overrides.items()])
+        probe = Probe(self.context, namespace)
+        for each in (node, probe.node):
+            self.nodes.append(each)
+            self.executor.add_node(each)
+        probe.wait_for_ik_node()
+        return node, probe
+
+    def close(self) -> None:
+        self.executor.shutdown()
+        self._spinner.join(timeout=WAIT)
+        for node in self.nodes:
+            node.destroy_node()
+        rclpy.shutdown(context=self.context)
+
+
+@pytest.fixture
+def ros():
+    harness = Ros()
+    try:
+        yield harness
+    finally:
+        harness.close()
+
+
+def _ready(ros, **parameters):
+    node, probe = ros.start(**parameters)
+    probe.stream_joint_states(CHAIN.joint_names, HOME)
+    probe.publish_description(UR5)
+    probe.wait_for_model()
+    return node, probe
+
+
+def _check_command(command, goal):
+    assert jtc_accepts(command, CHAIN.joint_names)
+    reached = fk_of_command(CHAIN, command)
+    assert np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= POSITION_TOLERANCE
+    assert rotation_angle(reached, goal) <= ORIENTATION_TOLERANCE
+
+
+def test_streamed_targets_are_reached_by_every_solver_switched_at_runtime(ros):
+    node, probe = _ready(ros)
+    for index, solver in enumerate(SOLVERS):
+        result = node.set_parameters([Parameter('solver', value=solver)])[0]
+        assert result.successful, result.reason
+        goal = _goal(0.05 * (index + 1))
+        start = probe.statuses.count()
+        probe.publish_target(goal)
+        status = probe.statuses.wait_for(lambda s: same_position(s.target, goal), start=start)
+        assert status.success and status.commanded, status.message
+        assert status.solver == solver
+        assert status.error_code == Codes.SUCCESS
+        assert status.header.frame_id == 'base_link'
+        assert status.position_error <= POSITION_TOLERANCE
+        command = probe.commands.wait_for(
+            lambda c: np.allclose(c.points[-1].positions, status.solution.position))
+        _check_command(command, goal)
+    markers = probe.markers.wait_for(lambda m: same_position(
+        _marker(m, 'ik_target').pose, goal, 1e-6))
+    reached = _marker(markers, 'ik_reached')
+    assert reached.color.g > reached.color.r  # green: reached
+    assert same_position(reached.pose, fk_of_command(CHAIN, command), 1e-6)
+
+
+def _marker(markers, namespace):
+    return [marker for marker in markers.markers if marker.ns == namespace][0]
+
+
+def test_target_in_a_moving_link_frame_is_resolved_with_the_joint_states(ros):
+    node, probe = _ready(ros)
+    goal = _goal(0.1)
+    joints = dict(zip(CHAIN.joint_names, HOME))
+    base_from_upper_arm = RobotModel.from_urdf(UR5).transform('base_link', 'upper_arm_link',
+                                                              joints)
+    probe.publish_target(np.linalg.inv(base_from_upper_arm) @ goal, frame_id='upper_arm_link')
+    status = probe.statuses.wait_for(lambda s: same_position(s.target, goal, 1e-6))
+    assert status.success and status.commanded, status.message
+    _check_command(probe.commands.wait_for(lambda c: True), goal)
+
+
+def test_service_round_trip_with_every_solver_and_the_execute_flag(ros):
+    node, probe = _ready(ros)
+    for index, solver in enumerate(SOLVERS):
+        goal = _goal(-0.05 * (index + 1))
+        response = probe.call(probe.target_request(goal, solver=solver))
+        assert response.success and response.error_code == Codes.SUCCESS, response.message
+        assert list(response.solution.name) == list(CHAIN.joint_names)
+        reached = CHAIN.fk(np.array(response.solution.position))
+        assert np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= POSITION_TOLERANCE
+        assert response.position_error <= POSITION_TOLERANCE
+        assert response.iterations > 0
+    executed = probe.call(probe.target_request(
+        _goal(0.12), execute=True, solver=SOLVERS[0], position_tolerance=1e-3,
+        seed=_joint_state(CHAIN.joint_names[:3], HOME[:3] + 0.1)))
+    assert executed.success, executed.message
+    assert executed.message.endswith('commanded')
+    command = probe.commands.wait_for(lambda c: True)
+    assert list(command.points[-1].positions) == pytest.approx(list(executed.solution.position))
+    # The earlier calls without execute moved nothing: this is the only command.
+    assert probe.commands.count() == 1
+
+
+def _joint_state(names, positions):
+    return JointState(name=list(names), position=[float(value) for value in positions])
+
+
+def test_solver_switch_over_the_parameter_service_and_refusals(ros):
+    node, probe = _ready(ros)
+    client = AsyncParameterClient(probe.node, node.get_fully_qualified_name())
+    assert client.wait_for_services(timeout_sec=WAIT)
+
+    def set_parameter(name, value):
+        future = client.set_parameters([Parameter(name, value=value)])
+        done = threading.Event()
+        future.add_done_callback(lambda _: done.set())
+        assert done.wait(WAIT)
+        return future.result().results[0]
+
+    other = [name for name in SOLVERS if name != node.get_parameter('solver').value][0]
+    assert set_parameter('solver', other).successful
+    refused = set_parameter('solver', 'simulated_annealing')
+    assert not refused.successful and 'unknown solver' in refused.reason
+    assert not set_parameter('timeout', -1.0).successful
+    assert not set_parameter('tip_link', 'no_such_link').successful
+    assert not set_parameter('command_topic', '/elsewhere').successful
+    assert node.get_parameter('solver').value == other
+    goal = _goal(0.07)
+    probe.publish_target(goal)
+    status = probe.statuses.wait_for(lambda s: same_position(s.target, goal))
+    assert status.success and status.solver == other
+
+
+def test_every_bad_input_is_refused_and_the_node_keeps_serving(ros):
+    node, probe = ros.start()
+    # Before any description: no solve, no command.
+    probe.publish_target(_goal(0.0))
+    status = probe.statuses.wait_for(lambda s: True)
+    assert status.error_code == Codes.NO_ROBOT_MODEL and not status.commanded
+    assert probe.call(probe.target_request(_goal(0.0))).error_code == Codes.NO_ROBOT_MODEL
+    # Malformed and unsuitable descriptions leave the node waiting.
+    for description in ('<robot name="broken"><link name="a"', PLANAR):  # PLANAR lacks tool0
+        handled = node.descriptions_received
+        probe.publish_description(description)
+        assert wait_until(lambda: node.descriptions_received > handled)
+        assert probe.call(probe.target_request(_goal(0.0))).error_code == Codes.NO_ROBOT_MODEL
+    probe.publish_description(UR5)
+    probe.wait_for_model()
+    # Joint states that do not pair up, are not finite, or lack chain joints.
+    probe.publish_joint_states(CHAIN.joint_names, [0.0, 1.0])
+    probe.publish_joint_states(CHAIN.joint_names, [float('nan')] * 6)
+    probe.stream_joint_states(CHAIN.joint_names[:2], HOME[:2])
+
+    bad_targets = [
+        ((float('nan'), 0.0, 0.3), (0.0, 0.0, 0.0, 1.0), '', Codes.INVALID_TARGET),
+        ((0.3, float('inf'), 0.3), (0.0, 0.0, 0.0, 1.0), '', Codes.INVALID_TARGET),
+        ((0.3, 0.1, 0.3), (0.0, 0.0, 0.0, 0.0), '', Codes.INVALID_TARGET),
+        ((0.3, 0.1, 0.3), (0.0, 0.0, 0.6, 0.6), '', Codes.INVALID_TARGET),
+        ((0.3, 0.1, 0.3), (0.0, 0.0, 0.0, 1.0), 'no_such_frame', Codes.UNKNOWN_FRAME),
+    ]
+    for position, quaternion, frame_id, code in bad_targets:
+        start = probe.statuses.count()
+        probe.publish_raw_target(position, quaternion, frame_id)
+        status = probe.statuses.wait_for(lambda s: True, start=start)
+        assert status.error_code == code, status.message
+        assert not status.success and not status.commanded
+
+    goal = _goal(0.1)
+    bad_requests = [
+        ({'seed': _joint_state([], [0.1, 0.2])}, Codes.INVALID_SEED),
+        ({'seed': _joint_state(['gripper'], [0.0])}, Codes.INVALID_SEED),
+        ({'seed': _joint_state(CHAIN.joint_names[:2], [0.0])}, Codes.INVALID_SEED),
+        ({'solver': 'simulated_annealing'}, Codes.UNKNOWN_SOLVER),
+        ({'position_tolerance': -1.0}, Codes.INVALID_TARGET),
+    ]
+    for fields, code in bad_requests:
+        response = probe.call(probe.target_request(goal, **fields))
+        assert response.error_code == code and not response.success, response.message
+        assert response.message
+    for seconds in (-1, 3600):
+        request = probe.target_request(goal)
+        request.timeout.sec = seconds
+        response = probe.call(request)
+        assert response.error_code == Codes.INVALID_TIMEOUT, response.message
+    not_unit = probe.target_request(goal)
+    not_unit.target.pose.orientation.w = 0.0
+    assert probe.call(not_unit).error_code == Codes.INVALID_TARGET
+    unknown_frame = probe.target_request(goal)
+    unknown_frame.target.header.frame_id = 'no_such_frame'
+    assert probe.call(unknown_frame).error_code == Codes.UNKNOWN_FRAME
+
+    # Nothing was commanded; a bad description now keeps the good model; the node still works.
+    handled = node.descriptions_received
+    probe.publish_description('not xml at all')
+    assert wait_until(lambda: node.descriptions_received > handled)
+    probe.publish_target(goal)
+    status = probe.statuses.wait_for(lambda s: same_position(s.target, goal))
+    assert status.success and status.commanded, status.message
+    _check_command(probe.commands.wait_for(lambda c: True), goal)
+    assert probe.commands.count() == 1
+
+
+def test_a_burst_of_targets_ends_on_the_latest_with_far_fewer_commands(ros):
+    node, probe = _ready(ros)
+    goals = [_goal(0.1 * k / 999.0) for k in range(1000)]
+    for goal in goals:
+        probe.publish_target(goal)
+    last = goals[-1]
+    status = probe.statuses.wait_for(lambda s: same_position(s.target, last))
+    assert status.success and status.commanded, status.message
+    command = probe.commands.wait_for(
+        lambda c: np.allclose(c.points[-1].positions, status.solution.position))
+    _check_command(command, last)
+    assert probe.commands.messages[-1] is command
+    assert node.targets_received <= 1000
+    assert probe.commands.count() < 250, probe.commands.count()
+    assert probe.statuses.count() < 250
+
+
+def test_replacing_the_description_rebuilds_the_chain(ros):
+    node, probe = _ready(ros)
+    longer = UR5.replace('xyz="-0.425 0 0"', 'xyz="-0.525 0 0"')
+    assert longer != UR5
+    longer_chain = Chain.from_urdf(longer, 'base_link', 'tool0')
+    goal = longer_chain.fk(HOME + 0.05)
+    probe.publish_description(longer)
+
+    def solved_with_the_longer_arm():
+        response = probe.call(probe.target_request(goal))
+        if not response.success:
+            return False
+        reached = longer_chain.fk(np.array(response.solution.position))
+        return np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= POSITION_TOLERANCE
+
+    assert wait_until(solved_with_the_longer_arm)
+    # A description without the tip link is refused until the tip link is changed to match.
+    handled = node.descriptions_received
+    probe.publish_description(PLANAR)
+    assert wait_until(lambda: node.descriptions_received > handled)
+    assert probe.call(probe.target_request(goal)).success
+    result = node.set_parameters([Parameter('tip_link', value='tip')])[0]
+    assert result.successful, result.reason
+    planar = Chain.from_urdf(PLANAR, 'base_link', 'tip')
+    planar_goal = planar.fk([0.3, 0.4, -0.2])
+    response = probe.call(probe.target_request(planar_goal, position_only=True))
+    assert response.success, response.message
+    assert list(response.solution.name) == list(planar.joint_names)

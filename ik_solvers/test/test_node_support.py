@@ -1,0 +1,227 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Support for the node tests (no tests here): a probe node that drives an ik_node over DDS.
+
+Every test talks to its own namespace, so tests never see each other's messages.
+"""
+
+import math
+import threading
+import time
+from typing import Callable, List, Sequence
+import uuid
+
+from geometry_msgs.msg import PoseStamped
+from ik_solvers.ros.conversions import matrix_to_pose
+from ik_solvers_interfaces.msg import IKStatus
+from ik_solvers_interfaces.srv import SolveIK
+import numpy as np
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+from trajectory_msgs.msg import JointTrajectory
+from visualization_msgs.msg import MarkerArray
+
+__all__ = [
+    'Collector',
+    'Probe',
+    'jtc_accepts',
+    'fk_of_command',
+    'rotation_angle',
+    'same_position',
+    'unique_namespace',
+    'wait_until',
+]
+
+#: Seconds: generous, because CI machines are shared; waits end as soon as the event happens.
+WAIT = 30.0
+COMMAND_TOPIC = 'commands'
+
+
+def unique_namespace() -> str:
+    """Return a namespace no other test uses."""
+    return '/ik_test_' + uuid.uuid4().hex[:10]
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float = WAIT) -> bool:
+    """Poll ``predicate`` until it holds or ``timeout`` seconds pass; return its last value."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return predicate()
+        time.sleep(0.01)
+    return True
+
+
+class Collector:
+    """Keeps every message of one subscription and lets a test wait for one that matches."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self.messages: List = []
+
+    def __call__(self, message) -> None:
+        with self._condition:
+            self.messages.append(message)
+            self._condition.notify_all()
+
+    def count(self) -> int:
+        with self._condition:
+            return len(self.messages)
+
+    def wait_for(self, predicate: Callable[[object], bool], *, start: int = 0,
+                 timeout: float = WAIT):
+        """Return the first message from index ``start`` on that satisfies ``predicate``."""
+        deadline = time.monotonic() + timeout
+        with self._condition:
+            while True:
+                for message in self.messages[start:]:
+                    if predicate(message):
+                        return message
+                remaining = deadline - time.monotonic()
+                if remaining <= 0.0:
+                    raise AssertionError('no matching message within %g s (%d received)'
+                                         % (timeout, len(self.messages)))
+                self._condition.wait(remaining)
+
+
+def same_position(pose, matrix: np.ndarray, tolerance: float = 1e-9) -> bool:
+    """Tell whether a pose message has the position of a (4, 4) transform."""
+    position = np.array([pose.position.x, pose.position.y, pose.position.z])
+    return bool(np.linalg.norm(position - matrix[:3, 3]) <= tolerance)
+
+
+class Probe:
+    """Publishes descriptions, joint states and targets; records commands and statuses."""
+
+    def __init__(self, context, namespace: str, *, node_name: str = 'ik_node') -> None:
+        self.node = Node('probe', namespace=namespace, context=context)
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        self.description = self.node.create_publisher(String, 'robot_description', latched)
+        self.joint_states = self.node.create_publisher(JointState, 'joint_states',
+                                                       qos_profile_sensor_data)
+        self.targets = self.node.create_publisher(PoseStamped, 'target_pose', 1000)
+        self.commands = Collector()
+        self.statuses = Collector()
+        self.markers = Collector()
+        self.node.create_subscription(JointTrajectory, COMMAND_TOPIC, self.commands, 1000)
+        self.node.create_subscription(
+            IKStatus, node_name + '/status',
+            self.statuses, QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE))
+        self.node.create_subscription(MarkerArray, node_name + '/markers', self.markers, 100)
+        self.solve_ik = self.node.create_client(SolveIK, node_name + '/solve_ik')
+        self._joint_state = None
+        # Like a robot driver: joint states keep coming, so a lost best-effort sample is harmless.
+        self.node.create_timer(0.05, self._republish_joint_states)
+
+    def _republish_joint_states(self) -> None:
+        if self._joint_state is not None:
+            self.publish_joint_states(*self._joint_state)
+
+    def stream_joint_states(self, names: Sequence[str], positions: Sequence[float]) -> None:
+        """Publish these joint states now and every 50 ms from then on."""
+        self._joint_state = (list(names), [float(value) for value in positions])
+        self.publish_joint_states(*self._joint_state)
+
+    def wait_for_model(self, *, code=None) -> SolveIK.Response:
+        """Call the service until the node has a robot model; return that first response."""
+        responses = []
+
+        def has_model():
+            responses.append(self.call(SolveIK.Request()))
+            return responses[-1].error_code != SolveIK.Response.NO_ROBOT_MODEL
+
+        assert wait_until(has_model), 'the ik_node never loaded the robot description'
+        return responses[-1]
+
+    def wait_for_ik_node(self) -> None:
+        """Wait until the ik_node's endpoints and ours have discovered each other."""
+        assert wait_until(lambda: (
+            self.targets.get_subscription_count() > 0
+            and self.description.get_subscription_count() > 0
+            and self.joint_states.get_subscription_count() > 0
+            and self.node.count_publishers(self.node.resolve_topic_name(COMMAND_TOPIC)) > 0
+            and self.node.count_publishers(
+                self.node.resolve_topic_name('ik_node/status')) > 0)), 'ik_node not discovered'
+        assert self.solve_ik.wait_for_service(timeout_sec=WAIT), 'no solve_ik service'
+
+    def publish_description(self, urdf_xml: str) -> None:
+        self.description.publish(String(data=urdf_xml))
+
+    def publish_joint_states(self, names: Sequence[str], positions: Sequence[float]) -> None:
+        message = JointState()
+        message.header.stamp = self.node.get_clock().now().to_msg()
+        message.name = list(names)
+        message.position = [float(value) for value in positions]
+        self.joint_states.publish(message)
+
+    def publish_target(self, matrix: np.ndarray, frame_id: str = '') -> None:
+        message = PoseStamped()
+        message.header.frame_id = frame_id
+        message.pose = matrix_to_pose(matrix)
+        self.targets.publish(message)
+
+    def publish_raw_target(self, position, quaternion, frame_id: str = '') -> None:
+        message = PoseStamped()
+        message.header.frame_id = frame_id
+        message.pose.position.x, message.pose.position.y, message.pose.position.z = position
+        orientation = message.pose.orientation
+        orientation.x, orientation.y, orientation.z, orientation.w = quaternion
+        self.targets.publish(message)
+
+    def call(self, request: SolveIK.Request, timeout: float = WAIT) -> SolveIK.Response:
+        future = self.solve_ik.call_async(request)
+        done = threading.Event()
+        future.add_done_callback(lambda _: done.set())
+        assert done.wait(timeout), 'no SolveIK response within %g s' % timeout
+        return future.result()
+
+    def target_request(self, matrix: np.ndarray, **fields) -> SolveIK.Request:
+        request = SolveIK.Request()
+        request.target.pose = matrix_to_pose(matrix)
+        for name, value in fields.items():
+            setattr(request, name, value)
+        return request
+
+
+def jtc_accepts(trajectory: JointTrajectory, controller_joints: Sequence[str]) -> bool:
+    """Restate joint_trajectory_controller's checks of a trajectory arriving on its topic."""
+    names = list(trajectory.joint_names)
+    if len(names) != len(controller_joints) or not names or not trajectory.points:
+        return False
+    if any(name not in controller_joints for name in names):
+        return False
+    if any(abs(v) > np.finfo(np.float32).eps for v in trajectory.points[-1].velocities):
+        return False
+    stamp = trajectory.header.stamp
+    if stamp.sec != 0 or stamp.nanosec != 0:
+        return False  # the node always means "start now"
+    previous = None
+    for point in trajectory.points:
+        time_from_start = point.time_from_start.sec + 1e-9 * point.time_from_start.nanosec
+        if time_from_start <= 0.0 or (previous is not None and time_from_start <= previous):
+            return False
+        previous = time_from_start
+        if len(point.positions) != len(names):
+            return False
+        if any(len(field) not in (0, len(names))
+               for field in (point.velocities, point.accelerations)):
+            return False
+        if len(point.effort):
+            return False
+    return True
+
+
+def fk_of_command(chain, command: JointTrajectory) -> np.ndarray:
+    """Return the tip pose of a command's last point, by the chain's FK."""
+    assert list(command.joint_names) == list(chain.joint_names)
+    return chain.fk(np.array(command.points[-1].positions))
+
+
+def rotation_angle(a: np.ndarray, b: np.ndarray) -> float:
+    """Return the angle in radians of the rotation between two (4, 4) poses."""
+    cosine = (np.trace(a[:3, :3].T @ b[:3, :3]) - 1.0) / 2.0
+    return math.acos(min(1.0, max(-1.0, cosine)))
