@@ -39,6 +39,16 @@ class Chain:
     prismatic joints are the chain's moving joints; mimic joints follow their leader and
     are not variables of their own. Build a chain with :meth:`from_urdf` or
     :meth:`RobotModel.chain`; the description is read once and never changes.
+
+    Where the URDF is silent or loose:
+
+    - a revolute joint without ``<limit>`` gets ±pi (``DEFAULT_REVOLUTE_LIMIT``); a
+      prismatic one without ``<limit>`` is refused, as no range can be guessed;
+    - a missing or non-positive velocity limit becomes 1 rad/s or m/s
+      (``DEFAULT_VELOCITY_LIMIT``);
+    - a mimic joint whose leader is not a moving joint of the chain is refused: the leader
+      would be a hidden variable that the chain's configurations cannot set;
+    - mimic joints of mimic joints resolve to the first leader that mimics nobody.
     """
 
     def __init__(self, base_link: str, tip_link: str, path: Sequence[JointDescription],

@@ -10,7 +10,7 @@ inertia, transmissions and plugin tags are ignored.
 import difflib
 import math
 import threading
-from typing import Dict, List, Mapping, Sequence, Tuple
+from typing import Dict, List, Mapping, Sequence, Tuple, TYPE_CHECKING
 import xml.etree.ElementTree as ElementTree
 
 import numpy as np
@@ -20,6 +20,9 @@ import urdf_parser_py.xml_reflection.core as xml_reflection_core
 
 from .joint import JointDescription, joint_transform, Mimic, origin_matrix
 from ..exceptions import InvalidSeedError, RobotModelError
+
+if TYPE_CHECKING:
+    from .chain import Chain
 
 __all__ = ['RobotModel', 'describe_names']
 
@@ -272,7 +275,7 @@ class RobotModel:
             joint = self._joints[leader_name]
         return Mimic(leader=joint.name, multiplier=multiplier, offset=offset)
 
-    def chain(self, base_link: str, tip_link: str) -> 'Chain':  # noqa: F821
+    def chain(self, base_link: str, tip_link: str) -> 'Chain':
         """
         Cut the serial chain from ``base_link`` to ``tip_link``.
 
@@ -280,8 +283,8 @@ class RobotModel:
         joints. Raises :class:`RobotModelError` (see :class:`~.chain.Chain`).
         """
         # chain.py builds on this module, so the import waits until a chain is asked for.
-        from .chain import Chain
-        return Chain.from_model(self, base_link, tip_link)
+        from .chain import Chain as ChainClass
+        return ChainClass.from_model(self, base_link, tip_link)
 
     def joint_value(self, joint_name: str, joint_positions: Mapping[str, float]) -> float:
         """
