@@ -1,0 +1,193 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The benchmark harness end to end, in quick mode: files, rows, and honest success counts."""
+
+import json
+
+import numpy as np
+import pytest
+
+from ik_solvers.benchmarks.anchors import Anchor
+from ik_solvers.benchmarks.bench import main, parse_option
+from ik_solvers.benchmarks.goals import evaluate_goals
+from ik_solvers.benchmarks.protocol import draw_seeds, draw_targets
+from ik_solvers.benchmarks.robots import load_robot
+from ik_solvers.benchmarks.runner import Method, run_method
+from ik_solvers.benchmarks.summary import summarize
+from ik_solvers.kinematics import Chain
+
+TOLERANCE = 1e-5
+
+
+@pytest.fixture(scope='module')
+def quick_run(tmp_path_factory):
+    output = tmp_path_factory.mktemp('bench')
+    status = main(['--quick', '--robots', 'ur5_like', '--solvers', 'fabrik', 'ccd',
+                   '--anchors', 'trac_ik', '--scaling', '--snakes', '6', '--no-progress',
+                   '--output', str(output)])
+    return status, output
+
+
+def test_quick_run_writes_every_output(quick_run):
+    status, output = quick_run
+    assert status == 0
+    for name in ('results.md', 'results.json', 'readme_table.md', 'headline.png',
+                 'scaling.png'):
+        assert (output / name).stat().st_size > 0, name
+    assert (output / 'headline.png').read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
+
+
+def test_quick_run_has_a_row_per_solver_configuration_and_case(quick_run):
+    _, output = quick_run
+    document = json.loads((output / 'results.json').read_text())
+    rows = document['rows']
+    ours = [row for row in rows if row['anchor'] is None]
+    methods = sorted({row['method'] for row in ours})
+    # Each solver runs with its defaults and with the other polish setting.
+    assert methods == ['ccd', 'ccd[polish=False]', 'fabrik', 'fabrik[polish=False]']
+    for method in methods:
+        cases = {(row['mode'], row['seed']) for row in ours if row['method'] == method}
+        assert cases == {(mode, seed) for mode in ('pose', 'position')
+                         for seed in ('mid', 'random', 'warm')}
+    trac_ik = [row for row in rows if row['anchor'] == 'trac_ik']
+    assert {row['seed'] for row in trac_ik} == {'mid', 'random', 'warm'}
+    assert all(row['mode'] == 'pose' for row in trac_ik)
+    assert all(row['robot'] == 'ur5_like' and row['attempts'] == 5 for row in rows)
+    for row in ours:
+        if row['mode'] == 'pose':
+            assert row['trac_ik_ratio'] == pytest.approx(
+                row['time_all']['median'] / next(
+                    anchor['time_all']['median'] for anchor in trac_ik
+                    if anchor['seed'] == row['seed']))
+    assert document['checks']['refuted'] == 0
+    assert document['checks']['limit_violations'] == 0
+    assert [row['dof'] for row in document['scaling']] == [6, 6]
+    report = (output / 'results.md').read_text()
+    assert '## ur5_like (6 joints)' in report
+    for method in methods:
+        assert '| %s |' % method in report
+
+
+def _independent_verdicts(robot, chain, attempts, targets, position_only):
+    """Success of each attempt per Pinocchio's FK and the URDF's limits."""
+    pinocchio = pytest.importorskip(
+        'pinocchio', reason='Pinocchio (PyPI: pin) is the independent FK reference')
+    model = pinocchio.buildModelFromXML(robot.urdf_xml)
+    data = model.createData()
+    base, tip = model.getFrameId(robot.base_link), model.getFrameId(robot.tip_link)
+    indices = [model.joints[model.getJointId(name)].idx_q for name in chain.joint_names]
+    verdicts, margins = [], []
+    for attempt, target in zip(attempts, targets.poses):
+        q = pinocchio.neutral(model)
+        q[indices] = attempt.q
+        pinocchio.framesForwardKinematics(model, data, q)
+        reached = data.oMf[base].actInv(data.oMf[tip])
+        goal = pinocchio.SE3(target[:3, :3], target[:3, 3])
+        position_error = np.linalg.norm(reached.translation - goal.translation)
+        angle = 0.0 if position_only else np.linalg.norm(
+            pinocchio.log3(goal.rotation.T @ reached.rotation))
+        inside = np.all(q >= model.lowerPositionLimit - 1e-9) and \
+            np.all(q <= model.upperPositionLimit + 1e-9)
+        verdicts.append(bool(attempt.claimed_success and position_error <= TOLERANCE
+                             and angle <= TOLERANCE and inside))
+        margins.append(min(abs(position_error - TOLERANCE), abs(angle - TOLERANCE)))
+    return verdicts, margins
+
+
+@pytest.mark.parametrize('seed_kind,position_only',
+                         [('random', False), ('warm', False), ('random', True)])
+def test_success_counts_equal_an_independent_fk_check(seed_kind, position_only):
+    robot = load_robot('ur5_like')
+    chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+    targets = draw_targets(chain, 8, seed=21)
+    seeds = draw_seeds(chain, targets, seed_kind, seed=21)
+    attempts = run_method(chain, Method('fabrik', solver='fabrik'), targets, seeds,
+                          position_only=position_only, budget=0.005, tolerance=TOLERANCE)
+    verdicts, margins = _independent_verdicts(robot, chain, attempts, targets, position_only)
+    summary = summarize(attempts)
+    assert summary['attempts'] == 8
+    assert any(verdicts)  # the comparison covers successes, not only failures
+    for attempt, verdict, margin in zip(attempts, verdicts, margins):
+        if margin > 1e-9:  # Two FK implementations may disagree only at the very boundary.
+            assert attempt.success == verdict
+    assert summary['successes'] == sum(attempt.success for attempt in attempts)
+    assert summary['discrepancies'] == sum(a.claimed_success and not a.check.ok
+                                           for a in attempts)
+    if seed_kind == 'warm':
+        distances = [np.max(np.abs(a.q - seed)) for a, seed in zip(attempts, seeds)
+                     if a.success]
+        assert summary['seed_distance'] is None or \
+            summary['seed_distance']['max_max'] == pytest.approx(max(distances))
+
+
+class _Boaster(Anchor):
+    """Claims success for every target but returns a configuration 2 rad from the seed."""
+
+    name = 'boaster'
+
+    def solve(self, seed, target, *, position_only, timeout):
+        return True, np.array(seed, dtype=float) + 2.0, 3
+
+
+def test_claimed_successes_that_fail_the_check_are_counted_not_believed():
+    robot = load_robot('ur5_like')
+    chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+    targets = draw_targets(chain, 4, seed=2)
+    seeds = draw_seeds(chain, targets, 'warm', seed=2)
+    attempts = run_method(chain, Method('boaster', anchor='boaster'), targets, seeds,
+                          position_only=False, budget=0.005, tolerance=TOLERANCE,
+                          anchor=_Boaster())
+    summary = summarize(attempts)
+    assert summary['successes'] == 0
+    assert summary['discrepancies'] == 4
+    assert summary['iterations']['median'] == 3
+    assert summary['seed_distance'] is None
+    # Wherever a joint was within 2 rad of its upper limit, the answer is out of the limits.
+    assert summary['limit_violations'] == sum(
+        not chain.within_limits(seed + 2.0) for seed in seeds)
+
+
+def test_bad_arguments_fail_before_any_work(tmp_path, capsys):
+    output = tmp_path / 'never'
+    with pytest.raises(SystemExit) as raised:
+        main(['--quick', '--solvers', 'no_such_solver', '--output', str(output)])
+    assert raised.value.code == 2
+    assert 'unknown solver' in capsys.readouterr().err
+    assert not output.exists()
+    status = main(['--quick', '--robots', 'ur5_like', '--solvers', 'fabrik', '--option',
+                   'no_such_option=1', '--anchors', '--no-progress', '--output', str(output)])
+    assert status == 2
+    assert not (output / 'results.json').exists()
+    assert parse_option('polish=True') == {'polish': True}
+    assert parse_option('name=abc') == {'name': 'abc'}
+
+
+def _row(robot, method, success_rate, median, *, mode='pose', seed='random', ratio=None,
+         anchor=None, far=0.0, largest=0.01):
+    return {'robot': robot, 'dof': 6, 'mode': mode, 'seed': seed, 'budget': 0.005,
+            'method': method, 'solver': None if anchor else method, 'options': {},
+            'anchor': anchor, 'success_rate': success_rate,
+            'time_all': {'median': median, 'mean': median, 'p95': median},
+            'trac_ik_ratio': ratio,
+            'seed_distance': {'max_max': largest, 'far_rate': far}}
+
+
+def test_goals_are_judged_against_their_thresholds():
+    rows = [_row('arm', 'fabrik', 99.6, 1e-3, ratio=2.5),
+            _row('arm', 'ccd', 98.0, 0.5e-3, ratio=1.0),
+            _row('arm', 'fabrik', 100.0, 1.5e-4, mode='position'),
+            _row('arm', 'fabrik', 100.0, 3e-4, seed='warm', far=5.0, largest=0.2)]
+    goals = evaluate_goals(rows, [], solvers=['fabrik', 'ccd'])
+    met = {goal['goal']: goal['met'] for goal in goals}
+    headline = 'pose 1e-5, random seed, 5 ms: '
+    assert met[headline + 'best configuration solves >= 99.5 %'] is True
+    assert met[headline + 'best median <= 3x TRAC-IK median'] is True
+    assert met[headline + 'fabrik (defaults) solves >= 99 %'] is True
+    assert met[headline + 'ccd (defaults) solves >= 99 %'] is False
+    assert met['position-only, random seed, 5 ms: median <= 0.2 ms'] is True
+    assert met['pose, warm seed, 5 ms: median <= 0.2 ms'] is False
+    assert met['pose, warm seed: no solution > 0.1 rad from its seed'] is False
+    best = next(goal for goal in goals if goal['goal'].endswith('solves >= 99.5 %'))
+    assert best['measured'].startswith('fabrik')
+    snake = [goal for goal in goals if goal['goal'].startswith('snake')]
+    assert snake and snake[0]['met'] is None
