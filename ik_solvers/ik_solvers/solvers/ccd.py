@@ -19,6 +19,7 @@ Per-joint ``weights`` in [0, 1] act as stiffness: a joint takes only that fracti
 optimal motion (0 locks it), which spreads the motion over the chain as Welman describes.
 """
 
+import math
 import time
 from typing import Tuple
 
@@ -81,7 +82,7 @@ class CCDSolver(Solver):
         stiffness = weights.tolist()
         lower, upper = kernel.lower.tolist(), kernel.upper.tolist()
         prismatic = kernel.is_prismatic.tolist()
-        target_position = problem.target_position
+        tx, ty, tz = problem.target_position.tolist()
         # Half the squared weight turns the summed column alignments into the squared
         # angle for small errors, comparable with the squared position error.
         orientation_weight = 0.0
@@ -104,29 +105,46 @@ class CCDSolver(Solver):
                     or iteration == self.options['max_iterations']
                     or time.perf_counter() > deadline):
                 return best_q, iteration
-            tip_position = tip[:3, 3].copy()
-            tip_rotation = tip[:3, :3].copy()
+            # Scalar maths: per joint, numpy's call overhead would dominate 3-vector work.
+            axes = poses[:-1, :3, 2].tolist()
+            origins = poses[:-1, :3, 3].tolist()
+            px, py, pz = tip[:3, 3].tolist()
+            tip_rotation = tip[:3, :3]
             for i in range(n - 1, -1, -1):
                 if stiffness[i] == 0.0:
                     continue
-                axis = poses[i, :3, 2]
+                ux, uy, uz = axes[i]
                 if prismatic[i]:
-                    new = values[i] + stiffness[i] * float(axis @ (target_position
-                                                                   - tip_position))
+                    new = values[i] + stiffness[i] * (ux * (tx - px) + uy * (ty - py)
+                                                      + uz * (tz - pz))
                     new = min(max(new, lower[i]), upper[i])
-                    tip_position += (new - values[i]) * axis
+                    shift = new - values[i]
+                    px, py, pz = px + shift * ux, py + shift * uy, pz + shift * uz
                     values[i] = new
                     continue
-                origin = poses[i, :3, 3]
-                lever = tip_position - origin
-                moment = np.outer(lever, target_position - origin)
+                ox, oy, oz = origins[i]
+                vx, vy, vz = px - ox, py - oy, pz - oz
+                dx, dy, dz = tx - ox, ty - oy, tz - oz
+                v_along = ux * vx + uy * vy + uz * vz
+                a = dx * vx + dy * vy + dz * vz - v_along * (ux * dx + uy * dy + uz * dz)
+                b = (ux * (vy * dz - vz * dy) + uy * (vz * dx - vx * dz)
+                     + uz * (vx * dy - vy * dx))
                 if orientation_weight:
-                    moment += orientation_weight * (tip_rotation @ target_rotation_t)
-                a, b = sinusoid_coefficients(axis, moment)
+                    a_rotation, b_rotation = sinusoid_coefficients(
+                        axes[i], (tip_rotation @ target_rotation_t).tolist())
+                    a += orientation_weight * a_rotation
+                    b += orientation_weight * b_rotation
                 new = best_joint_value(values[i], a, b, lower[i], upper[i], stiffness[i])
-                if new != values[i]:
-                    rotation = rotation_about(axis, new - values[i])
-                    tip_position = origin + rotation @ lever
-                    tip_rotation = rotation @ tip_rotation
-                    values[i] = new
+                angle = new - values[i]
+                if angle == 0.0:
+                    continue
+                values[i] = new
+                # Rodrigues' formula moves the tip about this joint's axis.
+                c, s = math.cos(angle), math.sin(angle)
+                k = v_along * (1.0 - c)
+                px = ox + vx * c + (uy * vz - uz * vy) * s + ux * k
+                py = oy + vy * c + (uz * vx - ux * vz) * s + uy * k
+                pz = oz + vz * c + (ux * vy - uy * vx) * s + uz * k
+                if orientation_weight:
+                    tip_rotation = rotation_about(axes[i], angle) @ tip_rotation
         return best_q, self.options['max_iterations']

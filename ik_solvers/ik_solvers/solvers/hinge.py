@@ -15,6 +15,7 @@ rotation are vectors from any point of the axis.
 """
 
 import math
+from typing import Sequence, Tuple
 
 import numpy as np
 
@@ -23,15 +24,16 @@ __all__ = ['best_joint_value', 'rotation_about', 'sinusoid_coefficients']
 _TWO_PI = 2.0 * math.pi
 
 
-def sinusoid_coefficients(axis: np.ndarray, moment: np.ndarray):
+def sinusoid_coefficients(axis: Sequence[float],
+                          moment: Sequence[Sequence[float]]) -> Tuple[float, float]:
     """
     Return ``(a, b)`` of ``f(t) = c0 + a cos(t) + b sin(t)`` for a joint axis and a moment.
 
-    :param axis: (3,) unit joint axis.
-    :param moment: (3, 3) weighted sum of outer products ``v d^T``.
+    :param axis: 3 components of the unit joint axis (a list: scalar maths is faster here).
+    :param moment: 3x3 nested lists, the weighted sum of outer products ``v d^T``.
     """
-    m = moment.tolist()
-    ux, uy, uz = axis.tolist()
+    m = moment
+    ux, uy, uz = axis
     along = (ux * (m[0][0] * ux + m[0][1] * uy + m[0][2] * uz)
              + uy * (m[1][0] * ux + m[1][1] * uy + m[1][2] * uz)
              + uz * (m[2][0] * ux + m[2][1] * uy + m[2][2] * uz))
@@ -71,9 +73,9 @@ def best_joint_value(value: float, a: float, b: float, lower: float, upper: floa
     return lower if low_score > high_score else upper
 
 
-def rotation_about(axis: np.ndarray, angle: float) -> np.ndarray:
-    """Return the (3, 3) rotation by ``angle`` (rad) about the unit vector ``axis``."""
-    x, y, z = axis.tolist()
+def rotation_about(axis: Sequence[float], angle: float) -> np.ndarray:
+    """Return the (3, 3) rotation by ``angle`` (rad) about the unit vector ``axis`` (3 floats)."""
+    x, y, z = axis
     c = math.cos(angle)
     s = math.sin(angle)
     t = 1.0 - c

@@ -76,8 +76,26 @@ class ChainKernel:
             previous = aligned[i]
         segments[n] = np.linalg.solve(previous, tip)
         segments[:, 3, :] = (0.0, 0.0, 0.0, 1.0)
-        self._segments = segments
-        self._revolute = np.flatnonzero(~self.is_prismatic)
+        # Each moving segment is linear in (1, sin q, cos q, q): S Rz(q) = S A + sin q S B +
+        # cos q S C for a revolute joint, S Tz(q) = S + q S E for a prismatic one. One batched
+        # product of the weights with this basis then builds every segment at once.
+        has_prismatic = bool(self.is_prismatic.any())
+        basis = np.zeros((n + 1, 4 if has_prismatic else 3, 4, 4))
+        basis[n, 0] = segments[n]
+        for i in range(n):
+            segment = segments[i]
+            if self.is_prismatic[i]:
+                basis[i, 0] = segment
+                basis[i, 3, :, 3] = segment[:, 2]
+            else:
+                basis[i, 0, :, 2:] = segment[:, 2:]
+                basis[i, 1, :, 0] = segment[:, 1]
+                basis[i, 1, :, 1] = -segment[:, 0]
+                basis[i, 2, :, :2] = segment[:, :2]
+        self._basis = basis.reshape(n + 1, basis.shape[1], 16)
+        self._weights = np.zeros((n + 1, 1, basis.shape[1]))
+        self._weights[:, 0, 0] = 1.0
+        self._has_prismatic = has_prismatic
         self._prismatic = np.flatnonzero(self.is_prismatic)
         self.tip_offset = segments[n].copy()
         origins = np.concatenate((aligned[:, :3, 3], tip[None, :3, 3]))
@@ -107,20 +125,13 @@ class ChainKernel:
             joint axis is column 2, a point on it column 3), row N is the tip pose; all in the
             base frame.
         """
-        segments = self._segments
-        local = segments.copy()
-        revolute = self._revolute
-        if revolute.size:
-            angles = q[revolute]
-            cosines = np.cos(angles)[:, None]
-            sines = np.sin(angles)[:, None]
-            x_columns = segments[revolute, :, 0]
-            y_columns = segments[revolute, :, 1]
-            local[revolute, :, 0] = cosines * x_columns + sines * y_columns
-            local[revolute, :, 1] = cosines * y_columns - sines * x_columns
-        prismatic = self._prismatic
-        if prismatic.size:
-            local[prismatic, :, 3] += q[prismatic][:, None] * segments[prismatic, :, 2]
+        n = self.num_joints
+        weights = self._weights.copy()
+        np.sin(q, out=weights[:n, 0, 1])
+        np.cos(q, out=weights[:n, 0, 2])
+        if self._has_prismatic:
+            weights[:n, 0, 3] = q
+        local = np.matmul(weights, self._basis).reshape(n + 1, 4, 4)
         count = local.shape[0]
         step = 1
         while step < count:

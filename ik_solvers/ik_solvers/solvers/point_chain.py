@@ -103,10 +103,10 @@ class PointChain:
             moment = levers.T @ (desired[i + 1:] - origin)
             if orientation_weight:
                 moment += orientation_weight * (tip_rotation @ target_rotation_t)
-            a, b = sinusoid_coefficients(axis, moment)
+            a, b = sinusoid_coefficients(axis.tolist(), moment.tolist())
             new = best_joint_value(values[i], a, b, lower[i], upper[i])
             if new != values[i]:
-                rotation = rotation_about(axis, new - values[i])
+                rotation = rotation_about(axis.tolist(), new - values[i])
                 points[i + 1:] = origin + levers @ rotation.T
                 axes[i + 1:] = axes[i + 1:] @ rotation.T
                 tip_rotation = rotation @ tip_rotation

@@ -88,6 +88,10 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                                        'got %r' % (max_attempts,))
     implementation = solver_class(solver)
     orientation_weight = solver_options.pop('orientation_weight', None)
+    if polish is None:
+        polish = implementation.polish_by_default
+    if polish and 'max_iterations' in implementation.defaults:
+        solver_options.setdefault('max_iterations', implementation.iterations_before_polish)
     heuristic = implementation(**solver_options)
     kernel = kernel_for(chain)
     q = _checked_seed(seed, chain, kernel)
@@ -96,8 +100,6 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     elif not _is_positive_number(orientation_weight):
         raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
                                        'got %r' % (orientation_weight,))
-    if polish is None:
-        polish = implementation.polish_by_default
     deadline = start_time + float(timeout)
 
     problem = IKProblem(kernel, target, position_only=bool(position_only),
