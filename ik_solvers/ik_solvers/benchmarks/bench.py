@@ -6,7 +6,7 @@
 It follows the protocol of the TRAC-IK benchmark (see :mod:`.protocol`) and writes
 ``results.md``, ``results.json``, ``readme_table.md`` and PNG plots to the output folder.
 The exit status is 1 when the independent check refutes a claimed success or finds a
-configuration outside the limits, 2 on bad arguments.
+configuration outside the limits, or when a solver call raises; 2 on bad arguments.
 """
 
 import argparse
@@ -244,8 +244,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     :param argv: Arguments without the program name; ``sys.argv[1:]`` by default.
 
-    :returns: 0 on success, 1 when the independent check refutes ik_solvers, 2 on bad arguments
-        or when nothing can run.
+    :returns: 0 on success, 1 when the independent check refutes ik_solvers or a call raises,
+        2 on bad arguments or when nothing can run.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -330,10 +330,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print('wrote %s' % ', '.join(str(path) for path in
                                  [output / 'results.md', output / 'results.json',
                                   output / 'readme_table.md'] + plots), file=sys.stderr)
-    if checks['refuted'] or checks['limit_violations']:
+    if checks['refuted'] or checks['limit_violations'] or checks['errors']:
         print('!' * 78 + '\nik_solvers_bench: the independent check REFUTED %d claimed '
-              'success(es) and found %d configuration(s) outside the limits\n'
-              % (checks['refuted'], checks['limit_violations']) + '!' * 78, file=sys.stderr)
+              'success(es), found %d configuration(s) outside the limits, and %d call(s) '
+              'RAISED\n' % (checks['refuted'], checks['limit_violations'], checks['errors'])
+              + '!' * 78, file=sys.stderr)
         return 1
     return 0
 

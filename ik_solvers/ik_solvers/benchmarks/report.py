@@ -189,8 +189,14 @@ def markdown_report(rows: Sequence[Row], scaling_rows: Sequence[Row], goals: Seq
         '- returned configurations outside the limits: %d%s' % (
             checks['limit_violations'],
             '' if not checks['limit_violations'] else '  **<-- MUST BE 0**'),
-        '- calls that raised: %d' % checks['errors'],
+        '- calls that raised: %d%s' % (
+            checks['errors'], '' if not checks['errors'] else '  **<-- MUST BE 0**'),
         '- TRAC-IK claims refuted by the same check: %d' % checks['trac_ik_refuted']]
+    raised = {}
+    for row in list(rows) + list(scaling_rows):
+        if row.get('first_error') and row['method'] not in raised:
+            raised[row['method']] = row['first_error']
+    lines += ['- first exception of %s: `%s`' % item for item in sorted(raised.items())]
     if notes:
         lines += ['', '## Notes', ''] + ['- %s' % note for note in notes]
     lines += ['', '## Targets', ''] + _goal_table(goals)

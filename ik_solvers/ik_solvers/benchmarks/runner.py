@@ -229,8 +229,8 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
     :param anchor: The anchor, when ``method`` is one.
     :param on_attempt: Called after each call, for the progress bar.
 
-    :returns: One attempt per seed. A call that raises an :class:`IKError` is a failed attempt
-        that keeps the message; any other exception propagates.
+    :returns: One attempt per seed. A call that raises is a failed attempt that keeps the
+        exception's type and message (every target is valid, so any exception is a bug).
     """
     attempts = []
     for index, seed in enumerate(seeds):
@@ -251,7 +251,9 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
                                **method.options)
                 elapsed = time.perf_counter() - start
                 claimed, q, iterations = bool(result.success), result.q, int(result.iterations)
-        except IKError as caught:
+        except Exception as caught:  # noqa: B902
+            # Any exception on a valid target is a bug to report, but one target's crash
+            # must not throw away the minutes of results gathered before it.
             elapsed = time.perf_counter() - start
             claimed, q, error = False, seed, '%s: %s' % (type(caught).__name__, caught)
         attempts.append(_attempt(chain, seed, target, q, claimed, elapsed, iterations,
@@ -271,9 +273,10 @@ def _preflight(item: PreparedRobot, config: BenchConfig) -> None:
                   position_only=False, position_tolerance=config.tolerance,
                   orientation_tolerance=config.tolerance, timeout=max(config.budgets),
                   **method.options)
-        except (IKError, TypeError, ValueError) as error:
-            raise BenchmarkSetupError('%s cannot run on %s: %s'
-                                      % (method.label, item.robot.name, error)) from error
+        except Exception as error:  # noqa: B902
+            raise BenchmarkSetupError('%s cannot run on %s: %s: %s'
+                                      % (method.label, item.robot.name,
+                                         type(error).__name__, error)) from error
 
 
 def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,

@@ -89,7 +89,7 @@ def summarize(attempts: Sequence[Attempt]) -> Dict[str, object]:
         ``far_rate``: % farther than :data:`FAR_FROM_SEED`), ``discrepancies`` (claimed
         but refuted), ``unclaimed`` (reached without a claim), ``limit_violations``
         (returned configurations outside the limits, not counting calls that raised) and
-        ``errors`` (calls that raised).
+        ``errors`` (calls that raised) with ``first_error``, the first one's message.
     """
     successes = [attempt for attempt in attempts if attempt.success]
     iterations = [attempt.iterations for attempt in attempts if attempt.iterations is not None]
@@ -122,4 +122,5 @@ def summarize(attempts: Sequence[Attempt]) -> Dict[str, object]:
         'limit_violations': sum(attempt.error is None and not attempt.check.within_limits
                                 for attempt in attempts),
         'errors': sum(attempt.error is not None for attempt in attempts),
+        'first_error': next((attempt.error for attempt in attempts if attempt.error), None),
     }
