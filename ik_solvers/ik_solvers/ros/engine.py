@@ -8,19 +8,18 @@ streaming worker, the service and the subscriptions may call it from different t
 raises on bad input: every problem becomes an :class:`IKOutcome` with a SolveIK error code.
 """
 
-from dataclasses import dataclass, field
 import math
 import threading
 import traceback
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from geometry_msgs.msg import Pose
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from trajectory_msgs.msg import JointTrajectory
 
 from .conversions import joint_state_to_mapping, pose_to_matrix
 from .frames import ExternalLookup, frame_to_base, UnknownFrameError
+from .outcome import IKOutcome, IKRequest
 from .parameters import MAX_TIMEOUT, NodeSettings
 from .trajectory import build_trajectory, largest_joint_jump
 from ..exceptions import (
@@ -31,7 +30,7 @@ from ..exceptions import (
     UnknownSolverError,
 )
 from ..kinematics import Chain, RobotModel
-from ..solvers import IKResult, solve, SOLVERS
+from ..solvers import solve, SOLVERS
 
 __all__ = ['CommandRefusedError', 'IKEngine', 'IKOutcome', 'IKRequest']
 
@@ -53,52 +52,6 @@ class _Refusal(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-@dataclass(frozen=True)
-class IKRequest:
-    """One solve, from a streamed target or a service call; zeros mean the node's defaults."""
-
-    pose: Pose
-    frame_id: str = ''
-    seed_names: Sequence[str] = ()
-    seed_positions: Sequence[float] = ()
-    solver: str = ''
-    #: ``None`` means the ``position_only`` parameter.
-    position_only: Optional[bool] = None
-    position_tolerance: float = 0.0
-    orientation_tolerance: float = 0.0
-    #: Seconds.
-    timeout: float = 0.0
-
-
-@dataclass
-class IKOutcome:
-    """What a solve gave: an error code and, when it got that far, the solution."""
-
-    error_code: int
-    message: str
-    solver: str = ''
-    chain: Optional[Chain] = None
-    #: Requested tip pose in the chain's base frame, (4, 4).
-    target: Optional[np.ndarray] = None
-    result: Optional[IKResult] = None
-    #: Configuration of the chain when the solve started: where a command would move from.
-    start: Optional[np.ndarray] = None
-    #: Warnings that did not prevent the solve (joint states missing chain joints).
-    notes: List[str] = field(default_factory=list)
-
-    @property
-    def success(self) -> bool:
-        """Tell whether the solution is verified: within tolerance by FK and within limits."""
-        return self.error_code == Codes.SUCCESS
-
-    @property
-    def reached(self) -> Optional[np.ndarray]:
-        """Return the tip pose of the solution in the base frame by FK, (4, 4), or ``None``."""
-        if self.chain is None or self.result is None:
-            return None
-        return np.asarray(self.chain.fk(self.result.q), dtype=float)
 
 
 class IKEngine:

@@ -10,7 +10,7 @@ message. Run it with ``ros2 run ik_solvers ik_node``.
 """
 
 import threading
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from geometry_msgs.msg import PoseStamped
 from ik_solvers_interfaces.msg import IKStatus
@@ -36,7 +36,7 @@ from trajectory_msgs.msg import JointTrajectory
 from visualization_msgs.msg import MarkerArray
 
 from .conversions import duration_to_seconds, transform_to_matrix
-from .engine import CommandRefusedError, IKEngine, IKOutcome, IKRequest
+from .engine import CommandRefusedError, IKEngine
 from .frames import UnknownFrameError
 from .latest_target import LatestSlot
 from .markers import solve_markers
@@ -51,6 +51,7 @@ from .names import (
     STATUS_TOPIC,
     TARGET_POSE_TOPIC,
 )
+from .outcome import IKOutcome, IKRequest
 from .parameters import check_parameter, describe, known_solvers, NodeSettings, PARAMETERS
 from .reports import fill_response, status_message
 from ..exceptions import InvalidSeedError, InvalidTargetError, RobotModelError
@@ -66,7 +67,7 @@ LOG_THROTTLE_PERIOD = 5.0
 class IKNode(Node):
     """Turns target poses into JointTrajectory commands and answers SolveIK calls."""
 
-    def __init__(self, node_name: str = NODE_NAME, **kwargs) -> None:
+    def __init__(self, node_name: str = NODE_NAME, **kwargs: Any) -> None:
         """
         Declare the parameters, open the topics and the service, start the worker.
 

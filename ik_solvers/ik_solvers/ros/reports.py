@@ -7,7 +7,7 @@ from ik_solvers_interfaces.msg import IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 
 from .conversions import joint_state_message, matrix_to_pose, seconds_to_duration
-from .engine import IKOutcome
+from .outcome import IKOutcome
 
 __all__ = ['fill_response', 'status_message']
 
