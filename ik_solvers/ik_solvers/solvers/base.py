@@ -165,6 +165,13 @@ class Solver(ABC):
             if key in self.options:
                 positive_integer(self.options, key)
 
+    def check_chain(self, kernel: ChainKernel) -> None:
+        """
+        Check the options against the chain about to be solved; subclasses extend this.
+
+        :raises InvalidSolverOptionError: an option does not fit the chain.
+        """
+
     @abstractmethod
     def improve(self, problem: IKProblem, q: np.ndarray, *,
                 deadline: float) -> Tuple[np.ndarray, int]:

@@ -68,6 +68,13 @@ class CCDSolver(Solver):
                                                '[0, 1], got %r' % (self.options['weights'],))
             self.options['weights'] = weights
 
+    def check_chain(self, kernel) -> None:
+        """Check that there is one weight per joint."""
+        weights = self.options['weights']
+        if weights is not None and weights.shape != (kernel.num_joints,):
+            raise InvalidSolverOptionError('weights must have %d values for this chain, got %d'
+                                           % (kernel.num_joints, weights.shape[0]))
+
     def improve(self, problem: IKProblem, q: np.ndarray, *,
                 deadline: float) -> Tuple[np.ndarray, int]:
         """Run sweeps from ``q``; see :meth:`Solver.improve`."""
@@ -76,9 +83,6 @@ class CCDSolver(Solver):
         weights = self.options['weights']
         if weights is None:
             weights = np.ones(n)
-        elif weights.shape != (n,):
-            raise InvalidSolverOptionError('weights must have %d values for this chain, got %d'
-                                           % (n, weights.shape[0]))
         stiffness = weights.tolist()
         lower, upper = kernel.lower.tolist(), kernel.upper.tolist()
         prismatic = kernel.is_prismatic.tolist()

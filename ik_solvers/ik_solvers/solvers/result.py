@@ -9,7 +9,7 @@ import numpy as np
 __all__ = ['IKResult', 'STATUS_NO_SOLUTION', 'STATUS_SUCCESS', 'STATUS_TIMED_OUT']
 
 STATUS_SUCCESS = 'success'
-# Every attempt allowed by ``max_attempts`` ended without meeting the tolerances.
+# The search ended before the deadline without meeting the tolerances (``max_attempts``).
 STATUS_NO_SOLUTION = 'no_solution'
 # The deadline came before any attempt met the tolerances.
 STATUS_TIMED_OUT = 'timed_out'

@@ -44,7 +44,9 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     Each attempt runs the heuristic from a start until it meets the tolerances or stalls,
     then, if ``polish`` is on, a few damped least-squares steps (see
     :mod:`ik_solvers.solvers.polish`). The first attempt starts from ``seed``; later ones from
-    configurations drawn by a generator with a fixed seed. The best configuration wins and its
+    configurations drawn by a generator with a fixed seed. With the polish on, the polish
+    alone is tried from ``seed`` first, so that a seed close to a solution yields that
+    nearby solution. The best configuration wins and its
     errors are measured by the chain's own forward kinematics.
 
     :param chain: a :class:`ik_solvers.Chain`.
@@ -94,6 +96,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         solver_options.setdefault('max_iterations', implementation.iterations_before_polish)
     heuristic = implementation(**solver_options)
     kernel = kernel_for(chain)
+    heuristic.check_chain(kernel)
     q = _checked_seed(seed, chain, kernel)
     if orientation_weight is None:
         orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * kernel.length_scale
@@ -118,7 +121,16 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     iterations = 0
     attempts = 0
     solved = False
-    while True:
+    if polish:
+        # A seed near a solution (a dragged target) must give that nearby solution: the
+        # local polish goes first, since a heuristic's first sweep can swing joints far.
+        # From a poor seed it gives up within a few steps.
+        polished, used, solved = run_polish(problem, q, deadline=deadline,
+                                            max_iterations=polish_iterations)
+        iterations += used
+        if solved:
+            best_q, attempts = polished, 1
+    while not solved:
         attempts += 1
         q, used = heuristic.improve(heuristic_problem, q, deadline=deadline)
         iterations += used
@@ -148,7 +160,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                    and (problem.position_only or orientation_error <= orientation_tolerance))
     if success:
         status = STATUS_SUCCESS
-    elif solved or max_attempts is None or attempts < max_attempts:
+    elif time.perf_counter() >= deadline:
         status = STATUS_TIMED_OUT
     else:
         status = STATUS_NO_SOLUTION
