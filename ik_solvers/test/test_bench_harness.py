@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The benchmark harness end to end, in quick mode: files, rows, and honest success counts."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -12,7 +13,14 @@ from ik_solvers.benchmarks.bench import main, parse_option
 from ik_solvers.benchmarks.goals import evaluate_goals
 from ik_solvers.benchmarks.protocol import draw_seeds, draw_targets
 from ik_solvers.benchmarks.robots import load_robot
-from ik_solvers.benchmarks.runner import Method, run_method
+from ik_solvers.benchmarks.runner import (
+    BenchConfig,
+    count_work,
+    Method,
+    prepare_robots,
+    run_benchmark,
+    run_method,
+)
 from ik_solvers.benchmarks.summary import summarize
 from ik_solvers.kinematics import Chain
 
@@ -191,3 +199,18 @@ def test_goals_are_judged_against_their_thresholds():
     assert best['measured'].startswith('fabrik')
     snake = [goal for goal in goals if goal['goal'].startswith('snake')]
     assert snake and snake[0]['met'] is None
+
+
+def test_variants_run_with_the_smallest_budget_only_unless_asked():
+    config = BenchConfig(robots=['ur5_like'], solvers=['fabrik'],
+                         option_sets=[{}, {'polish': False}], targets=2,
+                         budgets=(0.005, 0.05), seed_kinds=('mid',), modes=('pose',),
+                         anchors=())
+    prepared = prepare_robots(config, log=lambda message: None)
+    # 5 ms: defaults and the variant; 50 ms: defaults only; two targets each.
+    assert count_work(config, prepared) == 2 * (2 + 1)
+    everywhere = dataclasses.replace(config, variants_on_every_budget=True)
+    assert count_work(everywhere, prepared) == 2 * (2 + 2)
+    rows = run_benchmark(config, prepared)
+    assert [(row['budget'], row['method']) for row in rows] == [
+        (0.005, 'fabrik'), (0.005, 'fabrik[polish=False]'), (0.05, 'fabrik')]

@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
                              'paths (default: bundled 6/7-joint arms and vendor arms)')
     parser.add_argument('--solvers', nargs='+', metavar='SOLVER',
                         help='registered solvers (default: all)')
-    parser.add_argument('--targets', type=_positive_int, default=300,
+    parser.add_argument('--targets', type=_positive_int, default=500,
                         help='targets per robot')
     parser.add_argument('--anchor-targets', type=_positive_int, default=30,
                         help='targets per robot for ikpy, which is slow')
@@ -150,6 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     polish.add_argument('--polish-grid', dest='polish', action='store_const', const='grid',
                         help='run with the solver defaults and with the other polish setting '
                              '(the default when solve() has a polish option)')
+    parser.add_argument('--variants-on-every-budget', action='store_true',
+                        help='run option variants (polish, --grid) with every budget, not '
+                             'only the smallest')
     parser.add_argument('--tolerance', type=_positive_float, default=1e-5,
                         help='position (m) and orientation (rad) tolerance')
     parser.add_argument('--rng-seed', type=int, default=0, help='seed of targets and seeds')
@@ -265,6 +268,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     config = BenchConfig(
         robots=arguments.robots or default_robots(), solvers=solvers,
         option_sets=_option_sets(arguments),
+        variants_on_every_budget=arguments.variants_on_every_budget,
         targets=_QUICK_TARGETS if quick else arguments.targets,
         anchor_targets=_QUICK_ANCHOR_TARGETS if quick else arguments.anchor_targets,
         budgets=(arguments.budgets[0],) if quick else tuple(arguments.budgets),
@@ -312,7 +316,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     document = {
         'meta': meta, 'config': {
             'robots': list(config.robots), 'solvers': list(solvers),
-            'option_sets': list(config.option_sets), 'targets': config.targets,
+            'option_sets': list(config.option_sets),
+            'variants_on_every_budget': config.variants_on_every_budget, 'targets': config.targets,
             'anchor_targets': config.anchor_targets, 'budgets': list(config.budgets),
             'seeds': list(config.seed_kinds), 'modes': list(config.modes),
             'anchors': list(config.anchors), 'tolerance': config.tolerance,

@@ -181,7 +181,8 @@ def markdown_report(rows: Sequence[Row], scaling_rows: Sequence[Row], goals: Seq
         '(position error <= 1e-5 m, rotation angle <= 1e-5 rad)',
         '- times: wall-clock per call in ms; "all" counts failures with the time they took, '
         '"solved" counts successes only; *italic* rows are anchors (TRAC-IK via pytracik, '
-        'ikpy); ikpy has no time budget and runs on fewer targets',
+        'ikpy); ikpy has no time budget and runs on fewer targets; option variants such as '
+        '`[polish=False]` run with the smallest budget only, unless asked otherwise',
         '', '## Independent check', '',
         '- ik_solvers answers checked: %d' % checks['answers'],
         '- claimed successes refuted by the check: %d%s' % (

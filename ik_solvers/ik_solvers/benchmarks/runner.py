@@ -84,7 +84,10 @@ class BenchConfig:
 
     :ivar robots: Robot names or URDF paths (see :func:`robots.load_robot`).
     :ivar solvers: Registered solver names.
-    :ivar option_sets: Extra ``solve`` options; each solver runs once with each set.
+    :ivar option_sets: Extra ``solve`` options; each solver runs once with each set. The
+        first set is the main configuration; the others are variants, run only with the
+        smallest budget unless ``variants_on_every_budget``.
+    :ivar variants_on_every_budget: Run the variant option sets with every budget too.
     :ivar targets: Targets per robot.
     :ivar anchor_targets: Targets per robot for the slow anchor without a budget (ikpy).
     :ivar budgets: Time budgets, in s.
@@ -98,7 +101,8 @@ class BenchConfig:
     robots: Sequence[str]
     solvers: Sequence[str]
     option_sets: Sequence[Mapping[str, object]] = ({},)
-    targets: int = 300
+    variants_on_every_budget: bool = False
+    targets: int = 500
     anchor_targets: int = 30
     budgets: Sequence[float] = (0.005, 0.05)
     seed_kinds: Sequence[str] = ('mid', 'random', 'warm')
@@ -151,12 +155,13 @@ def prepare_robots(config: BenchConfig, *,
     return prepared
 
 
-def _methods(config: BenchConfig) -> List[Method]:
+def _methods(config: BenchConfig, *, variants: bool = True) -> List[Method]:
     methods: List[Method] = []
+    option_sets = config.option_sets if variants else config.option_sets[:1]
     for solver in config.solvers:
         default_polish = getattr(solver_class(solver), 'polish_by_default', None)
         seen: List[Dict[str, object]] = []
-        for options in config.option_sets:
+        for options in option_sets:
             options = dict(options)
             # Asking for the solver's own default is its default configuration: one row.
             if isinstance(default_polish, bool) and options.get('polish') is default_polish:
@@ -178,7 +183,10 @@ def _cases(config: BenchConfig, item: PreparedRobot):
     for mode in config.modes:
         for seed_kind in config.seed_kinds:
             for budget in config.budgets:
-                for method in _methods(config):
+                # Variants that fail often cost their whole budget: the largest budgets would
+                # spend most of the run on configurations that are not the recommended ones.
+                variants = config.variants_on_every_budget or budget == min(config.budgets)
+                for method in _methods(config, variants=variants):
                     yield mode, seed_kind, budget, method, None, config.targets
                 for name, anchor in item.anchors.items():
                     if (mode == 'position' and not anchor.supports_position_only) or \
