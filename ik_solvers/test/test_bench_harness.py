@@ -74,6 +74,11 @@ def test_quick_run_has_a_row_per_solver_configuration_and_case(quick_run):
     assert '## ur5_like (6 joints)' in report
     for method in methods:
         assert '| %s |' % method in report
+    # The README summary keeps each solver's recommended configuration and TRAC-IK only.
+    readme = (output / 'readme_table.md').read_text()
+    assert '| ur5_like | 6 | ccd |' in readme and '| ur5_like | 6 | *trac_ik* |' in readme
+    assert 'polish=False' not in readme
+    assert [row['variant'] for row in ours] == ['[' in row['method'] for row in ours]
 
 
 def _independent_verdicts(robot, chain, attempts, targets, position_only):

@@ -297,7 +297,8 @@ def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
     :param progress: Bar to advance by one per call; none by default.
 
     :returns: One JSON-ready row per combination: ``robot``, ``dof``, ``mode``, ``seed``,
-        ``budget`` (s, or None), ``method``, ``solver``, ``options``, ``anchor``, the figures
+        ``budget`` (s, or None), ``method``, ``solver``, ``options``, ``anchor``,
+        ``variant`` (an option set after the first), the figures
         of :func:`summary.summarize`, and for ik_solvers rows ``trac_ik_ratio``, the median
         time over all attempts divided by TRAC-IK's in the same case (None without it).
 
@@ -306,6 +307,7 @@ def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
     rows: List[Dict[str, object]] = []
     for item in prepared:
         _preflight(item, config)
+    main_labels = {method.label for method in _methods(config, variants=False)}
     for item in prepared:
         name = item.robot.name
         for seed_kind in config.seed_kinds:
@@ -327,6 +329,7 @@ def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
                     'seed': seed_kind, 'budget': budget, 'method': method.label,
                     'solver': method.solver, 'options': dict(method.options),
                     'anchor': method.anchor,
+                    'variant': anchor is None and method.label not in main_labels,
                     'claims_success': True if anchor is None else anchor.claims_success,
                 }
                 row.update(summarize(attempts))
