@@ -29,7 +29,7 @@ class InvalidTargetError(IKError, ValueError):
 
 
 class InvalidSeedError(IKError, ValueError):
-    """A seed configuration has the wrong length or non-finite values."""
+    """A seed or joint configuration has the wrong length or non-finite values."""
 
 
 class UnknownSolverError(IKError, ValueError):
