@@ -47,6 +47,29 @@ MIXED_JOINTS_URDF = """<?xml version="1.0"?>
 </robot>
 """
 
+# The middle joint mimics the first: the segments are no longer independent of each other.
+MIMIC_URDF = """<?xml version="1.0"?>
+<robot name="mimic">
+  <link name="base"/><link name="a"/><link name="b"/><link name="c"/><link name="tool"/>
+  <joint name="first" type="revolute">
+    <parent link="base"/><child link="a"/><origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>
+    <limit lower="-2" upper="2" effort="1" velocity="1"/>
+  </joint>
+  <joint name="follower" type="revolute">
+    <parent link="a"/><child link="b"/><origin xyz="0.3 0 0"/><axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2" effort="1" velocity="1"/>
+    <mimic joint="first" multiplier="0.5" offset="0.1"/>
+  </joint>
+  <joint name="last" type="revolute">
+    <parent link="b"/><child link="c"/><origin xyz="0.3 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-2" upper="2" effort="1" velocity="1"/>
+  </joint>
+  <joint name="tool_joint" type="fixed">
+    <parent link="c"/><child link="tool"/><origin xyz="0.2 0 0"/>
+  </joint>
+</robot>
+"""
+
 
 def load_chain(name: str, base_link: str = 'base_link', tip_link: str = 'tool0') -> Chain:
     urdf = (URDF_DIRECTORY / (name + '.urdf')).read_text(encoding='utf-8')
@@ -278,3 +301,14 @@ def test_rotation_vector_recovers_axis_and_angle_up_to_a_half_turn():
         if 0.0 < angle < np.pi:
             np.testing.assert_allclose(vector, angle * axis, atol=1e-7)
         assert orientation_error(rotation, np.eye(3)) == pytest.approx(angle, abs=1e-7)
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_chains_with_mimic_joints_are_solved(solver):
+    chain = Chain.from_urdf(MIMIC_URDF, 'base', 'tool')
+    assert chain.num_joints == 2
+    rng = np.random.default_rng(31)
+    for _ in range(3):
+        target = chain.fk(chain.random_configuration(rng))
+        result = solve(chain, target, solver=solver, position_only=True, timeout=TIMEOUT)
+        assert result.success, result

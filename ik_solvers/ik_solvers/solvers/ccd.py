@@ -36,7 +36,7 @@ class CCDSolver(Solver):
     Cyclic coordinate descent.
 
     Options:
-        max_iterations: sweeps per start (default 300).
+        max_iterations: sweeps per start (default 300; 2 when the polish follows).
         stall_iterations: sweeps without a 5 % lower error after which the start is given
             up (default 12).
         weights: per-joint stiffness, a sequence of N values in [0, 1], or None for all 1.

@@ -29,7 +29,7 @@ class JacobianTransposeSolver(Solver):
     Jacobian-transpose gradient descent with an adaptive step.
 
     Options:
-        max_iterations: steps per start (default 2000).
+        max_iterations: steps per start (default 2000; 2 when the polish follows).
         stall_iterations: steps without a 5 % lower error after which the start is given up
             (default 40).
         max_step: largest motion of any joint in one step, rad or m (default 0.15, about

@@ -39,7 +39,7 @@ class LengthRelaxationSolver(Solver):
     Simultaneous relaxation of segment lengths, then joint recovery.
 
     Options:
-        max_iterations: iterations per start (default 200).
+        max_iterations: iterations per start (default 200; 2 when the polish follows).
         stall_iterations: iterations without a 5 % lower error after which the start is given
             up (default 8).
         relaxation_sweeps: length relaxation sweeps between two joint recoveries (default 4).

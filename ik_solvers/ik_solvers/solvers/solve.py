@@ -6,6 +6,15 @@ The one entry point: validate, run a heuristic with restarts until a deadline, v
 Restarts draw their starting configurations from a generator with a fixed seed, and the first
 configuration that meets the tolerances is returned at once: the output then depends only on
 the inputs, never on the machine's speed, whenever a solution is found before the deadline.
+
+Defaults, chosen by measurement (200 targets from FK of uniform random configurations, random
+seeds, full pose at 1e-5 m / 1e-5 rad, 5 ms): every heuristic runs with the polish on and hands
+over to it after two iterations per start. On ur5_like that solves 99.5 % (CCD), 100 %
+(FABRIK), 100 % (Jacobian transpose) and 90.5 % (length relaxation) of targets, against 9-42 %
+for the heuristics alone, whose linear convergence rarely reaches 1e-5 within 5 ms; longer
+heuristic phases (5, 10, 20 iterations) solved fewer targets because each start cost more;
+one to four did about as well as two.
+FABRIK is the default solver: it had the best success rate on both arms.
 """
 
 import math
