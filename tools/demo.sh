@@ -13,4 +13,7 @@ ik_solvers_setup
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 100) + 1 ))}"
 export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
 _say "running the headless demo (ROS_DOMAIN_ID=$ROS_DOMAIN_ID)"
-exec ik_solvers_demo --output "${IK_SOLVERS_DEMO_OUTPUT:-$PWD/output}" "$@"
+# Console scripts of a ROS 2 package live in <prefix>/lib/<package>/ (where `ros2 run` looks),
+# not on PATH; ask the ament index where the package was installed.
+prefix="$(python -c 'from ament_index_python.packages import get_package_prefix as p; print(p("ik_solvers"))')"
+exec python "$prefix/lib/ik_solvers/ik_solvers_demo" --output "${IK_SOLVERS_DEMO_OUTPUT:-$PWD/output}" "$@"

@@ -1,0 +1,126 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Drag a goal in RViz and watch an arm follow it through the ik_node.
+
+Starts robot_state_publisher with the robot description, the ik_node with
+``config/ik_solvers.yaml``, the goal marker, the simulated executor (unless a real controller
+takes the commands: ``sim_execution:=false``) and RViz with ``config/ik_solvers.rviz``.
+
+Examples::
+
+    ros2 launch ik_solvers ik_solvers.launch.py
+    ros2 launch ik_solvers ik_solvers.launch.py solver:=ccd use_rviz:=false
+    ros2 launch ik_solvers ik_solvers.launch.py description_file:=/path/to/robot.urdf.xacro
+    ros2 launch ik_solvers ik_solvers.launch.py sim_execution:=false controller_name:=arm_ctrl
+
+With another robot, also give ``base_link:=...`` and ``tip_link:=...``.
+"""
+
+from pathlib import Path
+
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch.conditions import IfCondition
+from launch.substitutions import (Command, FindExecutable, LaunchConfiguration,
+                                  PathJoinSubstitution)
+from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
+from launch_ros.substitutions import FindPackageShare
+
+PACKAGE = 'ik_solvers'
+
+
+def _robot_state_publisher(context):
+    """Start robot_state_publisher with the description file's URDF (xacro expanded)."""
+    description_file = LaunchConfiguration('description_file').perform(context)
+    if not Path(description_file).is_file():
+        raise RuntimeError('description_file %r does not exist' % description_file)
+    if description_file.endswith('.xacro'):
+        urdf = Command([FindExecutable(name='xacro'), ' ', description_file])
+    else:
+        # A plain URDF needs no xacro: read it here, so that xacro stays optional.
+        urdf = Path(description_file).read_text(encoding='utf-8')
+    # value_type=str keeps launch from parsing the XML text as YAML.
+    return [Node(
+        package='robot_state_publisher',
+        executable='robot_state_publisher',
+        output='screen',
+        parameters=[{'robot_description': ParameterValue(urdf, value_type=str)}],
+    )]
+
+
+def generate_launch_description() -> LaunchDescription:
+    """Declare the arguments and the nodes of the RViz goal-dragging setup."""
+    base_link = LaunchConfiguration('base_link')
+    tip_link = LaunchConfiguration('tip_link')
+    controller_name = LaunchConfiguration('controller_name')
+    arguments = [
+        DeclareLaunchArgument(
+            'description_file',
+            default_value=PathJoinSubstitution([FindPackageShare(PACKAGE), 'urdf',
+                                                'panda_like.urdf']),
+            description='Robot description: a URDF, or a .xacro file where xacro is installed.'),
+        DeclareLaunchArgument(
+            'base_link', default_value='panda_link0',
+            description='Link the chain starts at; also the frame of the goal and of RViz.'),
+        DeclareLaunchArgument(
+            'tip_link', default_value='panda_hand_tcp',
+            description='Link whose pose follows the goal.'),
+        DeclareLaunchArgument(
+            'solver', default_value='fabrik',
+            description='ccd, fabrik, jacobian_transpose or length_relaxation.'),
+        DeclareLaunchArgument(
+            'use_rviz', default_value='true', description='Start RViz.'),
+        DeclareLaunchArgument(
+            'sim_execution', default_value='true',
+            description='Play the commands into joint_states with the simulated executor. '
+                        'Set false when a joint_trajectory_controller receives them.'),
+        DeclareLaunchArgument(
+            'controller_name', default_value='joint_trajectory_controller',
+            description='The commands go to /<controller_name>/joint_trajectory.'),
+    ]
+    ik_node = Node(
+        package=PACKAGE,
+        executable='ik_node',
+        name='ik_node',
+        output='screen',
+        parameters=[
+            PathJoinSubstitution([FindPackageShare(PACKAGE), 'config', 'ik_solvers.yaml']),
+            {'base_link': base_link, 'tip_link': tip_link,
+             'solver': LaunchConfiguration('solver'), 'controller_name': controller_name},
+        ],
+    )
+    goal_marker = Node(
+        package=PACKAGE,
+        executable='goal_marker',
+        name='goal_marker',
+        output='screen',
+        parameters=[{'base_link': base_link, 'tip_link': tip_link,
+                     'status_topic': '/ik_node/status'}],
+    )
+    sim_executor = Node(
+        package=PACKAGE,
+        executable='sim_executor',
+        name='sim_executor',
+        output='screen',
+        parameters=[{'controller_name': controller_name}],
+        condition=IfCondition(LaunchConfiguration('sim_execution')),
+    )
+    rviz = Node(
+        package='rviz2',
+        executable='rviz2',
+        name='rviz2',
+        output='log',
+        arguments=['-d', PathJoinSubstitution([FindPackageShare(PACKAGE), 'config',
+                                               'ik_solvers.rviz']),
+                   '-f', base_link],
+        condition=IfCondition(LaunchConfiguration('use_rviz')),
+    )
+    return LaunchDescription(arguments + [
+        OpaqueFunction(function=_robot_state_publisher),
+        ik_node,
+        goal_marker,
+        sim_executor,
+        rviz,
+    ])
