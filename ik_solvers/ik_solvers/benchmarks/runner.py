@@ -12,7 +12,7 @@ import contextlib
 import io
 import sys
 import time
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -178,7 +178,10 @@ def _target_count(config: BenchConfig, anchor: Anchor) -> int:
                                                             config.anchor_targets)
 
 
-def _cases(config: BenchConfig, item: PreparedRobot):
+Case = Tuple[str, str, Optional[float], Method, Optional[Anchor], int]
+
+
+def _cases(config: BenchConfig, item: PreparedRobot) -> Iterator[Case]:
     """Yield (mode, seed kind, budget, method, anchor or None, number of targets)."""
     for mode in config.modes:
         for seed_kind in config.seed_kinds:
@@ -338,7 +341,8 @@ def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
     return sorted(rows, key=_ordering(config, prepared))
 
 
-def _ordering(config: BenchConfig, prepared: Sequence[PreparedRobot]):
+def _ordering(config: BenchConfig, prepared: Sequence[PreparedRobot]
+              ) -> Callable[[Dict[str, object]], Tuple[int, int, int, float, int]]:
     robots = [item.robot.name for item in prepared]
     methods = [method.label for method in _methods(config)] + list(config.anchors)
 
