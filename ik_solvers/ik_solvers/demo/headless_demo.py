@@ -1,0 +1,226 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The headless demo, ``ik_solvers_demo``: the RViz goal-dragging pipeline without a display.
+
+It starts the installed ``ik_node`` and ``sim_executor``, publishes the bundled 7-DOF arm on
+``robot_description`` as robot_state_publisher would, and drags a goal along a smooth
+figure-eight plus a few far-out goals, once per solver. It prints a table as it goes and
+writes a PNG of the paths tracked. Run it with ``bash tools/demo.sh`` from the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+import sys
+import threading
+import time
+from typing import Optional, Sequence, TextIO
+
+from ament_index_python.packages import get_package_share_directory
+import numpy as np
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+
+from ..exceptions import IKError
+from ..kinematics import Chain
+from ..solvers import SOLVERS
+from .drag_driver import DragDriver
+from .metrics import DragRecording, summarise, SolverSummary
+from .plot import plot_drags
+from .processes import ProcessGroup
+from .report import format_header, format_row, LEGEND, ProgressLine
+from .scripted_drag import scripted_drag
+
+__all__ = ['DemoOptions', 'DemoResult', 'main', 'reach_bound', 'run_demo']
+
+PACKAGE_NAME = 'ik_solvers'
+DEFAULT_SOLVERS = ('ccd', 'fabrik', 'jacobian_transpose', 'length_relaxation')
+DEFAULT_DESCRIPTION = 'panda_like.urdf'
+DEFAULT_BASE_LINK = 'panda_link0'
+DEFAULT_TIP_LINK = 'panda_hand_tcp'
+COMMAND_TOPIC = '/joint_trajectory_controller/joint_trajectory'
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    """What to drag, how fast, with which solvers, and where the plot goes."""
+
+    output: Path
+    solvers: Sequence[str] = DEFAULT_SOLVERS
+    path_length: int = 300
+    rate: float = 50.0
+    unreachable: int = 5
+    description: Optional[Path] = None
+    base_link: str = DEFAULT_BASE_LINK
+    tip_link: str = DEFAULT_TIP_LINK
+    #: Longest wait for the nodes to start and for their first answers, seconds.
+    startup_timeout: float = 30.0
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """The recordings and table rows of a demo run, and the PNG written."""
+
+    recordings: Sequence[DragRecording]
+    summaries: Sequence[SolverSummary]
+    plot: Path
+    elapsed: float
+
+
+def reach_bound(chain: Chain) -> float:
+    """
+    Bound the chain's reach from above, in metres.
+
+    The sum of the distances between the base, consecutive joint origins and the tip is a
+    length no configuration can exceed.
+    """
+    frames, tip = chain.joint_frames(chain.mid_configuration())
+    points = np.vstack([np.zeros(3), frames[:, :3, 3], tip[:3, 3]])
+    return float(np.sum(np.linalg.norm(np.diff(points, axis=0), axis=1)))
+
+
+def _share_file(*parts: str) -> Path:
+    return Path(get_package_share_directory(PACKAGE_NAME)).joinpath(*parts)
+
+
+def _say(stream: TextIO, text: str = '') -> None:
+    stream.write(text + '\n')
+    stream.flush()
+
+
+def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult:
+    """
+    Run the whole demo and print its progress and table on ``stream``.
+
+    :raises IKError: bad options (unknown solver, link or file), or a node that did not start
+        or answer; every child process is stopped before it propagates.
+    """
+    started = time.monotonic()
+    unknown = [name for name in options.solvers if name not in SOLVERS]
+    if unknown or not options.solvers:
+        raise IKError('unknown solvers %s; known: %s' % (unknown, ', '.join(sorted(SOLVERS))))
+    if options.path_length < 2 or options.rate <= 0.0 or options.unreachable < 0:
+        raise IKError('need at least 2 path goals, a positive rate and >= 0 far goals')
+    description = options.description or _share_file('urdf', DEFAULT_DESCRIPTION)
+    try:
+        urdf_xml = Path(description).read_text(encoding='utf-8')
+    except OSError as error:
+        raise IKError('cannot read the robot description %s: %s' % (description, error))
+    chain = Chain.from_urdf(urdf_xml, options.base_link, options.tip_link)
+    logs = options.output / 'logs'
+    _say(stream, 'ik_solvers headless demo: %s, chain %s -> %s (%d joints)' % (
+        Path(description).name, chain.base_link, chain.tip_link, chain.num_joints))
+    _say(stream, 'Each solver follows %d goals streamed at %.0f Hz, then %d goals out of reach.'
+         % (options.path_length, options.rate, options.unreachable))
+    _say(stream, 'Starting ik_node and sim_executor (logs in %s) ...' % logs)
+
+    params_file = _share_file('config', 'ik_solvers.yaml')
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    executor = SingleThreadedExecutor(context=context)
+    spinner = threading.Thread(target=executor.spin, daemon=True)
+    try:
+        with ProcessGroup() as group:
+            group.start('sim_executor', log_path=logs / 'sim_executor.log',
+                        parameters={'command_topic': COMMAND_TOPIC})
+            group.start('ik_node', log_path=logs / 'ik_node.log',
+                        params_files=[params_file] if params_file.is_file() else [],
+                        parameters={'base_link': chain.base_link, 'tip_link': chain.tip_link,
+                                    'solver': options.solvers[0],
+                                    'command_topic': COMMAND_TOPIC})
+            driver = DragDriver(urdf_xml=urdf_xml, base_link=chain.base_link,
+                                joint_names=chain.joint_names, command_topic=COMMAND_TOPIC,
+                                context=context)
+            executor.add_node(driver)
+            spinner.start()
+            try:
+                home = driver.wait_for_joint_states(timeout=options.startup_timeout)
+                start_pose = chain.fk(home)
+                driver.wait_for_model(start_pose, timeout=options.startup_timeout)
+            except IKError:
+                group.check_alive()  # a crashed child explains more than a timeout
+                raise
+            goals = scripted_drag(start_pose, path_length=options.path_length,
+                                  unreachable=options.unreachable, reach=reach_bound(chain))
+            _say(stream, 'Ready: the tip starts at %s m in %s.\n' % (
+                np.round(start_pose[:3, 3], 3).tolist(), chain.base_link))
+            _say(stream, format_header())
+
+            recordings, summaries = [], []
+            for solver in options.solvers:
+                group.check_alive()
+                driver.set_solver(solver)
+                driver.move_to(home, duration=0.3, timeout=5.0)
+                line = ProgressLine(solver, stream=stream)
+                recording = driver.drag(solver, goals, rate=options.rate,
+                                        unreachable_wait=2.0, progress=line.update)
+                summary = summarise(recording)
+                line.finish(format_row(summary))
+                recordings.append(recording)
+                summaries.append(summary)
+            group.check_alive()
+    finally:
+        executor.shutdown()
+        if spinner.is_alive():
+            spinner.join(timeout=5.0)
+        rclpy.try_shutdown(context=context)
+
+    plot = plot_drags(recordings, options.output / 'ik_solvers_demo.png',
+                      title='%s -> %s on %s: goal dragged at %.0f Hz' % (
+                          chain.base_link, chain.tip_link, Path(description).name,
+                          options.rate))
+    return DemoResult(recordings, summaries, plot, time.monotonic() - started)
+
+
+def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
+    parser = argparse.ArgumentParser(
+        prog='ik_solvers_demo',
+        description='Drag an IK goal along a scripted path through the real ik_node and a '
+                    'simulated executor, once per solver, without a display.')
+    parser.add_argument('--output', type=Path, default=Path('output'),
+                        help='folder for the PNG and the node logs (default: ./output)')
+    parser.add_argument('--solvers', default=','.join(DEFAULT_SOLVERS),
+                        help='comma-separated solvers (default: all four)')
+    parser.add_argument('--poses', type=int, default=300,
+                        help='goals along the path (default: 300)')
+    parser.add_argument('--rate', type=float, default=50.0,
+                        help='goals per second on the path, Hz (default: 50)')
+    parser.add_argument('--unreachable', type=int, default=5,
+                        help='goals out of reach after the path (default: 5)')
+    parser.add_argument('--description', type=Path, default=None,
+                        help='URDF file (default: the bundled panda_like.urdf)')
+    parser.add_argument('--base-link', default=DEFAULT_BASE_LINK)
+    parser.add_argument('--tip-link', default=DEFAULT_TIP_LINK)
+    arguments = parser.parse_args(argv)
+    return DemoOptions(
+        output=arguments.output.resolve(),
+        solvers=tuple(name.strip() for name in arguments.solvers.split(',') if name.strip()),
+        path_length=arguments.poses, rate=arguments.rate, unreachable=arguments.unreachable,
+        description=arguments.description, base_link=arguments.base_link,
+        tip_link=arguments.tip_link)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of ``ik_solvers_demo``; returns the process exit code."""
+    options = _parse(sys.argv[1:] if argv is None else argv)
+    try:
+        result = run_demo(options)
+    except KeyboardInterrupt:
+        _say(sys.stderr, 'interrupted; the nodes were stopped')
+        return 130
+    except IKError as error:
+        _say(sys.stderr, 'ik_solvers_demo: %s' % error)
+        return 1
+    _say(sys.stdout, '\n' + LEGEND)
+    _say(sys.stdout, '\nDone in %.0f s. Plot of the paths tracked: %s' % (
+        result.elapsed, result.plot))
+    _say(sys.stdout, 'Node logs: %s' % (options.output / 'logs'))
+    silent = [s.solver for s in result.summaries if s.path_solved == 0]
+    if silent:
+        _say(sys.stderr, 'no goal was solved with %s: see %s' % (
+            ', '.join(silent), options.output / 'logs' / 'ik_node.log'))
+        return 1
+    return 0

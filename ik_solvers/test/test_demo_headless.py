@@ -1,0 +1,68 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+A short headless demo through the installed ik_node and sim_executor, over real DDS.
+
+This is the README's main command in miniature: one solver, a short drag, two far goals.
+"""
+
+import io
+import math
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip('rclpy', reason='rclpy is not installed')
+pytest.importorskip('ik_solvers_interfaces.msg', reason='ik_solvers_interfaces is not built')
+pytest.importorskip('matplotlib', reason='matplotlib is not installed (the demo plots with it)')
+
+from ik_solvers.demo.headless_demo import DemoOptions, main, run_demo  # noqa: E402
+from ik_solvers.demo.processes import find_executable, ProcessError  # noqa: E402
+
+
+def _installed():
+    try:
+        find_executable('ik_node')
+        find_executable('sim_executor')
+    except ProcessError as error:
+        return str(error)
+    return None
+
+
+def test_a_short_drag_is_followed_and_far_goals_are_reported(tmp_path):
+    missing = _installed()
+    if missing:
+        pytest.fail('the demo needs the installed nodes: %s' % missing)
+    stream = io.StringIO()
+    result = run_demo(DemoOptions(output=tmp_path, solvers=('fabrik',), path_length=40,
+                                  rate=40.0, unreachable=2), stream=stream)
+    (summary,) = result.summaries
+    # The node may skip goals superseded while it was busy (latest wins), not most of them.
+    assert summary.path_solved >= 10
+    assert summary.success_rate >= 0.9
+    assert summary.position_error_median <= 1e-4
+    assert summary.unreachable_flagged == 2
+    # Consecutive commands along a smooth path never swing a joint by a large angle.
+    assert 0.0 < summary.max_joint_jump < math.radians(60.0)
+    assert summary.path_commands >= summary.path_success
+    assert result.recordings[0].unmatched == 0
+
+    text = stream.getvalue()
+    assert 'panda_link0 -> panda_hand_tcp' in text
+    assert any(line.startswith('fabrik ') for line in text.splitlines())
+    png = Path(result.plot)
+    assert png.parent == tmp_path and png.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
+    assert (tmp_path / 'logs' / 'ik_node.log').is_file()
+
+
+@pytest.mark.parametrize('arguments, message', [
+    (['--solvers', 'fabrik,simplex'], 'unknown solvers'),
+    (['--tip-link', 'no_such_link'], 'no_such_link'),
+    (['--poses', '1'], 'at least 2'),
+    (['--description', '/nonexistent/robot.urdf'], 'cannot read'),
+])
+def test_bad_options_stop_with_a_clear_message_before_starting_anything(
+        arguments, message, tmp_path, capsys):
+    assert main(arguments + ['--output', str(tmp_path)]) == 1
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / 'logs').exists()
