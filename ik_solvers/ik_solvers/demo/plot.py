@@ -49,15 +49,15 @@ def plot_drags(recordings: Sequence[DragRecording], path: Path, *, title: str) -
 
     for column, recording in enumerate(recordings):
         axes = figure.add_subplot(grid[0, column])
-        axes.plot(goal_positions[:, 1], goal_positions[:, 2], color='0.6', linewidth=3.0,
-                  label='goal path')
+        axes.plot(goal_positions[:, 1], goal_positions[:, 2], color='0.75', linewidth=6.0,
+                  solid_capstyle='round', label='goal path', zorder=1)
         solves = [s for s in recording.solves if goals[s.goal_index].reachable]
         reached = np.array([s.reached_position for s in solves]).reshape(-1, 3)
         success = np.array([s.success for s in solves], dtype=bool)
-        axes.scatter(reached[success, 1], reached[success, 2], s=6, color='tab:green',
-                     label='reached')
-        axes.scatter(reached[~success, 1], reached[~success, 2], s=18, marker='x',
-                     color='tab:red', label='failed (closest)')
+        axes.scatter(reached[success, 1], reached[success, 2], s=5, color='tab:green',
+                     label='reached', zorder=2)
+        axes.scatter(reached[~success, 1], reached[~success, 2], s=24, marker='x',
+                     color='tab:red', label='failed (closest)', zorder=3)
         axes.set_title(recording.solver)
         axes.set_xlabel('y (m)')
         if column == 0:
