@@ -6,20 +6,19 @@ import os
 from pathlib import Path
 import signal
 import subprocess
-import threading
 
 from ik_solvers.kinematics import Chain
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
 import rclpy
-from rclpy.executors import SingleThreadedExecutor
 from test_node_support import (
     COMMAND_TOPIC,
     fk_of_command,
     jtc_accepts,
     Probe,
     same_position,
+    Spinner,
     unique_namespace,
     WAIT,
 )
@@ -63,12 +62,10 @@ def test_installed_ik_node_commands_answers_and_stops_cleanly(ik_node_process):
     namespace, process = ik_node_process
     context = rclpy.Context()
     rclpy.init(context=context)
-    executor = SingleThreadedExecutor(context=context)
+    spinner = Spinner(context)
+    probe = Probe(context, namespace)
     try:
-        probe = Probe(context, namespace)
-        executor.add_node(probe.node)
-        spinner = threading.Thread(target=executor.spin, daemon=True)
-        spinner.start()
+        spinner.executor.add_node(probe.node)
         probe.wait_for_ik_node()
         chain = Chain.from_urdf(URDF, 'base_link', 'tool0')
         home = np.array([0.2, -1.2, 1.4, -0.6, 0.5, 0.1])
@@ -91,7 +88,8 @@ def test_installed_ik_node_commands_answers_and_stops_cleanly(ik_node_process):
         assert probe.call(bad).error_code == SolveIK.Response.INVALID_TARGET
         assert process.poll() is None, 'ik_node exited'
     finally:
-        executor.shutdown()
+        spinner.stop()
+        probe.node.destroy_node()
         rclpy.shutdown(context=context)
     process.send_signal(signal.SIGINT)
     output, _ = process.communicate(timeout=WAIT)

@@ -12,7 +12,6 @@ from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
 import rclpy
-from rclpy.executors import MultiThreadedExecutor
 from rclpy.parameter import Parameter
 from rclpy.parameter_client import AsyncParameterClient
 from sensor_msgs.msg import JointState
@@ -23,6 +22,7 @@ from test_node_support import (
     Probe,
     rotation_angle,
     same_position,
+    Spinner,
     unique_namespace,
     WAIT,
     wait_until,
@@ -48,10 +48,9 @@ class Ros:
     def __init__(self) -> None:
         self.context = rclpy.Context()
         rclpy.init(context=self.context)
-        self.executor = MultiThreadedExecutor(context=self.context)
+        self._spinner = Spinner(self.context)
+        self.executor = self._spinner.executor
         self.nodes = []
-        self._spinner = threading.Thread(target=self.executor.spin, daemon=True)
-        self._spinner.start()
 
     def start(self, **parameters):
         namespace = unique_namespace()
@@ -69,8 +68,7 @@ class Ros:
         return node, probe
 
     def close(self) -> None:
-        self.executor.shutdown()
-        self._spinner.join(timeout=WAIT)
+        self._spinner.stop()
         for node in self.nodes:
             node.destroy_node()
         rclpy.shutdown(context=self.context)

@@ -17,6 +17,7 @@ from ik_solvers.ros.conversions import matrix_to_pose
 from ik_solvers_interfaces.msg import IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
+from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
@@ -27,6 +28,7 @@ from visualization_msgs.msg import MarkerArray
 __all__ = [
     'Collector',
     'Probe',
+    'Spinner',
     'jtc_accepts',
     'fk_of_command',
     'rotation_angle',
@@ -53,6 +55,27 @@ def wait_until(predicate: Callable[[], bool], timeout: float = WAIT) -> bool:
             return predicate()
         time.sleep(0.01)
     return True
+
+
+class Spinner:
+    """Spins a single-threaded executor in a thread, and stops it with no callback in flight."""
+
+    def __init__(self, context) -> None:
+        self.executor = SingleThreadedExecutor(context=context)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._thread.start()
+
+    def _spin(self) -> None:
+        while not self._stop.is_set():
+            self.executor.spin_once(timeout_sec=0.05)
+
+    def stop(self) -> None:
+        # Joining first: shutting an executor down while a callback runs makes rclpy report an
+        # unretrieved InvalidHandle from the callback's task.
+        self._stop.set()
+        self._thread.join(timeout=WAIT)
+        self.executor.shutdown()
 
 
 class Collector:
