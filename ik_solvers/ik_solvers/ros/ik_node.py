@@ -37,7 +37,7 @@ from visualization_msgs.msg import MarkerArray
 
 from .conversions import duration_to_seconds, transform_to_matrix
 from .engine import CommandRefusedError, IKEngine
-from .frames import UnknownFrameError
+from .frames import ExternalLookup, UnknownFrameError
 from .latest_target import LatestSlot
 from .markers import solve_markers
 from .names import (
@@ -63,6 +63,10 @@ Codes = SolveIK.Response
 #: Seconds between two log lines about the same kind of problem.
 LOG_THROTTLE_PERIOD = 5.0
 
+# Error code -> lower-case constant name, e.g. 3 -> 'invalid_target': names the child loggers.
+_CODE_NAMES = {getattr(Codes, name): name.lower() for name in dir(Codes)
+               if name.isupper() and isinstance(getattr(Codes, name), int)}
+
 
 class IKNode(Node):
     """Turns target poses into JointTrajectory commands and answers SolveIK calls."""
@@ -80,9 +84,11 @@ class IKNode(Node):
             self.declare_parameter(spec.name, spec.default, describe(spec))
         self._loggers: Dict[str, object] = {}
         self._descriptions_received = 0
+        self._targets: LatestSlot[PoseStamped] = LatestSlot()
         self._tf_buffer, self._tf_listener, self._tf_exception = None, None, None
         self._engine = IKEngine(external_lookup=self._start_tf())
         self.add_on_set_parameters_callback(self._check_new_parameters)
+        self.add_post_set_parameters_callback(self._log_new_parameters)
 
         settings = self._settings()
         if settings.solver not in known_solvers():
@@ -116,13 +122,12 @@ class IKNode(Node):
         self.create_service(SolveIK, SOLVE_IK_SERVICE, self._on_solve_ik,
                             callback_group=MutuallyExclusiveCallbackGroup())
 
-        self._targets: LatestSlot[PoseStamped] = LatestSlot()
         self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
         self._worker.start()
         self.get_logger().info(
             'ready: solver %s, targets on %s, commands on %s, service %s' % (
-                settings.solver, self.resolve_topic_name(TARGET_POSE_TOPIC), command_topic,
-                self.resolve_service_name(SOLVE_IK_SERVICE)))
+                settings.solver, self.resolve_topic_name(TARGET_POSE_TOPIC),
+                self._command_publisher.topic_name, self.resolve_service_name(SOLVE_IK_SERVICE)))
 
     @property
     def targets_received(self) -> int:
@@ -165,9 +170,11 @@ class IKNode(Node):
         if reasons:
             self.get_logger().warning('parameter change refused: %s' % '; '.join(reasons))
             return SetParametersResult(successful=False, reason='; '.join(reasons))
+        return SetParametersResult(successful=True)
+
+    def _log_new_parameters(self, parameters: List[Parameter]) -> None:
         for parameter in parameters:
             self.get_logger().info('parameter %s set to %r' % (parameter.name, parameter.value))
-        return SetParametersResult(successful=True)
 
     # Logging -------------------------------------------------------------------------------
 
@@ -187,14 +194,12 @@ class IKNode(Node):
         if outcome.success:
             self.get_logger().debug('%s: %s' % (origin, outcome.message))
             return
-        names = {getattr(Codes, name): name.lower() for name in dir(Codes)
-                 if name.isupper() and isinstance(getattr(Codes, name), int)}
-        kind = names.get(outcome.error_code, 'error')
+        kind = _CODE_NAMES.get(outcome.error_code, 'error')
         self._warn(kind, '%s: %s' % (origin, outcome.message))
 
     # TF ------------------------------------------------------------------------------------
 
-    def _start_tf(self):
+    def _start_tf(self) -> Optional[ExternalLookup]:
         try:
             import tf2_ros
         except ImportError:
