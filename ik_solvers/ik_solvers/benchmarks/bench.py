@@ -279,7 +279,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if arguments.scaling:
         scaling_config = ScalingConfig(
             joint_counts=tuple(arguments.snakes or (_QUICK_SNAKES if quick else _SNAKES)),
-            solvers=solvers,
+            solvers=solvers, option_sets=config.option_sets,
             targets=_QUICK_SCALING_TARGETS if quick else arguments.scaling_targets,
             budget=arguments.scaling_budget, tolerance=arguments.tolerance,
             rng_seed=arguments.rng_seed)

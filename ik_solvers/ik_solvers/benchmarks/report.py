@@ -288,10 +288,12 @@ def write_plots(rows: Sequence[Row], scaling_rows: Sequence[Row],
             method_rows = sorted((row for row in scaling_rows if row['method'] == method),
                                  key=lambda row: row['dof'])
             joints = [row['dof'] for row in method_rows]
+            style = {'marker': 'o', 'label': method,
+                     'linestyle': '--' if method_rows[0].get('variant') else '-'}
             left.plot(joints, [row['iterations']['median'] if row['iterations'] else float('nan')
-                               for row in method_rows], marker='o', label=method)
+                               for row in method_rows], **style)
             right.plot(joints, [1e3 * row['time_all']['median'] for row in method_rows],
-                       marker='o', label=method)
+                       **style)
         left.set_ylabel('median iterations')
         right.set_ylabel('median time over all attempts [ms]')
         for axis in (left, right):

@@ -37,6 +37,7 @@ __all__ = [
     'prepare_robots',
     'run_benchmark',
     'run_method',
+    'solver_methods',
 ]
 
 MODES: Tuple[str, ...] = ('pose', 'position')
@@ -155,15 +156,23 @@ def prepare_robots(config: BenchConfig, *,
     return prepared
 
 
-def _methods(config: BenchConfig, *, variants: bool = True) -> List[Method]:
+def solver_methods(solvers: Sequence[str],
+                   option_sets: Sequence[Mapping[str, object]]) -> List[Method]:
+    """
+    List the configurations to run: every solver with every option set, without repeats.
+
+    :param solvers: Registered solver names.
+    :param option_sets: Extra ``solve`` options; an option equal to the solver's own default
+        is dropped, so that asking for the default gives the default configuration's row.
+
+    :returns: The methods, solver by solver in the order given.
+    """
     methods: List[Method] = []
-    option_sets = config.option_sets if variants else config.option_sets[:1]
-    for solver in config.solvers:
+    for solver in solvers:
         default_polish = getattr(solver_class(solver), 'polish_by_default', None)
         seen: List[Dict[str, object]] = []
         for options in option_sets:
             options = dict(options)
-            # Asking for the solver's own default is its default configuration: one row.
             if isinstance(default_polish, bool) and options.get('polish') is default_polish:
                 del options['polish']
             if options not in seen:
@@ -171,6 +180,11 @@ def _methods(config: BenchConfig, *, variants: bool = True) -> List[Method]:
                 methods.append(Method(method_label(solver, options), solver=solver,
                                       options=options))
     return methods
+
+
+def _methods(config: BenchConfig, *, variants: bool = True) -> List[Method]:
+    return solver_methods(config.solvers,
+                          config.option_sets if variants else config.option_sets[:1])
 
 
 def _target_count(config: BenchConfig, anchor: Anchor) -> int:

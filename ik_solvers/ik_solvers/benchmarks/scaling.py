@@ -8,12 +8,12 @@ it next to the other heuristics, on position-only targets from random seeds.
 """
 
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
 from .progress import ProgressBar
 from .protocol import draw_seeds, draw_targets
 from .robots import load_robot
-from .runner import Method, method_label, run_method
+from .runner import run_method, solver_methods
 from .summary import summarize
 from ..exceptions import IKError
 from ..kinematics import Chain
@@ -33,6 +33,9 @@ class ScalingConfig:
     :ivar joint_counts: Snake lengths; ``snake_<N>`` is the bundled file when there is one,
         a generated snake otherwise.
     :ivar solvers: Registered solver names.
+    :ivar option_sets: Extra ``solve`` options, as in the main grid; the first set is the
+        main configuration, the others variants. Running the heuristics without the
+        polish shows their own scaling, which the polish would otherwise hide.
     :ivar targets: Position-only targets per snake.
     :ivar budget: Time budget per call, in s; generous, so that slow convergence shows as
         time rather than as failure.
@@ -43,6 +46,7 @@ class ScalingConfig:
 
     joint_counts: Sequence[int] = (10, 20, 50, 100)
     solvers: Sequence[str] = ()
+    option_sets: Sequence[Mapping[str, object]] = ({},)
     targets: int = 30
     budget: float = 0.05
     fast_threshold: float = 0.01
@@ -52,21 +56,23 @@ class ScalingConfig:
 
 def scaling_work(config: ScalingConfig) -> int:
     """Return the number of solver calls :func:`run_scaling` will make."""
-    return len(config.joint_counts) * len(config.solvers) * config.targets
+    return len(config.joint_counts) * len(solver_methods(config.solvers,
+                                                         config.option_sets)) * config.targets
 
 
 def run_scaling(config: ScalingConfig, *, progress: Optional[ProgressBar] = None,
                 log: Callable[[str], None] = lambda message: None) -> List[Dict[str, object]]:
     """
-    Solve position-only targets on each snake with each solver.
+    Solve position-only targets on each snake with each solver configuration.
 
     :param config: The study's configuration.
     :param progress: Bar to advance by one per call; none by default.
     :param log: Where messages about skipped snakes go.
 
-    :returns: One JSON-ready row per (snake, solver): ``robot``, ``dof``, ``method``, ``budget``
-        (s), the figures of :func:`summary.summarize`, and ``fast_rate``, the % of targets
-        solved within ``fast_threshold``.
+    :returns: One JSON-ready row per (snake, configuration): ``robot``, ``dof``, ``method``,
+        ``solver``, ``options``, ``variant``, ``budget`` (s), the figures of
+        :func:`summary.summarize`, and ``fast_rate``, the % of targets solved within
+        ``fast_threshold``.
     """
     rows: List[Dict[str, object]] = []
     for count in config.joint_counts:
@@ -76,16 +82,18 @@ def run_scaling(config: ScalingConfig, *, progress: Optional[ProgressBar] = None
         except (IKError, ValueError) as error:
             log('skipping snake_%d: %s' % (count, error))
             if progress is not None:
-                progress.update(len(config.solvers) * config.targets)
+                progress.update(scaling_work(config) // len(config.joint_counts))
             continue
         targets = draw_targets(chain, config.targets, seed=config.rng_seed)
         seeds = draw_seeds(chain, targets, 'random', seed=config.rng_seed)
-        for solver in config.solvers:
-            method = Method(method_label(solver, {}), solver=solver)
+        main_labels = {method.label for method in
+                       solver_methods(config.solvers, config.option_sets[:1])}
+        for method in solver_methods(config.solvers, config.option_sets):
             # One untimed call first, so that first-call costs of a new chain size stay out.
             run_method(chain, method, targets, seeds[:1], position_only=True,
                        budget=config.budget, tolerance=config.tolerance)
-            label = '%s position random %gms %s' % (robot.name, 1e3 * config.budget, solver)
+            label = '%s position random %gms %s' % (robot.name, 1e3 * config.budget,
+                                                    method.label)
             attempts = run_method(
                 chain, method, targets, seeds, position_only=True, budget=config.budget,
                 tolerance=config.tolerance,
@@ -93,7 +101,8 @@ def run_scaling(config: ScalingConfig, *, progress: Optional[ProgressBar] = None
                 (lambda: None))
             row: Dict[str, object] = {
                 'robot': robot.name, 'dof': chain.num_joints, 'method': method.label,
-                'solver': solver, 'budget': config.budget,
+                'solver': method.solver, 'options': dict(method.options),
+                'variant': method.label not in main_labels, 'budget': config.budget,
                 'fast_threshold': config.fast_threshold,
             }
             row.update(summarize(attempts))
