@@ -10,6 +10,7 @@ glue lives in :mod:`ik_solvers.ros` and is imported only by the node.
 from .exceptions import (
     IKError,
     InvalidSeedError,
+    InvalidSolverOptionError,
     InvalidTargetError,
     RobotModelError,
     UnknownSolverError,
@@ -22,6 +23,7 @@ __all__ = [
     'IKError',
     'IKResult',
     'InvalidSeedError',
+    'InvalidSolverOptionError',
     'InvalidTargetError',
     'RobotModelError',
     'SOLVERS',

@@ -7,6 +7,7 @@ __all__ = [
     'RobotModelError',
     'InvalidTargetError',
     'InvalidSeedError',
+    'InvalidSolverOptionError',
     'UnknownSolverError',
 ]
 
@@ -34,3 +35,7 @@ class InvalidSeedError(IKError, ValueError):
 
 class UnknownSolverError(IKError, ValueError):
     """No solver of that name is registered."""
+
+
+class InvalidSolverOptionError(IKError, ValueError):
+    """A solver option is unknown or out of range, or the timeout is not positive."""

@@ -7,7 +7,8 @@ Each heuristic is a :class:`Solver` in its own module, registered by name in
 :mod:`ik_solvers.solvers.registry`; :data:`SOLVERS` lists the available names.
 """
 
-from .base import IKProblem, InvalidSolverOptionError, Solver
+from ..exceptions import InvalidSolverOptionError
+from .base import IKProblem, Solver
 from .registry import SOLVERS, solver_class
 from .result import IKResult
 from .solve import solve

@@ -14,22 +14,17 @@ from typing import Any, ClassVar, Dict, Tuple
 
 import numpy as np
 
-from ..exceptions import IKError
+from ..exceptions import InvalidSolverOptionError
 from .kernel import ChainKernel
 from .pose_error import _rotation_vector
 
 __all__ = [
     'IKProblem',
-    'InvalidSolverOptionError',
     'ProgressMonitor',
     'Solver',
     'positive_float',
     'positive_integer',
 ]
-
-
-class InvalidSolverOptionError(IKError, ValueError):
-    """A solver option is unknown or out of range, or the timeout is not positive."""
 
 
 class IKProblem:

@@ -25,7 +25,8 @@ from typing import Tuple
 
 import numpy as np
 
-from .base import InvalidSolverOptionError, IKProblem, positive_float, ProgressMonitor, Solver
+from ..exceptions import InvalidSolverOptionError
+from .base import IKProblem, positive_float, ProgressMonitor, Solver
 from .hinge import best_joint_value, rotation_about, sinusoid_coefficients
 
 __all__ = ['CCDSolver']

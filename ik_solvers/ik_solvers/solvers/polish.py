@@ -1,22 +1,32 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Local polish: damped least squares with an error-dependent damping.
+Local polish: damped least squares that respects the joint limits.
 
 The heuristics converge linearly at best, so the last decades down to a tolerance of 1e-5 take
 them many cheap iterations. From a heuristic's near-solution a few Levenberg-Marquardt steps
-converge quadratically instead. The damping follows Sugihara (2011): lambda = damping * ||e||^2
-plus a small floor, large far from the target (a short, gradient-like step that behaves near
-singularities) and vanishing near it (a Gauss-Newton step). Orientation rows are scaled by the
-problem's orientation weight so that the residual is in metres throughout.
+converge quadratically instead. Orientation rows are scaled by the problem's orientation weight
+so that the residual is in metres throughout.
 
-The default damping factor 0.1 was chosen by measurement: from random starts on ur5_like and
-panda_like, it converges in a median of 8 steps against 17 for a factor of 1, with the same
-share of starts converging.
+Near the joint limits, clamping each joint on its own bends the step away from the direction
+that reduces the error, and the clamped joints keep asking for the same impossible motion: the
+polish stalls. An active set avoids that: a joint resting on a limit whose step points outward
+is frozen (its Jacobian column removed) and the step is computed again for the other joints.
+On panda_like, whose limits are tight, that raised the share of targets solved within 80
+forward kinematics evaluations from random seeds from 87-95.5 % to 95.5-99 % (the four
+heuristics, 200 targets).
+
+The damping follows Sugihara (2011): lambda = damping * ||e||^2 plus a small floor, large far
+from the target (a short, gradient-like step that behaves near singularities) and vanishing
+near it (a Gauss-Newton step). Every step is taken, even one that raises the error, and the
+best configuration seen is kept: measured against Levenberg-Marquardt step rejection (raise
+the damping and retry), taking every step solved as many targets or more, since an uphill
+step often leaves a poor basin. Shortening a step that would cross a limit, instead of
+clamping the joints that cross it, made no measurable difference and costs a little more.
 """
 
 import time
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -26,25 +36,28 @@ __all__ = ['polish']
 
 # Keeps the damped normal matrix well conditioned once the error itself is tiny.
 _DAMPING_FLOOR = 1e-12
-# Iterations without a lower cost after which the polish gives up (limits or a local minimum).
+# Iterations without a lower cost after which the polish gives up (a local minimum).
 _PATIENCE = 3
 # (iteration, largest cost as a fraction of the chain's length): a start still above it by
-# then is abandoned. Measured on ur5_like and panda_like from random starts: starts that go
-# on to converge are below these marks in 90 % of cases or more, while most of those that
-# never converge are far above, so a restart is the better use of the time.
+# then is abandoned, since a restart is then the better use of the time.
 _PROGRESS_MARKS = ((5, 0.2), (8, 0.02), (12, 1e-3))
 
 
 def polish(problem: IKProblem, q: np.ndarray, *, deadline: float,
-           max_iterations: int = 20, damping: float = 0.1) -> Tuple[np.ndarray, int, bool]:
+           max_iterations: int = 20, damping: float = 0.1,
+           max_step: Optional[float] = None,
+           fail_fast: bool = True) -> Tuple[np.ndarray, int, bool]:
     """
-    Refine ``q`` by damped least-squares steps, clamping every step into the limits.
+    Refine ``q`` by damped least-squares steps that stay within the joint limits.
 
     :param problem: target and tolerances.
     :param q: start configuration within the limits, (N,); not modified.
     :param deadline: absolute time on the ``time.perf_counter`` clock, s.
     :param max_iterations: cap on the number of steps.
     :param damping: multiplier of the squared weighted error (m^2) in the damping term.
+    :param max_step: largest motion of any joint in one step, rad or m; the step is shortened
+        as a whole beyond it. None for no cap.
+    :param fail_fast: abandon a start that misses the progress marks (see the module).
 
     :returns: ``(q, iterations, solved)``: the best configuration seen, the steps taken,
         and whether it meets the problem's tolerances.
@@ -53,11 +66,15 @@ def polish(problem: IKProblem, q: np.ndarray, *, deadline: float,
     weight = problem.orientation_weight
     position_only = problem.position_only
     lower, upper = kernel.lower, kernel.upper
-    num_joints = kernel.num_joints
+    rows = 3 if position_only else 6
+    wide = kernel.num_joints >= rows
+    identity = np.eye(rows if wide else kernel.num_joints)
+    marks = []
+    if fail_fast:
+        marks = [(iteration, fraction * kernel.length_scale)
+                 for iteration, fraction in _PROGRESS_MARKS]
     best_q = q
     best_cost = np.inf
-    marks = [(iteration, fraction * kernel.length_scale)
-             for iteration, fraction in _PROGRESS_MARKS]
     since_best = 0
     iterations = 0
     while True:
@@ -80,20 +97,36 @@ def polish(problem: IKProblem, q: np.ndarray, *, deadline: float,
         jacobian = kernel.jacobian(poses)
         if position_only:
             jacobian = jacobian[:3]
+            residual = np.array(error)
         else:
             jacobian[3:] *= weight
-            error[3] *= weight
-            error[4] *= weight
-            error[5] *= weight
-        residual = np.array(error)
+            residual = np.array(error)
+            residual[3:] *= weight
         regularisation = damping * float(residual @ residual) + _DAMPING_FLOOR
-        rows = residual.shape[0]
-        if num_joints >= rows:
-            normal = jacobian @ jacobian.T
-            normal.flat[::rows + 1] += regularisation
-            step = jacobian.T @ np.linalg.solve(normal, residual)
-        else:
-            normal = jacobian.T @ jacobian
-            normal.flat[::num_joints + 1] += regularisation
-            step = np.linalg.solve(normal, jacobian.T @ residual)
+        step = _damped_step(jacobian, residual, regularisation * identity, wide)
+        resting = (q <= lower) | (q >= upper)
+        if resting.any():
+            # Joints pressed against a limit take no part; the others share the step.
+            frozen = resting & ((q <= lower) == (step < 0.0))
+            if frozen.any():
+                jacobian[:, frozen] = 0.0
+                step = _damped_step(jacobian, residual, regularisation * identity, wide)
+                step[frozen] = 0.0
+        if max_step is not None:
+            largest = float(np.max(np.abs(step)))
+            if largest > max_step:
+                step *= max_step / largest
         q = np.minimum(np.maximum(q + step, lower), upper)
+
+
+def _damped_step(jacobian: np.ndarray, residual: np.ndarray, regularisation: np.ndarray,
+                 wide: bool) -> np.ndarray:
+    """
+    Solve the damped normal equations through the smaller of the two normal matrices.
+
+    ``np.linalg.inv`` is used on purpose: for these 6x6 or smaller, well-damped matrices it is
+    as accurate as ``np.linalg.solve`` and costs half as much, most of which is call overhead.
+    """
+    if wide:
+        return jacobian.T @ (np.linalg.inv(jacobian @ jacobian.T + regularisation) @ residual)
+    return np.linalg.inv(jacobian.T @ jacobian + regularisation) @ (jacobian.T @ residual)

@@ -23,8 +23,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..exceptions import InvalidSeedError, InvalidTargetError
-from .base import IKProblem, InvalidSolverOptionError
+from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
+from .base import IKProblem
 from .kernel import kernel_for
 from .polish import polish as run_polish
 from .pose_error import orientation_error as rotation_angle
