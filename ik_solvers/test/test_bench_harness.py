@@ -78,7 +78,8 @@ def test_quick_run_has_a_row_per_solver_configuration_and_case(quick_run):
         assert '| %s |' % method in report
     # The README's headline keeps each solver's recommended configuration and TRAC-IK only;
     # its scaling table keeps the variants, which show how the heuristics alone scale.
-    headline, scaling_table = (output / 'readme_table.md').read_text().split('#### Scaling')
+    readme = (output / 'readme_table.md').read_text()
+    headline, scaling_table = readme.split('#### Targets')[0], readme.split('#### Scaling')[1]
     assert '| ur5_like | 6 | ccd |' in headline and '| ur5_like | 6 | *trac_ik* |' in headline
     assert 'polish=False' not in headline and '| ccd[polish=False] | 6 |' in scaling_table
     assert [row['variant'] for row in ours] == ['[' in row['method'] for row in ours]
@@ -118,7 +119,7 @@ def test_success_counts_equal_an_independent_fk_check(seed_kind, position_only):
     targets = draw_targets(chain, 8, seed=21)
     seeds = draw_seeds(chain, targets, seed_kind, seed=21)
     attempts = run_method(chain, Method('fabrik', solver='fabrik'), targets, seeds,
-                          position_only=position_only, budget=0.005, tolerance=TOLERANCE)
+                          position_only=position_only, budget=0.05, tolerance=TOLERANCE)
     verdicts, margins = _independent_verdicts(robot, chain, attempts, targets, position_only)
     summary = summarize(attempts)
     assert summary['attempts'] == 8
