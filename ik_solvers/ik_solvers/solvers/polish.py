@@ -68,7 +68,6 @@ def polish(problem: IKProblem, q: np.ndarray, *, deadline: float,
     lower, upper = kernel.lower, kernel.upper
     rows = 3 if position_only else 6
     wide = kernel.num_joints >= rows
-    identity = np.eye(rows if wide else kernel.num_joints)
     marks = []
     if fail_fast:
         marks = [(iteration, fraction * kernel.length_scale)
@@ -103,14 +102,14 @@ def polish(problem: IKProblem, q: np.ndarray, *, deadline: float,
             residual = np.array(error)
             residual[3:] *= weight
         regularisation = damping * float(residual @ residual) + _DAMPING_FLOOR
-        step = _damped_step(jacobian, residual, regularisation * identity, wide)
+        step = _damped_step(jacobian, residual, regularisation, wide)
         resting = (q <= lower) | (q >= upper)
         if resting.any():
             # Joints pressed against a limit take no part; the others share the step.
             frozen = resting & ((q <= lower) == (step < 0.0))
             if frozen.any():
                 jacobian[:, frozen] = 0.0
-                step = _damped_step(jacobian, residual, regularisation * identity, wide)
+                step = _damped_step(jacobian, residual, regularisation, wide)
                 step[frozen] = 0.0
         if max_step is not None:
             largest = float(np.max(np.abs(step)))
@@ -119,7 +118,7 @@ def polish(problem: IKProblem, q: np.ndarray, *, deadline: float,
         q = np.minimum(np.maximum(q + step, lower), upper)
 
 
-def _damped_step(jacobian: np.ndarray, residual: np.ndarray, regularisation: np.ndarray,
+def _damped_step(jacobian: np.ndarray, residual: np.ndarray, regularisation: float,
                  wide: bool) -> np.ndarray:
     """
     Solve the damped normal equations through the smaller of the two normal matrices.
@@ -128,5 +127,9 @@ def _damped_step(jacobian: np.ndarray, residual: np.ndarray, regularisation: np.
     as accurate as ``np.linalg.solve`` and costs half as much, most of which is call overhead.
     """
     if wide:
-        return jacobian.T @ (np.linalg.inv(jacobian @ jacobian.T + regularisation) @ residual)
-    return np.linalg.inv(jacobian.T @ jacobian + regularisation) @ (jacobian.T @ residual)
+        normal = jacobian @ jacobian.T
+        normal.flat[::normal.shape[0] + 1] += regularisation
+        return jacobian.T @ (np.linalg.inv(normal) @ residual)
+    normal = jacobian.T @ jacobian
+    normal.flat[::normal.shape[0] + 1] += regularisation
+    return np.linalg.inv(normal) @ (jacobian.T @ residual)

@@ -125,7 +125,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
             max(position_tolerance, implementation.handoff_position_tolerance),
             max(orientation_tolerance, implementation.handoff_orientation_tolerance))
 
-    rng = np.random.default_rng(RESTART_SEED)
+    rng = None
     best_q, best_cost = q, math.inf
     iterations = 0
     attempts = 0
@@ -158,11 +158,14 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
             break
         if max_attempts is not None and attempts >= max_attempts:
             break
+        if rng is None:  # made only when needed: it costs as much as a polish step
+            rng = np.random.default_rng(RESTART_SEED)
         q = kernel.clip(chain.random_configuration(rng))
 
     q = np.clip(best_q, chain.lower, chain.upper)
     reached = chain.fk(q)
-    position_error = float(np.linalg.norm(reached[:3, 3] - target[:3, 3]))
+    dx, dy, dz = (reached[:3, 3] - target[:3, 3]).tolist()
+    position_error = math.sqrt(dx * dx + dy * dy + dz * dz)
     orientation_error = 0.0 if problem.position_only else float(rotation_angle(reached,
                                                                                target))
     success = bool(position_error <= position_tolerance
@@ -203,14 +206,21 @@ def _checked_target(target: Any) -> np.ndarray:
     if pose.shape != (4, 4):
         raise InvalidTargetError('target must be a 4x4 homogeneous transform, got shape %s'
                                  % (pose.shape,))
-    if not np.all(np.isfinite(pose)):
+    if not np.isfinite(pose).all():
         raise InvalidTargetError('target has non-finite values')
-    if np.max(np.abs(pose[3] - (0.0, 0.0, 0.0, 1.0))) > _RIGID_TOLERANCE:
+    # Scalar maths: on a 4x4 matrix numpy's per-call overhead would dominate the checks.
+    (ax, bx, cx, _), (ay, by, cy, _), (az, bz, cz, _), last = pose.tolist()
+    if (abs(last[0]) > _RIGID_TOLERANCE or abs(last[1]) > _RIGID_TOLERANCE
+            or abs(last[2]) > _RIGID_TOLERANCE or abs(last[3] - 1.0) > _RIGID_TOLERANCE):
         raise InvalidTargetError('the last row of target must be [0, 0, 0, 1], got %s'
                                  % (pose[3],))
-    rotation = pose[:3, :3]
-    if (np.max(np.abs(rotation.T @ rotation - np.eye(3))) > _RIGID_TOLERANCE
-            or np.linalg.det(rotation) < 0.0):
+    # Columns a, b, c of the rotation: unit length, orthogonal, right-handed.
+    deviation = max(abs(ax * ax + ay * ay + az * az - 1.0),
+                    abs(bx * bx + by * by + bz * bz - 1.0),
+                    abs(cx * cx + cy * cy + cz * cz - 1.0), abs(ax * bx + ay * by + az * bz),
+                    abs(ax * cx + ay * cy + az * cz), abs(bx * cx + by * cy + bz * cz))
+    if (deviation > _RIGID_TOLERANCE
+            or ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx) < 0.0):
         raise InvalidTargetError('the upper-left 3x3 block of target is not a rotation')
     return pose
 
