@@ -219,8 +219,8 @@ def _checked_target(target: Any) -> np.ndarray:
                     abs(bx * bx + by * by + bz * bz - 1.0),
                     abs(cx * cx + cy * cy + cz * cz - 1.0), abs(ax * bx + ay * by + az * bz),
                     abs(ax * cx + ay * cy + az * cz), abs(bx * cx + by * cy + bz * cz))
-    if (deviation > _RIGID_TOLERANCE
-            or ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx) < 0.0):
+    handedness = ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
+    if deviation > _RIGID_TOLERANCE or handedness < 0.0:
         raise InvalidTargetError('the upper-left 3x3 block of target is not a rotation')
     return pose
 
