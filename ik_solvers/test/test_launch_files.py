@@ -111,7 +111,8 @@ def test_the_description_reaches_robot_state_publisher_as_a_string():
     calls = _calls(tree, 'ParameterValue')
     assert calls, 'robot_description must be wrapped in ParameterValue'
     assert all(getattr(_keyword(call, 'value_type'), 'id', None) == 'str' for call in calls)
-    packages = {_text(_keyword(call, 'package'), _constants(tree)) for call in _calls(tree, 'Node')}
+    constants = _constants(tree)
+    packages = {_text(_keyword(call, 'package'), constants) for call in _calls(tree, 'Node')}
     assert {'robot_state_publisher', 'rviz2', PACKAGE} <= packages
 
 
