@@ -78,3 +78,17 @@ def test_step_cap_bounds_every_joint_motion(panda):
     q, _, success = polish(problem, start, deadline=NO_DEADLINE, max_iterations=200,
                            max_step=0.05, fail_fast=False)
     assert success and panda.within_limits(q)
+
+
+def test_kernel_poses_are_remembered_only_for_equal_configurations(panda):
+    kernel = kernel_for(panda)
+    rng = np.random.default_rng(8)
+    first = panda.random_configuration(rng)
+    second = panda.random_configuration(rng)
+    poses = kernel.poses(first)
+    assert not poses.flags.writeable  # a shared answer cannot be changed by one caller
+    assert kernel.poses(first.copy()) is poses
+    other = kernel.poses(second)
+    assert other is not poses
+    np.testing.assert_allclose(other[-1], panda.fk(second), atol=1e-12)
+    np.testing.assert_allclose(kernel.poses(first)[-1], panda.fk(first), atol=1e-12)

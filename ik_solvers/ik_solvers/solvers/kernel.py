@@ -97,6 +97,7 @@ class ChainKernel:
         self._weights[:, 0, 0] = 1.0
         self._has_prismatic = has_prismatic
         self._prismatic = np.flatnonzero(self.is_prismatic)
+        self._last = (b'', None)
         self.tip_offset = segments[n].copy()
         origins = np.concatenate((aligned[:, :3, 3], tip[None, :3, 3]))
         self.length_scale = max(float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1))),
@@ -121,10 +122,23 @@ class ChainKernel:
 
         :param q: joint configuration, (N,), rad or m.
 
-        :returns: (N + 1, 4, 4) array: rows 0..N-1 are the joint frames after their own motion (the
-            joint axis is column 2, a point on it column 3), row N is the tip pose; all in the
-            base frame.
+        :returns: (N + 1, 4, 4) read-only array: rows 0..N-1 are the joint frames after their own
+            motion (the joint axis is column 2, a point on it column 3), row N is the tip pose;
+            all in the base frame.
         """
+        # A heuristic's last configuration is evaluated again by the polish that follows, and
+        # the polish's by solve(): remembering the last answer saves those evaluations. One
+        # tuple is swapped at once, so threads sharing the kernel never see a torn pair.
+        key = q.tobytes()
+        last = self._last
+        if last[0] == key:
+            return last[1]
+        poses = self._compute_poses(q)
+        poses.flags.writeable = False
+        self._last = (key, poses)
+        return poses
+
+    def _compute_poses(self, q: np.ndarray) -> np.ndarray:
         n = self.num_joints
         weights = self._weights.copy()
         np.sin(q, out=weights[:n, 0, 1])
@@ -182,6 +196,7 @@ class _GenericKernel(ChainKernel):
         self._axes = np.asarray(chain.axes, dtype=float)
         self._alignments = np.array([_frame_aligning_z_with(a) for a in self._axes])
         self._chain = chain
+        self._last = (b'', None)
         frames, tip = chain.joint_frames(np.zeros(n))
         poses = self.poses(np.zeros(n))
         self.tip_offset = np.linalg.solve(poses[-2], tip)
@@ -189,7 +204,7 @@ class _GenericKernel(ChainKernel):
         self.length_scale = max(float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1))),
                                 1e-3)
 
-    def poses(self, q: np.ndarray) -> np.ndarray:
+    def _compute_poses(self, q: np.ndarray) -> np.ndarray:
         frames, tip = self._chain.joint_frames(q)
         poses = np.empty((self.num_joints + 1, 4, 4))
         poses[:-1] = frames
