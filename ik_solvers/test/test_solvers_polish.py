@@ -92,3 +92,20 @@ def test_kernel_poses_are_remembered_only_for_equal_configurations(panda):
     assert other is not poses
     np.testing.assert_allclose(other[-1], panda.fk(second), atol=1e-12)
     np.testing.assert_allclose(kernel.poses(first)[-1], panda.fk(first), atol=1e-12)
+
+
+@pytest.mark.parametrize('solver', ['ccd', 'fabrik'])
+def test_warm_seed_near_a_limit_gives_the_nearby_solution(panda, solver):
+    # Solutions with two joints on a limit and seeds within 0.05 rad of them: the local polish
+    # must finish the job from the seed rather than hand over to a restart far away.
+    rng = np.random.default_rng(12)
+    for _ in range(10):
+        solution = panda.random_configuration(rng)
+        resting = rng.choice(panda.num_joints, 2, replace=False)
+        solution[resting] = np.where(rng.random(2) < 0.5, panda.lower[resting],
+                                     panda.upper[resting])
+        seed = panda.clip(solution + rng.uniform(-0.05, 0.05, panda.num_joints))
+        result = solve(panda, panda.fk(solution), seed=seed, solver=solver, timeout=2.0)
+        assert result.success, result
+        assert result.attempts == 1
+        assert np.max(np.abs(result.q - seed)) <= 0.1
