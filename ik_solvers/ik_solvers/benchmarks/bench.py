@@ -12,6 +12,7 @@ configuration outside the limits, or when a solver call raises; 2 on bad argumen
 import argparse
 import ast
 import datetime
+import importlib.metadata
 import inspect
 import itertools
 import json
@@ -219,12 +220,19 @@ def _meta(argv: Sequence[str]) -> Dict[str, object]:
                     break
     except OSError:
         pass
+    versions = {}
+    for distribution in ('pytracik', 'ikpy', 'example-robot-data'):
+        try:
+            versions[distribution] = importlib.metadata.version(distribution)
+        except importlib.metadata.PackageNotFoundError:
+            versions[distribution] = 'not installed'
     return {
         'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
         'cpu': cpu,
         'cpus': os.cpu_count(),
         'python': platform.python_version(),
         'numpy': np.__version__,
+        'versions': versions,
         'command': ' '.join(['ik_solvers_bench'] + [shlex.quote(arg) for arg in argv]),
     }
 

@@ -133,6 +133,8 @@ def _meta_lines(meta: Mapping[str, object]) -> List[str]:
     return ['- date: %s' % meta.get('date'),
             '- machine: %s, %s logical CPUs; Python %s, numpy %s'
             % (meta.get('cpu'), meta.get('cpus'), meta.get('python'), meta.get('numpy')),
+            '- packages: %s' % ', '.join('%s %s' % item for item in
+                                         sorted(dict(meta.get('versions') or {}).items())),
             '- command: `%s`' % meta.get('command')]
 
 
@@ -144,7 +146,8 @@ def readme_summary(rows: Sequence[Row], scaling_rows: Sequence[Row], goals: Sequ
     :param rows: Benchmark rows.
     :param scaling_rows: Scaling rows (may be empty).
     :param goals: Goals from :func:`goals.evaluate_goals`.
-    :param meta: ``date``, ``cpu``, ``cpus``, ``python``, ``numpy``, ``command``.
+    :param meta: ``date``, ``cpu``, ``cpus``, ``python``, ``numpy``, ``versions`` (of the
+        anchors and the vendor URDF package), ``command``.
 
     :returns: Markdown text.
     """
