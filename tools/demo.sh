@@ -9,9 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/env.sh
 ik_solvers_setup
 
-# A domain of its own for every run, so that the demo never talks to other nodes on this machine.
-export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 100) + 1 ))}"
-export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+ik_solvers_isolate_ros
 _say "running the headless demo (ROS_DOMAIN_ID=$ROS_DOMAIN_ID)"
 # Console scripts of a ROS 2 package live in <prefix>/lib/<package>/ (where `ros2 run` looks),
 # not on PATH; ask the ament index where the package was installed.

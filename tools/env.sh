@@ -101,3 +101,10 @@ ik_solvers_setup() {
   if [ "$ROS_MODE" = "wheels" ]; then _link_wheel_prefix || return 1; fi
   _build || return 1
 }
+
+# A DDS domain of its own for every run, on loopback only, so that two runs on one machine (or
+# a robot on the same network) never see each other's nodes.
+ik_solvers_isolate_ros() {
+  export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 100) + 1 ))}"
+  export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+}

@@ -7,9 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/env.sh
 ik_solvers_setup
 
-# A domain of its own for every run, so that two runs on one machine never see each other's nodes.
-export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 100) + 1 ))}"
-export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+ik_solvers_isolate_ros
 _say "running colcon test (ROS_DOMAIN_ID=$ROS_DOMAIN_ID)"
 
 status=0
