@@ -32,15 +32,17 @@ class JacobianTransposeSolver(Solver):
         max_iterations: steps per start (default 2000; 2 when the polish follows).
         stall_iterations: steps without a 5 % lower error after which the start is given up
             (default 40).
-        max_step: largest motion of any joint in one step, rad or m (default 0.15, about
-            8.6 degrees).
+        max_step: largest motion of any joint in one step, rad or m (default 0.6, about 34
+            degrees). Measured on 400 targets from random seeds (full pose, 1e-5): before the
+            polish, 0.6 rather than 0.15 raised the share solved within 50 forward kinematics
+            from 91 to 94 % on both ur5_like and panda_like; alone, it made no difference.
     """
 
     name = 'jacobian_transpose'
     defaults = {
         'max_iterations': 2000,
         'stall_iterations': 40,
-        'max_step': 0.15,
+        'max_step': 0.6,
     }
 
     def check_options(self) -> None:
