@@ -17,10 +17,8 @@ from ik_solvers_interfaces.msg import IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from rcl_interfaces.msg import SetParametersResult
-import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.duration import Duration
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import (
@@ -51,6 +49,7 @@ from .names import (
     STATUS_TOPIC,
     TARGET_POSE_TOPIC,
 )
+from .node_main import run_node
 from .outcome import IKOutcome, IKRequest
 from .parameters import check_parameter, describe, known_solvers, NodeSettings, PARAMETERS
 from .reports import fill_response, status_message
@@ -332,20 +331,7 @@ class IKNode(Node):
 
 def main(args: Optional[List[str]] = None) -> None:
     """Run the ik_node until interrupted (console script ``ik_node``)."""
-    rclpy.init(args=args)
-    node = None
-    try:
-        node = IKNode()
-        # Two threads: a service call may wait on a TF lookup while subscriptions keep flowing.
-        executor = MultiThreadedExecutor(num_threads=2)
-        executor.add_node(node)
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+    run_node(IKNode, args, num_threads=2)
 
 
 if __name__ == '__main__':

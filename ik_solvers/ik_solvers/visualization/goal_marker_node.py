@@ -16,11 +16,10 @@ from typing import Optional
 
 from interactive_markers import InteractiveMarkerServer
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
-import rclpy
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from visualization_msgs.msg import InteractiveMarkerFeedback
 
+from ..ros.node_main import run_node
 from .goal_marker_core import GoalMarkerCore
 from .goal_marker_shape import GOAL_MARKER_NAME, make_goal_marker
 from .goal_tracker import COLOURS, GoalPose, Reachability
@@ -102,14 +101,4 @@ class GoalMarkerNode(Node):
 
 def main(args: Optional[list[str]] = None) -> None:
     """Run the goal marker node until interrupted."""
-    rclpy.init(args=args)
-    node = None
-    try:
-        node = GoalMarkerNode()
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+    run_node(GoalMarkerNode, args)

@@ -16,9 +16,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
-import rclpy
 from rclpy.duration import Duration
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
@@ -27,6 +25,7 @@ from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
 
 from ..exceptions import RobotModelError
+from ..ros.node_main import run_node
 from .robot_joints import moving_joints
 from .trajectory_player import InvalidTrajectoryError, JointLimits, TrajectoryPlayer
 
@@ -197,14 +196,4 @@ class SimulatedExecutor(Node):
 
 def main(args: Optional[list[str]] = None) -> None:
     """Run the simulated executor until interrupted."""
-    rclpy.init(args=args)
-    node = None
-    try:
-        node = SimulatedExecutor()
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+    run_node(SimulatedExecutor, args)

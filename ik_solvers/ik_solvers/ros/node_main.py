@@ -1,0 +1,36 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The body every console-script ``main()`` of the package shares: init, spin, clean exit."""
+
+from typing import Callable, List, Optional
+
+import rclpy
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.node import Node
+
+__all__ = ['run_node']
+
+
+def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None, *,
+             num_threads: int = 1) -> None:
+    """
+    Create a node with ``make_node`` and spin it until Ctrl-C or an external shutdown.
+
+    :param make_node: called after ``rclpy.init``; returns the node to spin.
+    :param args: command-line arguments for ``rclpy.init`` (None: ``sys.argv``).
+    :param num_threads: executor threads; more than one lets a slow callback (a service
+        waiting on a TF lookup) run while subscriptions keep flowing.
+    """
+    rclpy.init(args=args)
+    node = None
+    try:
+        node = make_node()
+        executor = MultiThreadedExecutor(num_threads=num_threads)
+        executor.add_node(node)
+        executor.spin()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
