@@ -5,7 +5,8 @@
 from typing import Callable, List, Optional
 
 import rclpy
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import (ExternalShutdownException, MultiThreadedExecutor,
+                             SingleThreadedExecutor)
 from rclpy.node import Node
 
 __all__ = ['run_node']
@@ -25,7 +26,10 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None, *,
     node = None
     try:
         node = make_node()
-        executor = MultiThreadedExecutor(num_threads=num_threads)
+        if num_threads > 1:
+            executor = MultiThreadedExecutor(num_threads=num_threads)
+        else:
+            executor = SingleThreadedExecutor()
         executor.add_node(node)
         executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
