@@ -24,6 +24,7 @@ __all__ = [
     'Solver',
     'positive_float',
     'positive_integer',
+    'trust_radius',
 ]
 
 
@@ -132,9 +133,9 @@ class Solver(ABC):
     # With the polish on, the heuristic hands over once within these errors (m, rad).
     handoff_position_tolerance: ClassVar[float] = 1e-3
     handoff_orientation_tolerance: ClassVar[float] = 1e-2
-    # With the polish on, the default cap on the heuristic's iterations per start; two
-    # measured best or as good among 1 to 5, 10 and 20 (see :mod:`ik_solvers.solvers.solve`).
-    iterations_before_polish: ClassVar[int] = 2
+    # With the polish on, the default cap on the heuristic's iterations per start (see
+    # :mod:`ik_solvers.solvers.solve` for the measurement: one was best or as good for all four).
+    iterations_before_polish: ClassVar[int] = 1
 
     def __init__(self, **options: Any) -> None:
         """
@@ -160,6 +161,8 @@ class Solver(ABC):
         for key in ('max_iterations', 'stall_iterations'):
             if key in self.options:
                 positive_integer(self.options, key)
+        if self.options.get('trust_region') is not None:
+            positive_float(self.options, 'trust_region')
 
     def check_chain(self, kernel: ChainKernel) -> None:
         """
@@ -183,6 +186,28 @@ class Solver(ABC):
 
         :returns: The best configuration found (within the limits) and the iterations used.
         """
+
+
+def trust_radius(problem: IKProblem, cost: float, gain: Any) -> float:
+    """
+    Largest motion of a revolute joint in one iteration, rad, for the current error.
+
+    A heuristic's optimal move for one joint can swing it far even when the start is already
+    close to a solution (CCD turning a wrist to align an axis, say), which would carry a warm
+    seed away to another branch of solutions. Bounding each joint's motion by ``gain`` times
+    the cost (m) over the chain's length keeps the motion in proportion to the error: wide
+    from a poor start, tight from a close one. Prismatic joints get this radius times the
+    chain's length, in m.
+
+    :param problem: target and tolerances (its kernel gives the length scale).
+    :param cost: the current cost, m (see :meth:`IKProblem.cost`).
+    :param gain: the solver's ``trust_region`` option; None for no limit.
+
+    :returns: The radius, rad; ``math.inf`` when ``gain`` is None.
+    """
+    if gain is None:
+        return math.inf
+    return float(gain) * cost / problem.kernel.length_scale
 
 
 def positive_integer(options: Dict[str, Any], key: str) -> int:

@@ -26,7 +26,7 @@ from typing import Tuple
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
-from .base import IKProblem, positive_float, ProgressMonitor, Solver
+from .base import IKProblem, positive_float, ProgressMonitor, Solver, trust_radius
 from .hinge import best_joint_value, rotation_about, sinusoid_coefficients
 
 __all__ = ['CCDSolver']
@@ -43,18 +43,20 @@ class CCDSolver(Solver):
         weights: per-joint stiffness, a sequence of N values in [0, 1], or None for all 1.
         orientation_emphasis: multiplier of the orientation terms against the position term
             (default 1; the base weight comes from the problem's orientation weight).
+        trust_region: a joint moves at most this multiple of the sweep's starting cost over
+            the chain's length, rad, per sweep (see :func:`~.base.trust_radius`; default 0.5);
+            None for no limit. Measured with 200 targets per case, 5 ms: 0.5 and 1 solved as
+            many targets from random seeds (99.5-100 % ur5_like, 97.5 % panda_like, full
+            pose); 2 and 4 let 1-42 % of warm-seeded solutions end > 0.1 rad from the seed.
     """
 
     name = 'ccd'
-    # Measured on 400 targets from random seeds (full pose, 1e-5): one sweep before the polish
-    # solved 93 % of panda_like targets within 50 forward kinematics against 90 % for two, and
-    # as many on ur5_like (98 %); a sweep also costs more than a polish step.
-    iterations_before_polish = 1
     defaults = {
         'max_iterations': 300,
         'stall_iterations': 12,
         'weights': None,
         'orientation_emphasis': 1.0,
+        'trust_region': 0.5,
     }
 
     def check_options(self) -> None:
@@ -114,6 +116,8 @@ class CCDSolver(Solver):
                     or iteration == self.options['max_iterations']
                     or time.perf_counter() > deadline):
                 return best_q, iteration
+            radius = trust_radius(problem, cost, self.options['trust_region'])
+            slide = radius * kernel.length_scale
             # Scalar maths: per joint, numpy's call overhead would dominate 3-vector work.
             axes = poses[:-1, :3, 2].tolist()
             origins = poses[:-1, :3, 3].tolist()
@@ -126,7 +130,7 @@ class CCDSolver(Solver):
                 if prismatic[i]:
                     new = values[i] + stiffness[i] * (ux * (tx - px) + uy * (ty - py)
                                                       + uz * (tz - pz))
-                    new = min(max(new, lower[i]), upper[i])
+                    new = min(max(new, lower[i], values[i] - slide), upper[i], values[i] + slide)
                     shift = new - values[i]
                     px, py, pz = px + shift * ux, py + shift * uy, pz + shift * uz
                     values[i] = new
@@ -143,7 +147,8 @@ class CCDSolver(Solver):
                         axes[i], (tip_rotation @ target_rotation_t).tolist())
                     a += orientation_weight * a_rotation
                     b += orientation_weight * b_rotation
-                new = best_joint_value(values[i], a, b, lower[i], upper[i], stiffness[i])
+                new = best_joint_value(values[i], a, b, max(lower[i], values[i] - radius),
+                                       min(upper[i], values[i] + radius), stiffness[i])
                 angle = new - values[i]
                 if angle == 0.0:
                     continue

@@ -31,7 +31,7 @@ from typing import Tuple
 
 import numpy as np
 
-from .base import IKProblem, ProgressMonitor, Solver
+from .base import IKProblem, ProgressMonitor, Solver, trust_radius
 from .point_chain import PointChain
 
 __all__ = ['FABRIKSolver']
@@ -42,15 +42,21 @@ class FABRIKSolver(Solver):
     Forward and backward reaching on the hinge chain's points.
 
     Options:
-        max_iterations: iterations per start (default 200; 2 when the polish follows).
+        max_iterations: iterations per start (default 200; 1 when the polish follows).
         stall_iterations: iterations without a 5 % lower error after which the start is given
             up (default 8).
+        trust_region: a joint moves at most this multiple of the iteration's starting cost
+            over the chain's length, rad, per iteration (see :func:`~.base.trust_radius`;
+            default 1); None for no limit. At 2 or 4, 4-38 % of warm-seeded position-only
+            solutions ended > 0.1 rad from the seed (200 targets, ur5_like and panda_like);
+            at 0.5 fewer panda_like targets were solved from random seeds in 5 ms.
     """
 
     name = 'fabrik'
     defaults = {
         'max_iterations': 200,
         'stall_iterations': 8,
+        'trust_region': 1.0,
     }
 
     def improve(self, problem: IKProblem, q: np.ndarray, *,
@@ -63,6 +69,7 @@ class FABRIKSolver(Solver):
         goal = point_chain.goal.tolist()
         max_iterations = self.options['max_iterations']
         monitor = ProgressMonitor(self.options['stall_iterations'])
+        trust_gain = self.options['trust_region']
         best_q, best_cost = q, np.inf
         for iteration in range(max_iterations + 1):
             poses = kernel.poses(q)
@@ -81,7 +88,8 @@ class FABRIKSolver(Solver):
             points[0] = base
             for j in range(len(lengths)):
                 _reach(points, j + 1, j, lengths[j])
-            q = point_chain.recover(q, poses, np.array(points))
+            q = point_chain.recover(q, poses, np.array(points),
+                                    radius=trust_radius(problem, cost, trust_gain))
         return best_q, max_iterations
 
 

@@ -19,7 +19,7 @@ from typing import Tuple
 
 import numpy as np
 
-from .base import IKProblem, positive_float, ProgressMonitor, Solver
+from .base import IKProblem, positive_float, ProgressMonitor, Solver, trust_radius
 
 __all__ = ['JacobianTransposeSolver']
 
@@ -29,13 +29,18 @@ class JacobianTransposeSolver(Solver):
     Jacobian-transpose gradient descent with an adaptive step.
 
     Options:
-        max_iterations: steps per start (default 2000; 2 when the polish follows).
+        max_iterations: steps per start (default 2000; 1 when the polish follows).
         stall_iterations: steps without a 5 % lower error after which the start is given up
             (default 40).
         max_step: largest motion of any joint in one step, rad or m (default 0.6, about 34
             degrees). Measured on 400 targets from random seeds (full pose, 1e-5): before the
             polish, 0.6 rather than 0.15 raised the share solved within 50 forward kinematics
             from 91 to 94 % on both ur5_like and panda_like; alone, it made no difference.
+        trust_region: the step is also shrunk so that no joint moves more than this multiple
+            of the current cost over the chain's length, rad (see
+            :func:`~.base.trust_radius`; default 1); None for no limit. ``max_step`` is the
+            tighter bound far from the target; from 0.5 to 4 the success rates did not differ
+            beyond noise.
     """
 
     name = 'jacobian_transpose'
@@ -43,6 +48,7 @@ class JacobianTransposeSolver(Solver):
         'max_iterations': 2000,
         'stall_iterations': 40,
         'max_step': 0.6,
+        'trust_region': 1.0,
     }
 
     def check_options(self) -> None:
@@ -60,6 +66,7 @@ class JacobianTransposeSolver(Solver):
         max_step = float(self.options['max_step'])
         max_iterations = self.options['max_iterations']
         monitor = ProgressMonitor(self.options['stall_iterations'])
+        trust_gain = self.options['trust_region']
         best_q, best_cost = q, np.inf
         for iteration in range(max_iterations + 1):
             poses = kernel.poses(q)
@@ -86,7 +93,8 @@ class JacobianTransposeSolver(Solver):
                 return best_q, iteration
             step = (float(residual @ image) / image_norm) * gradient
             largest = float(np.max(np.abs(step)))
-            if largest > max_step:
-                step *= max_step / largest
+            limit = min(max_step, trust_radius(problem, cost, trust_gain))
+            if largest > limit:
+                step *= limit / largest
             q = np.minimum(np.maximum(q + step, lower), upper)
         return best_q, max_iterations

@@ -28,7 +28,7 @@ from typing import Tuple
 
 import numpy as np
 
-from .base import IKProblem, positive_integer, ProgressMonitor, Solver
+from .base import IKProblem, positive_integer, ProgressMonitor, Solver, trust_radius
 from .point_chain import PointChain
 
 __all__ = ['LengthRelaxationSolver']
@@ -39,9 +39,14 @@ class LengthRelaxationSolver(Solver):
     Simultaneous relaxation of segment lengths, then joint recovery.
 
     Options:
-        max_iterations: iterations per start (default 200; 2 when the polish follows).
+        max_iterations: iterations per start (default 200; 1 when the polish follows).
         stall_iterations: iterations without a 5 % lower error after which the start is given
             up (default 8).
+        trust_region: a joint moves at most this multiple of the iteration's starting cost
+            over the chain's length, rad, per iteration (see :func:`~.base.trust_radius`;
+            default 1); None for no limit. At 2 or 4, 4-38 % of warm-seeded position-only
+            solutions ended > 0.1 rad from the seed (200 targets, ur5_like and panda_like);
+            at 0.5 fewer panda_like targets were solved from random seeds in 5 ms.
         relaxation_sweeps: length relaxation sweeps between two joint recoveries (default 4).
     """
 
@@ -49,6 +54,7 @@ class LengthRelaxationSolver(Solver):
     defaults = {
         'max_iterations': 200,
         'stall_iterations': 8,
+        'trust_region': 1.0,
         'relaxation_sweeps': 4,
     }
 
@@ -78,6 +84,7 @@ class LengthRelaxationSolver(Solver):
         sweeps = self.options['relaxation_sweeps']
         max_iterations = self.options['max_iterations']
         monitor = ProgressMonitor(self.options['stall_iterations'])
+        trust_gain = self.options['trust_region']
         best_q, best_cost = q, np.inf
         for iteration in range(max_iterations + 1):
             poses = kernel.poses(q)
@@ -98,5 +105,6 @@ class LengthRelaxationSolver(Solver):
                 corrections = segments * stretch[:, None]
                 points[:-1] += near_share * corrections
                 points[1:] -= far_share * corrections
-            q = point_chain.recover(q, poses, points)
+            q = point_chain.recover(q, poses, points,
+                                    radius=trust_radius(problem, cost, trust_gain))
         return best_q, max_iterations

@@ -23,6 +23,7 @@ hinge axes, offsets and limits are thereby enforced exactly: the recovered confi
 real one, and the next iteration starts from its forward kinematics.
 """
 
+import math
 from typing import List
 
 import numpy as np
@@ -73,13 +74,16 @@ class PointChain:
         """Return the (N + 1, 3) points of a configuration given its kernel poses."""
         return poses[:, :3, 3].copy()
 
-    def recover(self, q: np.ndarray, poses: np.ndarray, desired: np.ndarray) -> np.ndarray:
+    def recover(self, q: np.ndarray, poses: np.ndarray, desired: np.ndarray, *,
+                radius: float = math.inf) -> np.ndarray:
         """
         Joint values whose points best match ``desired``, from a base-to-tip sweep.
 
         :param q: current configuration, (N,).
         :param poses: kernel poses of ``q``.
         :param desired: (N + 1, 3) desired points, m.
+        :param radius: largest motion of a revolute joint, rad (prismatic ones: this times the
+            chain's length, m); see :func:`~.base.trust_radius`.
 
         :returns: The new configuration, (N,), within the limits.
         """
@@ -90,11 +94,13 @@ class PointChain:
         orientation_weight = self._orientation_weight
         values: List[float] = q.tolist()
         lower, upper, prismatic = self._lower, self._upper, self._prismatic
+        slide = radius * self.kernel.length_scale
         for i in range(len(values)):
             axis = axes[i]
             origin = points[i]
             if prismatic[i]:
                 shift = float(np.mean(desired[i + 1:] - points[i + 1:], axis=0) @ axis)
+                shift = min(max(shift, -slide), slide)
                 new = min(max(values[i] + shift, lower[i]), upper[i])
                 points[i + 1:] += (new - values[i]) * axis
                 values[i] = new
@@ -104,7 +110,8 @@ class PointChain:
             if orientation_weight:
                 moment += orientation_weight * (tip_rotation @ target_rotation_t)
             a, b = sinusoid_coefficients(axis.tolist(), moment.tolist())
-            new = best_joint_value(values[i], a, b, lower[i], upper[i])
+            new = best_joint_value(values[i], a, b, max(lower[i], values[i] - radius),
+                                   min(upper[i], values[i] + radius))
             if new != values[i]:
                 rotation = rotation_about(axis.tolist(), new - values[i])
                 points[i + 1:] = origin + levers @ rotation.T
