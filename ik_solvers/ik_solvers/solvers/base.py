@@ -190,17 +190,20 @@ class Solver(ABC):
 
 def trust_radius(problem: IKProblem, cost: float, gain: Any) -> float:
     """
-    Largest motion of a revolute joint in one iteration, rad, for the current error.
+    Largest motion of a revolute joint in one iteration, rad, for a start with this cost.
 
     A heuristic's optimal move for one joint can swing it far even when the start is already
     close to a solution (CCD turning a wrist to align an axis, say), which would carry a warm
-    seed away to another branch of solutions. Bounding each joint's motion by ``gain`` times
-    the cost (m) over the chain's length keeps the motion in proportion to the error: wide
-    from a poor start, tight from a close one. Prismatic joints get this radius times the
-    chain's length, in m.
+    seed away to another branch of solutions. Bounding each joint's motion per iteration by
+    ``gain`` times the start's cost (m) over the chain's length keeps the motion in proportion
+    to how far the start is: wide from a poor start, tight from a close one. The radius is
+    fixed per start rather than shrunk with the error: shrinking it throttled the heuristics
+    alone (CCD needed 38 iterations instead of 13 on ur5_like, position only), since a joint
+    with a short lever needs more than the error over the chain's length. Prismatic joints
+    get this radius times the chain's length, in m.
 
     :param problem: target and tolerances (its kernel gives the length scale).
-    :param cost: the current cost, m (see :meth:`IKProblem.cost`).
+    :param cost: the cost at the start, m (see :meth:`IKProblem.cost`).
     :param gain: the solver's ``trust_region`` option; None for no limit.
 
     :returns: The radius, rad; ``math.inf`` when ``gain`` is None.

@@ -43,7 +43,7 @@ class CCDSolver(Solver):
         weights: per-joint stiffness, a sequence of N values in [0, 1], or None for all 1.
         orientation_emphasis: multiplier of the orientation terms against the position term
             (default 1; the base weight comes from the problem's orientation weight).
-        trust_region: a joint moves at most this multiple of the sweep's starting cost over
+        trust_region: a joint moves at most this multiple of the start's cost over
             the chain's length, rad, per sweep (see :func:`~.base.trust_radius`; default 0.5);
             None for no limit. Measured with 200 targets per case, 5 ms: 0.5 and 1 solved as
             many targets from random seeds (99.5-100 % ur5_like, 97.5 % panda_like, full
@@ -116,8 +116,9 @@ class CCDSolver(Solver):
                     or iteration == self.options['max_iterations']
                     or time.perf_counter() > deadline):
                 return best_q, iteration
-            radius = trust_radius(problem, cost, self.options['trust_region'])
-            slide = radius * kernel.length_scale
+            if iteration == 0:
+                radius = trust_radius(problem, cost, self.options['trust_region'])
+                slide = radius * kernel.length_scale
             # Scalar maths: per joint, numpy's call overhead would dominate 3-vector work.
             axes = poses[:-1, :3, 2].tolist()
             origins = poses[:-1, :3, 3].tolist()

@@ -37,7 +37,7 @@ class JacobianTransposeSolver(Solver):
             polish, 0.6 rather than 0.15 raised the share solved within 50 forward kinematics
             from 91 to 94 % on both ur5_like and panda_like; alone, it made no difference.
         trust_region: the step is also shrunk so that no joint moves more than this multiple
-            of the current cost over the chain's length, rad (see
+            of the start's cost over the chain's length, rad (see
             :func:`~.base.trust_radius`; default 1); None for no limit. ``max_step`` is the
             tighter bound far from the target; from 0.5 to 4 the success rates did not differ
             beyond noise.
@@ -93,7 +93,8 @@ class JacobianTransposeSolver(Solver):
                 return best_q, iteration
             step = (float(residual @ image) / image_norm) * gradient
             largest = float(np.max(np.abs(step)))
-            limit = min(max_step, trust_radius(problem, cost, trust_gain))
+            if iteration == 0:
+                limit = min(max_step, trust_radius(problem, cost, trust_gain))
             if largest > limit:
                 step *= limit / largest
             q = np.minimum(np.maximum(q + step, lower), upper)

@@ -42,8 +42,8 @@ class LengthRelaxationSolver(Solver):
         max_iterations: iterations per start (default 200; 1 when the polish follows).
         stall_iterations: iterations without a 5 % lower error after which the start is given
             up (default 8).
-        trust_region: a joint moves at most this multiple of the iteration's starting cost
-            over the chain's length, rad, per iteration (see :func:`~.base.trust_radius`;
+        trust_region: a joint moves at most this multiple of the start's cost over
+            the chain's length, rad, per iteration (see :func:`~.base.trust_radius`;
             default 1); None for no limit. At 2 or 4, 4-38 % of warm-seeded position-only
             solutions ended > 0.1 rad from the seed (200 targets, ur5_like and panda_like);
             at 0.5 fewer panda_like targets were solved from random seeds in 5 ms.
@@ -95,6 +95,8 @@ class LengthRelaxationSolver(Solver):
             if (problem.is_solved(position_error, orientation_error) or monitor.stalled(cost)
                     or iteration == max_iterations or time.perf_counter() > deadline):
                 return best_q, iteration
+            if iteration == 0:
+                radius = trust_radius(problem, cost, trust_gain)
             points = poses[:, :3, 3].copy()
             point_chain.fix_goal(points)
             for _ in range(sweeps):
@@ -105,6 +107,5 @@ class LengthRelaxationSolver(Solver):
                 corrections = segments * stretch[:, None]
                 points[:-1] += near_share * corrections
                 points[1:] -= far_share * corrections
-            q = point_chain.recover(q, poses, points,
-                                    radius=trust_radius(problem, cost, trust_gain))
+            q = point_chain.recover(q, poses, points, radius=radius)
         return best_q, max_iterations
