@@ -13,7 +13,6 @@ import pytest
 rclpy = pytest.importorskip('rclpy', reason='rclpy is not installed')
 
 from rclpy.duration import Duration  # noqa: E402
-from rclpy.executors import MultiThreadedExecutor  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile  # noqa: E402
 from rclpy.time import Time  # noqa: E402
@@ -22,6 +21,7 @@ from std_msgs.msg import String  # noqa: E402
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint  # noqa: E402
 
 from ik_solvers.visualization.sim_executor import SimulatedExecutor  # noqa: E402
+from test_node_support import Spinner  # noqa: E402
 
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'planar_3link.urdf').read_text()
 # One namespace per test process: nothing another run left in the graph can interfere.
@@ -66,21 +66,18 @@ class Probe:
 def ros():
     context = rclpy.Context()
     rclpy.init(context=context)
-    executor = MultiThreadedExecutor(context=context)
-    spinner = threading.Thread(target=executor.spin, daemon=True)
+    spinner = Spinner(context)
     nodes = []
 
     def add(node):
         nodes.append(node)
-        executor.add_node(node)
+        spinner.executor.add_node(node)
         return node
 
-    spinner.start()
     try:
         yield context, add
     finally:
-        executor.shutdown()
-        spinner.join(timeout=5.0)
+        spinner.stop()
         for node in nodes:
             node.destroy_node()
         rclpy.shutdown(context=context)
@@ -148,8 +145,9 @@ def test_plays_a_trajectory_by_linear_interpolation_on_time(ros):
             assert list(state.velocity) == pytest.approx([1.25, -1.25, 2.5])
         elif 0.4 < elapsed < 0.6:
             inside[1] += 1
-    # at 100 Hz, many states fall inside each segment: the motion is shown, not jumped
-    assert inside[0] >= 10 and inside[1] >= 5
+    # States strictly inside each segment show the motion instead of a jump to the goal; how
+    # many arrive depends on the machine's load, so only their presence is required.
+    assert inside[0] >= 1 and inside[1] >= 1
     assert list(states[-1].position) == pytest.approx(path[-1].tolist())
     assert list(states[-1].velocity) == pytest.approx([0.0, 0.0, 0.0])
 
@@ -162,14 +160,16 @@ def test_bad_trajectories_are_ignored_and_the_arm_stays_where_it_was(ros):
     probe.wait_for(lambda states: len(states) >= 2)
     now = probe.node.get_clock().now()
     probe.publish_command(_command(JOINTS, [(0.1, [0.3, 0.2, 0.1])], now))
-    probe.wait_for(lambda states: list(states[-1].position) == pytest.approx([0.3, 0.2, 0.1]))
+    reached = probe.wait_for(
+        lambda states: list(states[-1].position) == pytest.approx([0.3, 0.2, 0.1]))
     for bad in (_command(['joint_1', 'elbow'], [(0.1, [1.0, 1.0])], now),
                 _command(JOINTS, [(0.1, [4.0, 0.0, 0.0])], now),  # beyond the limits
                 _command(JOINTS, [(0.1, [1.0, 0.0])], now)):
         probe.publish_command(bad)
-    time.sleep(0.5)
-    after = [list(s.position) for s in probe.received()[-20:]]
-    assert after == [pytest.approx([0.3, 0.2, 0.1])] * 20
+    # Every state published after the bad commands went out still shows the last good goal.
+    states = probe.wait_for(lambda states: len(states) >= len(reached) + 20)
+    after = [list(s.position) for s in states[len(reached):]]
+    assert after == [pytest.approx([0.3, 0.2, 0.1])] * len(after)
 
 
 def test_falls_silent_while_another_node_publishes_joint_states(ros):
