@@ -4,8 +4,9 @@
 A serial chain cut out of a URDF: forward kinematics, Jacobian and joint frames.
 
 Lengths are in metres, angles in radians; poses are 4x4 homogeneous matrices in the frame
-of the chain's base link. Solvers call :meth:`Chain.fk` and :meth:`Chain.joint_frames` in
-their inner loops, so the per-call work is a handful of vectorised numpy operations.
+of the chain's base link. Solvers call :meth:`Chain.poses` and :meth:`Chain.jacobian` in
+their inner loops, so the per-call work is a handful of vectorised numpy operations, and the
+two share one pass over the chain (see :mod:`.segments`).
 """
 
 import math
@@ -24,6 +25,9 @@ from .urdf_model import RobotModel
 from ..exceptions import InvalidSeedError, RobotModelError
 
 __all__ = ['Chain']
+
+# The length scale of a chain whose joints and tip all sit at one point, m.
+_SMALLEST_LENGTH_SCALE = 1e-3
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -101,7 +105,15 @@ class Chain:
         self._segments = SegmentStack(
             fixed_before, unit_axes, [joint.is_prismatic for joint in segment_joints],
             tip_offset)
+        self._unalign = np.ascontiguousarray(self._segments.alignments.transpose(0, 2, 1))
+        # Rows of the segment poses that :meth:`poses` returns: the independent joints, then
+        # the tip.
+        self._pose_rows = np.append(self._frame_rows, self._num_segments)
         self._set_limits(leaders)
+        origins = self.poses(np.zeros(self._num_joints))[:, :3, 3]
+        self._length_scale = max(
+            float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1))),
+            _SMALLEST_LENGTH_SCALE)
 
     def _fold_fixed_joints(self, path: Sequence[JointDescription]):
         fixed = np.eye(4)
@@ -249,6 +261,29 @@ class Chain:
         """(N, 3) unit joint axes, each expressed in its own joint frame."""
         return self._axes
 
+    @property
+    def length_scale(self) -> float:
+        """
+        Return a characteristic length of the chain, m.
+
+        The sum of the distances from each independent joint's origin to the next and from
+        the last to the tip, at the zero configuration; at least 1 mm. Solvers weigh
+        orientation errors against position errors with it.
+        """
+        return self._length_scale
+
+    @property
+    def tip_offset(self) -> np.ndarray:
+        """
+        Return the constant (4, 4) transform from the last moving joint's aligned frame to the tip.
+
+        The aligned frame is the one :meth:`poses` returns (the joint axis is its z axis).
+        Unless the chain's last moving joint is a mimic joint, it is row N-1 of :meth:`poses`,
+        so ``target @ inv(tip_offset)`` is the pose that row must take for the tip to reach
+        ``target``. Read-only.
+        """
+        return self._segments.tip_offset
+
     # Configurations ------------------------------------------------------------------------
 
     def _configuration(self, q) -> np.ndarray:
@@ -291,7 +326,7 @@ class Chain:
         ``q`` holds the N joint values, rad or m. Raises :class:`InvalidSeedError` when its
         length is not N; values are not checked for finiteness.
         """
-        return self._segments.tip_pose(self._segment_values(self._configuration(q)))
+        return self._segments.tip_pose(self._segment_values(self._configuration(q))).copy()
 
     def fk_batch(self, configurations) -> np.ndarray:
         """
@@ -306,6 +341,24 @@ class Chain:
                 % (self._num_joints, configurations.shape))
         return self._segments.tip_poses(self._segment_values(configurations))
 
+    def poses(self, q) -> np.ndarray:
+        """
+        Return the aligned frames of the independent joints and the tip pose, in one pass.
+
+        Returns a read-only (N + 1, 4, 4) array in the base frame: row i < N is the frame of
+        joint i after its own motion, turned so that the joint's axis is its z axis (column
+        2; column 3 is a point on the axis), row N is the tip pose (:meth:`fk`). The chain
+        remembers the answer for the last configuration, so solvers that evaluate one
+        configuration several times, or call :meth:`jacobian` right after, pay once. Raises
+        :class:`InvalidSeedError` when ``q`` does not hold N values.
+        """
+        poses = self._segments.poses(self._segment_values(self._configuration(q)))
+        if not self._has_mimic:
+            return poses
+        poses = poses[self._pose_rows]
+        poses.setflags(write=False)
+        return poses
+
     def joint_frames(self, q) -> Tuple[np.ndarray, np.ndarray]:
         """
         Return the base-frame poses of the joint frames and of the tip.
@@ -315,11 +368,13 @@ class Chain:
         and passes through ``frames[i, :3, 3]``), ``tip`` (4, 4) equals :meth:`fk`. Raises
         :class:`InvalidSeedError` when ``q`` does not hold N values.
         """
-        frames = self._segments.frames(self._segment_values(self._configuration(q)))
-        tip = frames[-1] @ self._segments.tip_offset
+        poses = self._segments.poses(self._segment_values(self._configuration(q)))
+        frames = poses[:-1].copy()
+        # The URDF joint frames are the aligned ones turned back by a constant rotation.
+        frames[:, :3, :3] = np.matmul(poses[:-1, :3, :3], self._unalign)
         if self._has_mimic:
             frames = frames[self._frame_rows]
-        return frames, tip
+        return frames, poses[-1].copy()
 
     def jacobian(self, q) -> np.ndarray:
         """
@@ -327,10 +382,13 @@ class Chain:
 
         Column j maps the velocity of joint j (rad/s or m/s) to the tip's linear velocity
         (m/s, of the tip origin) and angular velocity (rad/s), both in the base frame.
-        Mimic joints add their multiplier times their own column to their leader's. Raises
+        Mimic joints add their multiplier times their own column to their leader's. Right
+        after :meth:`poses` or :meth:`fk` of the same ``q`` it reuses their pass. Raises
         :class:`InvalidSeedError` when ``q`` does not hold N values.
         """
-        columns = self._segments.jacobian(self._segment_values(self._configuration(q)))
+        segments = self._segments
+        columns = segments.jacobian_from_poses(
+            segments.poses(self._segment_values(self._configuration(q))))
         if self._has_mimic:
             return columns @ self._mimic_matrix
         return columns
