@@ -11,7 +11,6 @@ import ik_solvers
 from ik_solvers import Chain, IKError, solve
 from ik_solvers.exceptions import InvalidSolverOptionError
 from ik_solvers.solvers import IKProblem
-from ik_solvers.solvers.kernel import kernel_for
 from ik_solvers.solvers.polish import polish
 
 URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
@@ -25,10 +24,9 @@ def panda():
 
 
 def problem_for(chain, target, tolerance=1e-6):
-    kernel = kernel_for(chain)
-    return IKProblem(kernel, target, position_only=False, position_tolerance=tolerance,
+    return IKProblem(chain, target, position_only=False, position_tolerance=tolerance,
                      orientation_tolerance=tolerance,
-                     orientation_weight=0.2 * kernel.length_scale)
+                     orientation_weight=0.2 * chain.length_scale)
 
 
 def test_invalid_option_error_lives_with_the_other_errors(panda):
@@ -80,18 +78,17 @@ def test_step_cap_bounds_every_joint_motion(panda):
     assert success and panda.within_limits(q)
 
 
-def test_kernel_poses_are_remembered_only_for_equal_configurations(panda):
-    kernel = kernel_for(panda)
+def test_chain_poses_are_remembered_only_for_equal_configurations(panda):
     rng = np.random.default_rng(8)
     first = panda.random_configuration(rng)
     second = panda.random_configuration(rng)
-    poses = kernel.poses(first)
+    poses = panda.poses(first)
     assert not poses.flags.writeable  # a shared answer cannot be changed by one caller
-    assert kernel.poses(first.copy()) is poses
-    other = kernel.poses(second)
+    assert panda.poses(first.copy()) is poses
+    other = panda.poses(second)
     assert other is not poses
     np.testing.assert_allclose(other[-1], panda.fk(second), atol=1e-12)
-    np.testing.assert_allclose(kernel.poses(first)[-1], panda.fk(first), atol=1e-12)
+    np.testing.assert_allclose(panda.poses(first)[-1], panda.fk(first), atol=1e-12)
 
 
 @pytest.mark.parametrize('solver', ['ccd', 'fabrik'])

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Dict, Tuple
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
-from .kernel import ChainKernel
+from ..kinematics import Chain
 from .pose_error import _rotation_vector
 
 __all__ = [
@@ -32,7 +32,7 @@ class IKProblem:
     """
     One target for one chain, with the tolerances that count as reaching it.
 
-    :ivar kernel: fast kinematics of the chain.
+    :ivar chain: the chain, which gives the kinematics.
     :ivar target: (4, 4) target pose of the tip in the base frame.
     :ivar position_only: whether the orientation is ignored.
     :ivar position_tolerance: m.
@@ -41,11 +41,11 @@ class IKProblem:
         position error of this many metres wherever the two are summed.
     """
 
-    def __init__(self, kernel: ChainKernel, target: np.ndarray, *, position_only: bool,
+    def __init__(self, chain: Chain, target: np.ndarray, *, position_only: bool,
                  position_tolerance: float, orientation_tolerance: float,
                  orientation_weight: float) -> None:
         """Store the problem; the arguments are assumed valid (``solve`` checks them)."""
-        self.kernel = kernel
+        self.chain = chain
         self.target = target
         self.target_rotation = target[:3, :3]
         self.target_position = target[:3, 3]
@@ -58,7 +58,7 @@ class IKProblem:
     def with_tolerances(self, position_tolerance: float,
                         orientation_tolerance: float) -> 'IKProblem':
         """Return the same problem with other tolerances."""
-        return IKProblem(self.kernel, self.target, position_only=self.position_only,
+        return IKProblem(self.chain, self.target, position_only=self.position_only,
                          position_tolerance=position_tolerance,
                          orientation_tolerance=orientation_tolerance,
                          orientation_weight=self.orientation_weight)
@@ -164,7 +164,7 @@ class Solver(ABC):
         if self.options.get('trust_region') is not None:
             positive_float(self.options, 'trust_region')
 
-    def check_chain(self, kernel: ChainKernel) -> None:
+    def check_chain(self, chain: Chain) -> None:
         """
         Check the options against the chain about to be solved; subclasses extend this.
 
@@ -202,7 +202,7 @@ def trust_radius(problem: IKProblem, cost: float, gain: Any) -> float:
     with a short lever needs more than the error over the chain's length. Prismatic joints
     get this radius times the chain's length, in m.
 
-    :param problem: target and tolerances (its kernel gives the length scale).
+    :param problem: target and tolerances (its chain gives the length scale).
     :param cost: the cost at the start, m (see :meth:`IKProblem.cost`).
     :param gain: the solver's ``trust_region`` option; None for no limit.
 
@@ -210,7 +210,7 @@ def trust_radius(problem: IKProblem, cost: float, gain: Any) -> float:
     """
     if gain is None:
         return math.inf
-    return float(gain) * cost / problem.kernel.length_scale
+    return float(gain) * cost / problem.chain.length_scale
 
 
 def positive_integer(options: Dict[str, Any], key: str) -> int:

@@ -75,24 +75,24 @@ class CCDSolver(Solver):
                                                '[0, 1], got %r' % (self.options['weights'],))
             self.options['weights'] = weights
 
-    def check_chain(self, kernel) -> None:
+    def check_chain(self, chain) -> None:
         """Check that there is one weight per joint."""
         weights = self.options['weights']
-        if weights is not None and weights.shape != (kernel.num_joints,):
+        if weights is not None and weights.shape != (chain.num_joints,):
             raise InvalidSolverOptionError('weights must have %d values for this chain, got %d'
-                                           % (kernel.num_joints, weights.shape[0]))
+                                           % (chain.num_joints, weights.shape[0]))
 
     def improve(self, problem: IKProblem, q: np.ndarray, *,
                 deadline: float) -> Tuple[np.ndarray, int]:
         """Run sweeps from ``q``; see :meth:`Solver.improve`."""
-        kernel = problem.kernel
-        n = kernel.num_joints
+        chain = problem.chain
+        n = chain.num_joints
         weights = self.options['weights']
         if weights is None:
             weights = np.ones(n)
         stiffness = weights.tolist()
-        lower, upper = kernel.lower.tolist(), kernel.upper.tolist()
-        prismatic = kernel.is_prismatic.tolist()
+        lower, upper = chain.lower.tolist(), chain.upper.tolist()
+        prismatic = chain.is_prismatic.tolist()
         tx, ty, tz = problem.target_position.tolist()
         # Half the squared weight turns the summed column alignments into the squared
         # angle for small errors, comparable with the squared position error.
@@ -106,7 +106,7 @@ class CCDSolver(Solver):
         best_q, best_cost = q, np.inf
         for iteration in range(self.options['max_iterations'] + 1):
             q = np.array(values)
-            poses = kernel.poses(q)
+            poses = chain.poses(q)
             tip = poses[-1]
             _, position_error, orientation_error = problem.residual(tip)
             cost = problem.cost(position_error, orientation_error)
@@ -118,7 +118,7 @@ class CCDSolver(Solver):
                 return best_q, iteration
             if iteration == 0:
                 radius = trust_radius(problem, cost, self.options['trust_region'])
-                slide = radius * kernel.length_scale
+                slide = radius * chain.length_scale
             # Scalar maths: per joint, numpy's call overhead would dominate 3-vector work.
             axes = poses[:-1, :3, 2].tolist()
             origins = poses[:-1, :3, 3].tolist()

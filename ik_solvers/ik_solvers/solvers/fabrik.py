@@ -62,7 +62,7 @@ class FABRIKSolver(Solver):
     def improve(self, problem: IKProblem, q: np.ndarray, *,
                 deadline: float) -> Tuple[np.ndarray, int]:
         """Run FABRIK iterations from ``q``; see :meth:`Solver.improve`."""
-        kernel = problem.kernel
+        chain = problem.chain
         point_chain = PointChain(problem, q)
         lengths = point_chain.lengths.tolist()
         fixed_from = point_chain.fixed_from
@@ -72,7 +72,7 @@ class FABRIKSolver(Solver):
         trust_gain = self.options['trust_region']
         best_q, best_cost = q, np.inf
         for iteration in range(max_iterations + 1):
-            poses = kernel.poses(q)
+            poses = chain.poses(q)
             _, position_error, orientation_error = problem.residual(poses[-1])
             cost = problem.cost(position_error, orientation_error)
             if cost < best_cost:

@@ -59,8 +59,8 @@ class JacobianTransposeSolver(Solver):
     def improve(self, problem: IKProblem, q: np.ndarray, *,
                 deadline: float) -> Tuple[np.ndarray, int]:
         """Take gradient steps from ``q``; see :meth:`Solver.improve`."""
-        kernel = problem.kernel
-        lower, upper = kernel.lower, kernel.upper
+        chain = problem.chain
+        lower, upper = chain.lower, chain.upper
         weight = problem.orientation_weight
         position_only = problem.position_only
         max_step = float(self.options['max_step'])
@@ -69,7 +69,7 @@ class JacobianTransposeSolver(Solver):
         trust_gain = self.options['trust_region']
         best_q, best_cost = q, np.inf
         for iteration in range(max_iterations + 1):
-            poses = kernel.poses(q)
+            poses = chain.poses(q)
             error, position_error, orientation_error = problem.residual(poses[-1])
             cost = problem.cost(position_error, orientation_error)
             if cost < best_cost:
@@ -77,7 +77,7 @@ class JacobianTransposeSolver(Solver):
             if (problem.is_solved(position_error, orientation_error) or monitor.stalled(cost)
                     or iteration == max_iterations or time.perf_counter() > deadline):
                 return best_q, iteration
-            jacobian = kernel.jacobian(poses)
+            jacobian = chain.jacobian(q)
             if position_only:
                 jacobian = jacobian[:3]
             else:

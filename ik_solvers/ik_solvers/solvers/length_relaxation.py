@@ -66,7 +66,7 @@ class LengthRelaxationSolver(Solver):
     def improve(self, problem: IKProblem, q: np.ndarray, *,
                 deadline: float) -> Tuple[np.ndarray, int]:
         """Relax and recover from ``q``; see :meth:`Solver.improve`."""
-        kernel = problem.kernel
+        chain = problem.chain
         point_chain = PointChain(problem, q)
         lengths = point_chain.lengths
         rigid = ~np.isnan(lengths)
@@ -87,7 +87,7 @@ class LengthRelaxationSolver(Solver):
         trust_gain = self.options['trust_region']
         best_q, best_cost = q, np.inf
         for iteration in range(max_iterations + 1):
-            poses = kernel.poses(q)
+            poses = chain.poses(q)
             _, position_error, orientation_error = problem.residual(poses[-1])
             cost = problem.cost(position_error, orientation_error)
             if cost < best_cost:

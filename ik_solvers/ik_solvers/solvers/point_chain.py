@@ -47,31 +47,31 @@ class PointChain:
 
     def __init__(self, problem: IKProblem, q: np.ndarray) -> None:
         """Measure the segments at ``q`` and place the goal points of ``problem``."""
-        kernel = problem.kernel
+        chain = problem.chain
         self.problem = problem
-        self.kernel = kernel
-        points = kernel.poses(q)[:, :3, 3]
+        self.chain = chain
+        points = chain.poses(q)[:, :3, 3]
         lengths = np.linalg.norm(np.diff(points, axis=0), axis=1)
-        sliding = np.zeros(kernel.num_joints, dtype=bool)
-        sliding[:-1] = kernel.is_prismatic[1:]
+        sliding = np.zeros(chain.num_joints, dtype=bool)
+        sliding[:-1] = chain.is_prismatic[1:]
         lengths[sliding] = np.nan
         self.lengths = lengths
-        n = kernel.num_joints
+        n = chain.num_joints
         if problem.position_only:
             self.fixed_from = n
             self.goal = problem.target_position[None, :].copy()
         else:
-            last_joint = problem.target @ np.linalg.inv(kernel.tip_offset)
+            last_joint = problem.target @ np.linalg.inv(chain.tip_offset)
             self.fixed_from = n - 1
             self.goal = np.stack((last_joint[:3, 3], problem.target_position))
         weight = 0.0 if problem.position_only else 0.5 * problem.orientation_weight ** 2
         self._orientation_weight = weight
-        self._lower = kernel.lower.tolist()
-        self._upper = kernel.upper.tolist()
-        self._prismatic = kernel.is_prismatic.tolist()
+        self._lower = chain.lower.tolist()
+        self._upper = chain.upper.tolist()
+        self._prismatic = chain.is_prismatic.tolist()
 
     def points(self, poses: np.ndarray) -> np.ndarray:
-        """Return the (N + 1, 3) points of a configuration given its kernel poses."""
+        """Return the (N + 1, 3) points of a configuration given its ``chain.poses(q)``."""
         return poses[:, :3, 3].copy()
 
     def recover(self, q: np.ndarray, poses: np.ndarray, desired: np.ndarray, *,
@@ -80,7 +80,7 @@ class PointChain:
         Joint values whose points best match ``desired``, from a base-to-tip sweep.
 
         :param q: current configuration, (N,).
-        :param poses: kernel poses of ``q``.
+        :param poses: ``chain.poses(q)``.
         :param desired: (N + 1, 3) desired points, m.
         :param radius: largest motion of a revolute joint, rad (prismatic ones: this times the
             chain's length, m); see :func:`~.base.trust_radius`.
@@ -94,7 +94,7 @@ class PointChain:
         orientation_weight = self._orientation_weight
         values: List[float] = q.tolist()
         lower, upper, prismatic = self._lower, self._upper, self._prismatic
-        slide = radius * self.kernel.length_scale
+        slide = radius * self.chain.length_scale
         for i in range(len(values)):
             axis = axes[i]
             origin = points[i]

@@ -62,22 +62,22 @@ def polish(problem: IKProblem, q: np.ndarray, *, deadline: float,
     :returns: ``(q, iterations, solved)``: the best configuration seen, the steps taken,
         and whether it meets the problem's tolerances.
     """
-    kernel = problem.kernel
+    chain = problem.chain
     weight = problem.orientation_weight
     position_only = problem.position_only
-    lower, upper = kernel.lower, kernel.upper
+    lower, upper = chain.lower, chain.upper
     rows = 3 if position_only else 6
-    wide = kernel.num_joints >= rows
+    wide = chain.num_joints >= rows
     marks = []
     if fail_fast:
-        marks = [(iteration, fraction * kernel.length_scale)
+        marks = [(iteration, fraction * chain.length_scale)
                  for iteration, fraction in _PROGRESS_MARKS]
     best_q = q
     best_cost = np.inf
     since_best = 0
     iterations = 0
     while True:
-        poses = kernel.poses(q)
+        poses = chain.poses(q)
         error, position_error, orientation_error = problem.residual(poses[-1])
         if problem.is_solved(position_error, orientation_error):
             return q, iterations, True
@@ -93,7 +93,7 @@ def polish(problem: IKProblem, q: np.ndarray, *, deadline: float,
                 or time.perf_counter() > deadline):
             return best_q, iterations, False
         iterations += 1
-        jacobian = kernel.jacobian(poses)
+        jacobian = chain.jacobian(q)
         if position_only:
             jacobian = jacobian[:3]
             residual = np.array(error)

@@ -34,7 +34,6 @@ import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
 from .base import IKProblem
-from .kernel import kernel_for
 from .polish import polish as run_polish
 from .pose_error import orientation_error as rotation_angle
 from .registry import solver_class
@@ -114,17 +113,16 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     if polish and 'max_iterations' in implementation.defaults:
         solver_options.setdefault('max_iterations', implementation.iterations_before_polish)
     heuristic = implementation(**solver_options)
-    kernel = kernel_for(chain)
-    heuristic.check_chain(kernel)
-    q = _checked_seed(seed, chain, kernel)
+    heuristic.check_chain(chain)
+    q = _checked_seed(seed, chain)
     if orientation_weight is None:
-        orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * kernel.length_scale
+        orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
     elif not _is_positive_number(orientation_weight):
         raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
                                        'got %r' % (orientation_weight,))
     deadline = start_time + float(timeout)
 
-    problem = IKProblem(kernel, target, position_only=bool(position_only),
+    problem = IKProblem(chain, target, position_only=bool(position_only),
                         position_tolerance=position_tolerance,
                         orientation_tolerance=orientation_tolerance,
                         orientation_weight=float(orientation_weight))
@@ -151,7 +149,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
             q, used, _ = run_polish(problem, q, deadline=deadline,
                                     max_iterations=polish_iterations)
             iterations += used
-        error, position_error, orientation_error = problem.residual(kernel.tip_pose(q))
+        error, position_error, orientation_error = problem.residual(chain.poses(q)[-1])
         cost = problem.cost(position_error, orientation_error)
         if cost < best_cost:
             best_q, best_cost = q, cost
@@ -163,7 +161,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
             break
         if rng is None:  # made only when needed: it costs as much as a polish step
             rng = np.random.default_rng(RESTART_SEED)
-        q = kernel.clip(chain.random_configuration(rng))
+        q = chain.clip(chain.random_configuration(rng))
 
     q = np.clip(best_q, chain.lower, chain.upper)
     reached = chain.fk(q)
@@ -228,17 +226,17 @@ def _checked_target(target: Any) -> np.ndarray:
     return pose
 
 
-def _checked_seed(seed: Any, chain, kernel) -> np.ndarray:
+def _checked_seed(seed: Any, chain) -> np.ndarray:
     if seed is None:
-        return kernel.clip(np.asarray(chain.mid_configuration(), dtype=float))
+        return chain.clip(np.asarray(chain.mid_configuration(), dtype=float))
     try:
         q = np.array(seed, dtype=float)
     except (TypeError, ValueError):
-        raise InvalidSeedError('seed must be an array of %d numbers' % kernel.num_joints) \
+        raise InvalidSeedError('seed must be an array of %d numbers' % chain.num_joints) \
             from None
-    if q.shape != (kernel.num_joints,):
+    if q.shape != (chain.num_joints,):
         raise InvalidSeedError('seed must have shape (%d,) for this chain, got %s'
-                               % (kernel.num_joints, q.shape))
+                               % (chain.num_joints, q.shape))
     if not np.all(np.isfinite(q)):
         raise InvalidSeedError('seed has non-finite values')
-    return kernel.clip(q)
+    return chain.clip(q)
