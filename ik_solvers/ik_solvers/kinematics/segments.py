@@ -21,7 +21,7 @@ import numpy as np
 __all__ = ['SegmentStack', 'frame_aligning_z_with']
 
 # Up to this many segments a plain left-to-right product beats the pairwise tree.
-_SEQUENTIAL_PRODUCT_MAX_SEGMENTS = 9
+_SEQUENTIAL_PRODUCT_MAX_SEGMENTS = 8
 
 # fk_batch works through the configurations in blocks of this many to bound its memory.
 _BATCH_BLOCK = 1024
@@ -96,6 +96,11 @@ class SegmentStack:
                 basis[index, 1, :, 1] = -segment[:, 0]
                 basis[index, 2, :, :2] = segment[:, :2]
         self._basis = basis.reshape(count + 1, num_weights, 16)
+        # The tip alone needs no frame after the last joint's: folding the constant last
+        # segment into the last joint's basis saves one product per tip pose.
+        tip_basis = basis[:count].copy()
+        tip_basis[-1] = tip_basis[-1] @ segments[count]
+        self._tip_basis = tip_basis.reshape(count, num_weights, 16)
         self._weights_template = np.zeros((count + 1, 1, num_weights))
         self._weights_template[:, 0, 0] = 1.0
         self._prismatic_indices = np.flatnonzero(self.prismatic)
@@ -149,9 +154,9 @@ class SegmentStack:
             return last[1][-1]
         # The joint frames are not needed: a product of the segments alone is cheaper than
         # the prefix products of :meth:`poses` on long chains.
-        transforms = np.matmul(self._weights(values), self._basis).reshape(
-            self.num_segments + 1, 4, 4)
-        count = self.num_segments + 1
+        count = self.num_segments
+        transforms = np.matmul(self._weights(values)[:count], self._tip_basis).reshape(
+            count, 4, 4)
         if count <= _SEQUENTIAL_PRODUCT_MAX_SEGMENTS:
             pose = transforms[0]
             dot = np.dot
@@ -173,10 +178,10 @@ class SegmentStack:
         for start in range(0, values.shape[0], _BATCH_BLOCK):
             block = values[start:start + _BATCH_BLOCK]
             count = block.shape[0]
-            transforms = np.matmul(self._weights(block), self._basis).reshape(
-                count, self.num_segments + 1, 4, 4)
+            transforms = np.matmul(self._weights(block)[:, :self.num_segments],
+                                   self._tip_basis).reshape(count, self.num_segments, 4, 4)
             pose = transforms[:, 0]
-            for index in range(1, self.num_segments + 1):
+            for index in range(1, self.num_segments):
                 pose = pose @ transforms[:, index]
             poses[start:start + count] = pose
         return poses
