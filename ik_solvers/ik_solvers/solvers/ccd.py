@@ -27,7 +27,8 @@ import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from .base import IKProblem, positive_float, ProgressMonitor, Solver, trust_radius
-from .hinge import best_joint_value, rotation_about, sinusoid_coefficients
+from .hinge import (best_joint_value, negligible_amplitude, rotation_about,
+                    sinusoid_coefficients)
 
 __all__ = ['CCDSolver']
 
@@ -101,6 +102,7 @@ class CCDSolver(Solver):
             orientation_weight = (0.5 * problem.orientation_weight ** 2
                                   * float(self.options['orientation_emphasis']))
         target_rotation_t = problem.target_rotation.T
+        negligible = negligible_amplitude(chain.length_scale)
         monitor = ProgressMonitor(self.options['stall_iterations'])
         values = q.tolist()
         best_q, best_cost = q, np.inf
@@ -149,7 +151,8 @@ class CCDSolver(Solver):
                     a += orientation_weight * a_rotation
                     b += orientation_weight * b_rotation
                 new = best_joint_value(values[i], a, b, max(lower[i], values[i] - radius),
-                                       min(upper[i], values[i] + radius), stiffness[i])
+                                       min(upper[i], values[i] + radius), stiffness[i],
+                                       negligible=negligible)
                 angle = new - values[i]
                 if angle == 0.0:
                     continue

@@ -19,9 +19,18 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-__all__ = ['best_joint_value', 'rotation_about', 'sinusoid_coefficients']
+__all__ = ['best_joint_value', 'negligible_amplitude', 'rotation_about',
+           'sinusoid_coefficients']
 
 _TWO_PI = 2.0 * math.pi
+# Relative to the squared chain length, amplitudes below this are rounding noise (doubles keep
+# about 16 digits; products of two lengths lose a few).
+_NEGLIGIBLE_RELATIVE_AMPLITUDE = 1e-12
+
+
+def negligible_amplitude(length_scale: float) -> float:
+    """Return the amplitude, m^2, below which a one-joint objective is noise for a chain."""
+    return _NEGLIGIBLE_RELATIVE_AMPLITUDE * length_scale * length_scale
 
 
 def sinusoid_coefficients(axis: Sequence[float],
@@ -43,7 +52,7 @@ def sinusoid_coefficients(axis: Sequence[float],
 
 
 def best_joint_value(value: float, a: float, b: float, lower: float, upper: float,
-                     stiffness: float = 1.0) -> float:
+                     stiffness: float = 1.0, *, negligible: float = 0.0) -> float:
     """
     Return the value of a revolute joint that maximises ``a cos(t) + b sin(t)`` within its limits.
 
@@ -53,10 +62,14 @@ def best_joint_value(value: float, a: float, b: float, lower: float, upper: floa
     :param lower: joint limits, rad (may be infinite).
     :param upper: joint limits, rad (may be infinite).
     :param stiffness: fraction in [0, 1] of the optimal rotation actually taken.
+    :param negligible: amplitude ``sqrt(a^2 + b^2)`` (units of ``a`` and ``b``) at or below
+        which the joint stays where it is: a joint whose axis passes through every point it
+        should move (a wrist roll when only the position counts) has an objective made of
+        rounding noise, and following it would swing the joint to an arbitrary angle.
 
     :returns: The new joint angle, rad, within ``[lower, upper]``.
     """
-    if a == 0.0 and b == 0.0:
+    if a * a + b * b <= negligible * negligible:
         return value
     new = value + math.atan2(b, a) * stiffness
     if lower <= new <= upper:

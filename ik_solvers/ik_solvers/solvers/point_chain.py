@@ -29,7 +29,8 @@ from typing import List
 import numpy as np
 
 from .base import IKProblem
-from .hinge import best_joint_value, rotation_about, sinusoid_coefficients
+from .hinge import (best_joint_value, negligible_amplitude, rotation_about,
+                    sinusoid_coefficients)
 
 __all__ = ['PointChain']
 
@@ -95,6 +96,7 @@ class PointChain:
         values: List[float] = q.tolist()
         lower, upper, prismatic = self._lower, self._upper, self._prismatic
         slide = radius * self.chain.length_scale
+        negligible = negligible_amplitude(self.chain.length_scale)
         for i in range(len(values)):
             axis = axes[i]
             origin = points[i]
@@ -111,7 +113,7 @@ class PointChain:
                 moment += orientation_weight * (tip_rotation @ target_rotation_t)
             a, b = sinusoid_coefficients(axis.tolist(), moment.tolist())
             new = best_joint_value(values[i], a, b, max(lower[i], values[i] - radius),
-                                   min(upper[i], values[i] + radius))
+                                   min(upper[i], values[i] + radius), negligible=negligible)
             if new != values[i]:
                 rotation = rotation_about(axis.tolist(), new - values[i])
                 points[i + 1:] = origin + levers @ rotation.T
