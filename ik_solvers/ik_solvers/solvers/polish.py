@@ -32,13 +32,6 @@ import numpy as np
 
 from .base import IKProblem
 
-try:
-    # The gufunc behind np.linalg.solve: on a 6x6 system the wrapper's checks cost twice the
-    # solve itself, and the damped normal matrix is positive definite, so they find nothing.
-    from numpy.linalg._umath_linalg import solve1 as _solve_vector
-except ImportError:  # a numpy without it: the public function gives the same answer
-    _solve_vector = np.linalg.solve
-
 __all__ = ['polish']
 
 # Keeps the damped normal matrix well conditioned once the error itself is tiny.
@@ -133,10 +126,10 @@ def _damped_step(jacobian: np.ndarray, residual: np.ndarray, regularisation: flo
         normal.flat[::normal.shape[0] + 1] += regularisation
         if normal.shape[0] == 3:
             return jacobian.T @ _solve_3x3(normal, residual)
-        return jacobian.T @ _solve_vector(normal, residual)
+        return jacobian.T @ np.linalg.solve(normal, residual)
     normal = jacobian.T @ jacobian
     normal.flat[::normal.shape[0] + 1] += regularisation
-    return _solve_vector(normal, jacobian.T @ residual)
+    return np.linalg.solve(normal, jacobian.T @ residual)
 
 
 def _solve_3x3(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
