@@ -17,7 +17,6 @@ from ik_solvers_interfaces.msg import IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from rcl_interfaces.msg import SetParametersResult
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.duration import Duration
 from rclpy.node import Node
 from rclpy.parameter import Parameter
@@ -117,9 +116,10 @@ class IKNode(Node):
                                  qos_profile_sensor_data)
         # Depth 1: only the newest target matters, older ones would be dropped anyway.
         self.create_subscription(PoseStamped, TARGET_POSE_TOPIC, self._on_target, reliable)
-        # Its own group: a long service solve must not hold up joint states and targets.
-        self.create_service(SolveIK, SOLVE_IK_SERVICE, self._on_solve_ik,
-                            callback_group=MutuallyExclusiveCallbackGroup())
+        # The node spins on one thread (rclpy's multi-threaded executor cost more CPU than the
+        # solves and made the node skip most dragged goals), so a service solve holds the other
+        # callbacks for at most its timeout; streamed solves run on the worker thread.
+        self.create_service(SolveIK, SOLVE_IK_SERVICE, self._on_solve_ik)
 
         self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
         self._worker.start()
@@ -331,7 +331,7 @@ class IKNode(Node):
 
 def main(args: Optional[List[str]] = None) -> None:
     """Run the ik_node until interrupted (console script ``ik_node``)."""
-    run_node(IKNode, args, num_threads=2)
+    run_node(IKNode, args)
 
 
 if __name__ == '__main__':

@@ -5,31 +5,27 @@
 from typing import Callable, List, Optional
 
 import rclpy
-from rclpy.executors import (ExternalShutdownException, MultiThreadedExecutor,
-                             SingleThreadedExecutor)
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 
 __all__ = ['run_node']
 
 
-def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None, *,
-             num_threads: int = 1) -> None:
+def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) -> None:
     """
     Create a node with ``make_node`` and spin it until Ctrl-C or an external shutdown.
 
+    One thread spins: rclpy's multi-threaded executor spends more CPU polling than these
+    nodes' callbacks need, and slow work (streamed solves) has a worker thread of its own.
+
     :param make_node: called after ``rclpy.init``; returns the node to spin.
     :param args: command-line arguments for ``rclpy.init`` (None: ``sys.argv``).
-    :param num_threads: executor threads; more than one lets a slow callback (a service
-        waiting on a TF lookup) run while subscriptions keep flowing.
     """
     rclpy.init(args=args)
     node = None
     try:
         node = make_node()
-        if num_threads > 1:
-            executor = MultiThreadedExecutor(num_threads=num_threads)
-        else:
-            executor = SingleThreadedExecutor()
+        executor = SingleThreadedExecutor()
         executor.add_node(node)
         executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
