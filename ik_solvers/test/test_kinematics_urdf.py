@@ -241,6 +241,58 @@ def test_mimic_of_an_unknown_joint_or_a_cycle_is_refused():
         Chain.from_urdf(cycle, 'base', 'tip')
 
 
+def _gripper(*, follower_limit, multiplier, offset='0', leader_type='revolute'):
+    return _robot(
+        _joint('leader', leader_type, 'base', 'a', axis='0 0 1',
+               limit='<limit lower="-2.5" upper="2.5" effort="1" velocity="1"/>'),
+        _joint('follower', 'revolute', 'a', 'b', xyz='1 0 0', axis='0 0 1',
+               limit='<limit lower="%s" upper="%s" effort="1" velocity="1"/>'
+               % follower_limit,
+               extra='<mimic joint="leader" multiplier="%s" offset="%s"/>'
+               % (multiplier, offset)),
+        _joint('tool', 'fixed', 'b', 'tip', xyz='1 0 0'))
+
+
+@pytest.mark.parametrize('multiplier, offset, expected', [
+    ('0.8', '0', (-0.25, 0.25)),
+    ('-0.8', '0.1', (-0.125, 0.375)),  # a negative multiplier swaps the ends
+    ('0.05', '0', (-2.5, 2.5)),  # the leader's own limits are the tighter ones
+])
+def test_mimic_follower_limits_bound_the_leader(multiplier, offset, expected):
+    chain = Chain.from_urdf(_gripper(follower_limit=('-0.2', '0.2'), multiplier=multiplier,
+                                     offset=offset), 'base', 'tip')
+    np.testing.assert_allclose((chain.lower[0], chain.upper[0]), expected, atol=1e-12)
+    # 2 rad on the leader would put the follower outside its +-0.2 rad.
+    assert chain.within_limits([2.0]) == (expected[1] >= 2.0)
+    assert chain.within_limits(chain.clip([2.0]))
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        q = chain.random_configuration(rng)
+        follower = float(multiplier) * q[0] + float(offset)
+        assert -0.2 - 1e-12 <= follower <= 0.2 + 1e-12
+
+
+def test_a_limited_follower_bounds_a_continuous_leader():
+    chain = Chain.from_urdf(_gripper(follower_limit=('-0.2', '0.4'), multiplier='2',
+                                     leader_type='continuous'), 'base', 'tip')
+    np.testing.assert_allclose((chain.lower[0], chain.upper[0]), (-0.1, 0.2))
+    assert not chain.is_continuous[0]
+    assert not chain.within_limits([math.pi])
+
+
+def test_mimic_follower_whose_limits_no_leader_value_can_keep_is_refused():
+    unreachable = _gripper(follower_limit=('3', '4'), multiplier='1')
+    with pytest.raises(RobotModelError, match="'follower' mimics joint 'leader'.*'leader' in"):
+        Chain.from_urdf(unreachable, 'base', 'tip')
+    pinned_outside = _gripper(follower_limit=('-0.2', '0.2'), multiplier='0', offset='0.5')
+    with pytest.raises(RobotModelError, match="'follower'.*multiplier 0.*0.5"):
+        Chain.from_urdf(pinned_outside, 'base', 'tip')
+    # Pinned inside its limits, the follower leaves the leader its own range.
+    pinned_inside = _gripper(follower_limit=('-0.2', '0.2'), multiplier='0', offset='0.1')
+    chain = Chain.from_urdf(pinned_inside, 'base', 'tip')
+    assert (chain.lower[0], chain.upper[0]) == (-2.5, 2.5)
+
+
 def test_transform_lets_mimic_joints_follow_their_leaders():
     model = RobotModel.from_urdf(MIMIC_URDF)
     pose = model.transform('base', 'tip', {'leader': 0.6, 'follower': 9.0})

@@ -15,10 +15,11 @@ from typing import Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .joint import (
-    DEFAULT_REVOLUTE_LIMIT,
     DEFAULT_VELOCITY_LIMIT,
     JointDescription,
+    leader_bounds,
     Mimic,
+    position_limits,
 )
 from .segments import SegmentStack
 from .urdf_model import RobotModel
@@ -109,7 +110,8 @@ class Chain:
         # Rows of the segment poses that :meth:`poses` returns: the independent joints, then
         # the tip.
         self._pose_rows = np.append(self._frame_rows, self._num_segments)
-        self._set_limits(leaders)
+        self._set_limits(leaders, [(joint, mimics[joint.name]) for joint in segment_joints
+                                   if joint.name in mimics])
         origins = self.poses(np.zeros(self._num_joints))[:, :3, 3]
         self._length_scale = max(
             float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1))),
@@ -147,33 +149,31 @@ class Chain:
                 % (self._base_link, self._tip_link, reason))
         return segment_joints, fixed_before, unit_axes, fixed
 
-    def _set_limits(self, leaders: Sequence[JointDescription]) -> None:
-        lower, upper, velocity = [], [], []
-        for joint in leaders:
-            if joint.joint_type == 'continuous':
-                low, high = -math.inf, math.inf
-            elif joint.lower is None:
-                if joint.is_prismatic:
-                    raise RobotModelError(
-                        "prismatic joint '%s' has no <limit>; the URDF requires lower and "
-                        'upper limits for prismatic joints' % joint.name)
-                low, high = -DEFAULT_REVOLUTE_LIMIT, DEFAULT_REVOLUTE_LIMIT
-            else:
-                low, high = joint.lower, joint.upper
-                if not (math.isfinite(low) and math.isfinite(high)) or low > high:
-                    raise RobotModelError(
-                        "joint '%s' has unusable limits lower=%r, upper=%r (they must be "
-                        'finite with lower <= upper)' % (joint.name, low, high))
-            lower.append(low)
-            upper.append(high)
-            velocity.append(joint.velocity if joint.velocity is not None
-                            else DEFAULT_VELOCITY_LIMIT)
+    def _set_limits(self, leaders: Sequence[JointDescription],
+                    followers: Sequence[Tuple[JointDescription, Mimic]]) -> None:
+        limits = {joint.name: position_limits(joint) for joint in leaders}
+        # A follower's own limits bound its leader: the chain's variables are the leaders.
+        for follower, mimic in followers:
+            own_low, own_high = limits[mimic.leader]
+            from_low, from_high = leader_bounds(follower, mimic)
+            low, high = max(own_low, from_low), min(own_high, from_high)
+            if low > high:
+                raise RobotModelError(
+                    "joint '%s' mimics joint '%s' (multiplier %r, offset %r): its limits "
+                    "need '%s' in [%r, %r], which misses that joint's range [%r, %r]"
+                    % (follower.name, mimic.leader, mimic.multiplier, mimic.offset,
+                       mimic.leader, from_low, from_high, own_low, own_high))
+            limits[mimic.leader] = (low, high)
+        lower = [limits[joint.name][0] for joint in leaders]
+        upper = [limits[joint.name][1] for joint in leaders]
+        velocity = [DEFAULT_VELOCITY_LIMIT if joint.velocity is None else joint.velocity
+                    for joint in leaders]
         self._lower = _read_only(np.array(lower))
         self._upper = _read_only(np.array(upper))
         self._velocity_limits = _read_only(np.array(velocity))
         self._is_prismatic = _read_only(np.array([joint.is_prismatic for joint in leaders]))
-        self._is_continuous = _read_only(
-            np.array([joint.joint_type == 'continuous' for joint in leaders]))
+        # A continuous leader that a limited follower bounds is continuous no more.
+        self._is_continuous = _read_only(np.isinf(self._lower) & np.isinf(self._upper))
         self._axes = _read_only(self._segments.unit_axes[self._frame_rows].copy())
         self._sample_low = np.where(self._is_continuous, -math.pi, self._lower)
         self._sample_high = np.where(self._is_continuous, math.pi, self._upper)

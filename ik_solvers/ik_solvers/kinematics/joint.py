@@ -8,10 +8,12 @@ Transforms are 4x4 homogeneous matrices; lengths in metres, angles in radians.
 
 from dataclasses import dataclass
 import math
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 from transforms3d.euler import euler2mat
+
+from ..exceptions import RobotModelError
 
 __all__ = [
     'DEFAULT_REVOLUTE_LIMIT',
@@ -20,7 +22,9 @@ __all__ = [
     'MOVING_JOINT_TYPES',
     'Mimic',
     'joint_transform',
+    'leader_bounds',
     'origin_matrix',
+    'position_limits',
     'rotation_about_axis',
     'skew',
 ]
@@ -133,3 +137,51 @@ def joint_transform(joint: JointDescription, unit_axis: Optional[np.ndarray],
     else:
         motion[:3, :3] = rotation_about_axis(unit_axis, value)
     return joint.origin @ motion
+
+
+def position_limits(joint: JointDescription) -> Tuple[float, float]:
+    """
+    Return the ``(lower, upper)`` limits of a moving joint, rad or m.
+
+    Continuous joints get ``(-inf, inf)`` and a revolute joint without ``<limit>`` gets
+    ``DEFAULT_REVOLUTE_LIMIT`` either way. Raises :class:`RobotModelError` for a prismatic
+    joint without ``<limit>`` (no range can be guessed) and for limits that are not finite or
+    whose lower exceeds the upper.
+    """
+    if joint.joint_type == 'continuous':
+        return -math.inf, math.inf
+    if joint.lower is None:
+        if joint.is_prismatic:
+            raise RobotModelError(
+                "prismatic joint '%s' has no <limit>; the URDF requires lower and upper limits "
+                'for prismatic joints' % joint.name)
+        return -DEFAULT_REVOLUTE_LIMIT, DEFAULT_REVOLUTE_LIMIT
+    low, high = joint.lower, joint.upper
+    if not (math.isfinite(low) and math.isfinite(high)) or low > high:
+        raise RobotModelError(
+            "joint '%s' has unusable limits lower=%r, upper=%r (they must be finite with "
+            'lower <= upper)' % (joint.name, low, high))
+    return low, high
+
+
+def leader_bounds(follower: JointDescription, mimic: Mimic) -> Tuple[float, float]:
+    """
+    Return the ``(lower, upper)`` range of a leader that keeps its mimic follower in limits.
+
+    The follower's value is ``mimic.multiplier * leader + mimic.offset``; its own limits come
+    from :func:`position_limits`. A zero multiplier pins the follower at ``mimic.offset`` and
+    leaves the leader unbounded by it. Raises :class:`RobotModelError` when the follower's
+    limits are unusable or a pinned follower sits outside them.
+    """
+    low, high = position_limits(follower)
+    if mimic.multiplier == 0.0:
+        if not low <= mimic.offset <= high:
+            raise RobotModelError(
+                "joint '%s' mimics joint '%s' with multiplier 0, which holds it at its offset "
+                '%r, outside its limits [%r, %r]'
+                % (follower.name, mimic.leader, mimic.offset, low, high))
+        return -math.inf, math.inf
+    # Infinite limits stay infinite; a negative multiplier swaps which end bounds which.
+    ends = sorted(((low - mimic.offset) / mimic.multiplier,
+                   (high - mimic.offset) / mimic.multiplier))
+    return ends[0], ends[1]
