@@ -190,6 +190,31 @@ def test_solver_switch_over_the_parameter_service_and_refusals(ros):
     assert status.success and status.solver == other
 
 
+def test_integer_values_of_float_parameters_are_taken_as_floats(ros):
+    # As given by `-p timeout:=1` or `max_joint_jump: 3` in a YAML file.
+    node, probe = _ready(ros, timeout=1, max_joint_jump=3)
+    for name, expected in (('timeout', 1.0), ('max_joint_jump', 3.0)):
+        value = node.get_parameter(name).value
+        assert isinstance(value, float) and value == expected, (name, value)
+    client = AsyncParameterClient(probe.node, node.get_fully_qualified_name())
+    assert client.wait_for_services(timeout_sec=WAIT)
+    future = client.set_parameters(
+        [Parameter('max_joint_jump', value=2), Parameter('timeout', value=20)])
+    done = threading.Event()
+    future.add_done_callback(lambda _: done.set())
+    assert done.wait(WAIT)
+    accepted, out_of_range = future.result().results
+    assert accepted.successful, accepted.reason
+    assert not out_of_range.successful
+    value = node.get_parameter('max_joint_jump').value
+    assert isinstance(value, float) and value == 2.0
+    assert node.get_parameter('timeout').value == 1.0
+    goal = _goal(0.04)
+    probe.publish_target(goal)
+    status = probe.statuses.wait_for(lambda s: same_position(s.target, goal))
+    assert status.success and status.commanded, status.message
+
+
 def test_every_bad_input_is_refused_and_the_node_keeps_serving(ros):
     node, probe = ros.start()
     # Before any description: no solve, no command.

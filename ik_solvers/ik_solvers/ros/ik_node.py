@@ -50,7 +50,14 @@ from .names import (
 )
 from .node_main import run_node
 from .outcome import IKOutcome, IKRequest
-from .parameters import check_parameter, describe, known_solvers, NodeSettings, PARAMETERS
+from .parameters import (
+    check_parameter,
+    coerce_value,
+    describe,
+    known_solvers,
+    NodeSettings,
+    PARAMETERS,
+)
 from .reports import fill_response, status_message
 from ..exceptions import InvalidSeedError, InvalidTargetError, RobotModelError
 
@@ -79,12 +86,20 @@ class IKNode(Node):
         """
         super().__init__(node_name, **kwargs)
         for spec in PARAMETERS:
-            self.declare_parameter(spec.name, spec.default, describe(spec))
+            # Overrides from the command line or a YAML file may be integers where a float is
+            # declared; rclpy would refuse them and stop the node, so convert them here.
+            override = self._parameter_overrides.get(spec.name)
+            value = spec.default if override is None else coerce_value(spec.name, override.value)
+            self.declare_parameter(spec.name, value, describe(spec), ignore_override=True)
         self._loggers: Dict[str, object] = {}
         self._descriptions_received = 0
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
         self._tf_buffer, self._tf_listener, self._tf_exception = None, None, None
         self._engine = IKEngine(external_lookup=self._start_tf())
+        if hasattr(self, 'add_pre_set_parameters_callback'):
+            # Lets ``ros2 param set timeout 1`` through as 1.0 (Iron and later; Humble refuses
+            # the integer with a reason, it does not crash).
+            self.add_pre_set_parameters_callback(self._coerce_new_parameters)
         self.add_on_set_parameters_callback(self._check_new_parameters)
         self.add_post_set_parameters_callback(self._log_new_parameters)
 
@@ -150,6 +165,15 @@ class IKNode(Node):
     def _settings(self) -> NodeSettings:
         return NodeSettings.from_values(
             {name: self.get_parameter(name).value for name in NodeSettings.__dataclass_fields__})
+
+    @staticmethod
+    def _coerce_new_parameters(parameters: List[Parameter]) -> List[Parameter]:
+        coerced = []
+        for parameter in parameters:
+            value = coerce_value(parameter.name, parameter.value)
+            coerced.append(parameter if value is parameter.value
+                           else Parameter(parameter.name, value=value))
+        return coerced
 
     def _check_new_parameters(self, parameters: List[Parameter]) -> SetParametersResult:
         reasons = []

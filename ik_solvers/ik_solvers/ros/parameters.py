@@ -22,6 +22,7 @@ __all__ = [
     'PARAMETERS',
     'ParameterSpec',
     'check_parameter',
+    'coerce_value',
     'describe',
     'known_solvers',
 ]
@@ -114,6 +115,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         read_only=True),
 )
 
+_SPECS = {spec.name: spec for spec in PARAMETERS}
+
 
 def describe(spec: ParameterSpec) -> ParameterDescriptor:
     """
@@ -132,6 +135,25 @@ def describe(spec: ParameterSpec) -> ParameterDescriptor:
         descriptor.floating_point_range = [
             FloatingPointRange(from_value=float(low), to_value=float(high), step=0.0)]
     return descriptor
+
+
+def coerce_value(name: str, value: Any) -> Any:
+    """
+    Turn an integer given for a floating-point parameter into a float.
+
+    rclpy refuses an INTEGER value for a DOUBLE parameter, yet ``-p timeout:=1`` and
+    ``max_joint_jump: 3`` in a YAML file are integers; they mean the same number.
+
+    :param name: Parameter name; unknown names pass through.
+    :param value: Proposed value.
+    :return: ``float(value)`` for an integer (not a bool) of a floating-point parameter,
+        otherwise ``value`` unchanged.
+    """
+    spec = _SPECS.get(name)
+    if (spec is not None and isinstance(spec.default, float) and isinstance(value, int)
+            and not isinstance(value, bool)):
+        return float(value)
+    return value
 
 
 def check_parameter(name: str, value: Any) -> Optional[str]:
