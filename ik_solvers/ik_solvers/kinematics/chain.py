@@ -279,11 +279,16 @@ class Chain:
         Return the constant (4, 4) transform from the last moving joint's aligned frame to the tip.
 
         The aligned frame is the one :meth:`poses` returns (the joint axis is its z axis).
-        Unless the chain's last moving joint is a mimic joint, it is row N-1 of :meth:`poses`,
-        so ``target @ inv(tip_offset)`` is the pose that row must take for the tip to reach
+        When :attr:`tip_offset_is_exact`, it is row N-1 of :meth:`poses`, so
+        ``target @ inv(tip_offset)`` is the pose that row must take for the tip to reach
         ``target``. Read-only.
         """
         return self._segments.tip_offset
+
+    @property
+    def tip_offset_is_exact(self) -> bool:
+        """Whether ``poses(q)[N-1] @ tip_offset == poses(q)[N]`` (no mimic joint moves last)."""
+        return bool(self._frame_rows[-1] == self._num_segments - 1)
 
     # Configurations ------------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ class PointChain:
     :ivar lengths: (N,) distance between consecutive points; NaN for a segment whose far end
         is a prismatic joint.
     :ivar fixed_from: index of the first point fixed by the goal (N - 1 for a full pose, N for
-        position only).
+        position only or when the chain's last moving joint is a mimic joint).
     :ivar goal: (N + 1 - fixed_from, 3) positions of the fixed end points, m.
     """
 
@@ -58,7 +58,9 @@ class PointChain:
         lengths[sliding] = np.nan
         self.lengths = lengths
         n = chain.num_joints
-        if problem.position_only:
+        # A mimic joint moving last turns the tip about an axis that no row of the poses
+        # holds: only the tip position is then known from the target.
+        if problem.position_only or not chain.tip_offset_is_exact:
             self.fixed_from = n
             self.goal = problem.target_position[None, :].copy()
         else:
