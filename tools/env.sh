@@ -106,5 +106,10 @@ ik_solvers_setup() {
 # a robot on the same network) never see each other's nodes.
 ik_solvers_isolate_ros() {
   export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 100) + 1 ))}"
-  export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+  if [ "${ROS_DISTRO:-}" = "humble" ]; then
+    # Humble predates ROS_AUTOMATIC_DISCOVERY_RANGE and ignores it.
+    export ROS_LOCALHOST_ONLY="${ROS_LOCALHOST_ONLY:-1}"
+  else
+    export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+  fi
 }

@@ -101,7 +101,11 @@ class IKNode(Node):
             # the integer with a reason, it does not crash).
             self.add_pre_set_parameters_callback(self._coerce_new_parameters)
         self.add_on_set_parameters_callback(self._check_new_parameters)
-        self.add_post_set_parameters_callback(self._log_new_parameters)
+        # Post-set callbacks exist from Iron on; on Humble the on-set callback applies the
+        # change itself once every check passed.
+        self._post_set_supported = hasattr(self, 'add_post_set_parameters_callback')
+        if self._post_set_supported:
+            self.add_post_set_parameters_callback(self._apply_new_parameters)
 
         settings = self._settings()
         if settings.solver not in known_solvers():
@@ -193,9 +197,11 @@ class IKNode(Node):
         if reasons:
             self.get_logger().warning('parameter change refused: %s' % '; '.join(reasons))
             return SetParametersResult(successful=False, reason='; '.join(reasons))
+        if not self._post_set_supported:
+            self._apply_new_parameters(parameters)
         return SetParametersResult(successful=True)
 
-    def _log_new_parameters(self, parameters: List[Parameter]) -> None:
+    def _apply_new_parameters(self, parameters: List[Parameter]) -> None:
         for parameter in parameters:
             self.get_logger().info('parameter %s set to %r' % (parameter.name, parameter.value))
 
