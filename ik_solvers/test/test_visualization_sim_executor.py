@@ -176,18 +176,22 @@ def test_falls_silent_while_another_node_publishes_joint_states(ros):
     context, add = ros
     probe = Probe(context)
     add(probe.node)
-    add(_executor(context, robot_description=URDF))
+    executor = add(_executor(context, robot_description=URDF))
+    topic = NAMESPACE + '/joint_states'
     probe.wait_for(lambda states: len(states) >= 2)
+    assert not executor.yielding
     controller = probe.node.create_publisher(JointState, 'joint_states', 10)
-    # the executor looks at the graph once a second
-    deadline = time.monotonic() + 5.0
-    while time.monotonic() < deadline:
-        before = len(probe.received())
-        time.sleep(0.3)
-        if len(probe.received()) == before:
-            break
-    else:
-        raise AssertionError('the simulated executor kept publishing next to a controller')
+    # The executor sees the second publisher and pauses (it looks at the graph once a second).
+    probe.wait_for(lambda _: executor.yielding, timeout=30.0)
+    assert executor.count_publishers(topic) == 2
+    silent_from = executor.get_clock().now()
+    time.sleep(0.3)
+    silent_until = executor.get_clock().now()
+    assert executor.yielding
     probe.node.destroy_publisher(controller)
     count = len(probe.received())
-    probe.wait_for(lambda states: len(states) > count + 5)
+    states = probe.wait_for(lambda states: len(states) > count + 5, timeout=30.0)
+    assert not executor.yielding
+    # Nothing was published while paused: no state is stamped inside the silent stretch.
+    window = (silent_from.nanoseconds * 1e-9, silent_until.nanoseconds * 1e-9)
+    assert not [s for s in states if window[0] <= _seconds(s.header.stamp) <= window[1]]

@@ -25,6 +25,7 @@ from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
 
 from ..exceptions import RobotModelError
+from ..ros.names import command_topic_for
 from ..ros.node_main import run_node
 from .robot_joints import moving_joints
 from .trajectory_player import InvalidTrajectoryError, JointLimits, TrajectoryPlayer
@@ -86,12 +87,8 @@ class SimulatedExecutor(Node):
                 description='Stop publishing while another node publishes joint_states '
                             '(a real controller).')).value
 
-        command_topic = command_topic.strip()
-        if not command_topic:
-            controller_name = controller_name.strip().strip('/')
-            if not controller_name:
-                raise ValueError('command_topic and controller_name are both empty')
-            command_topic = '/%s/joint_trajectory' % controller_name
+        # The ik_node resolves the same two parameters the same way: both ends always agree.
+        command_topic = command_topic_for(command_topic, controller_name)
 
         self._player: Optional[TrajectoryPlayer] = None
         self._yielding = False
@@ -112,6 +109,11 @@ class SimulatedExecutor(Node):
             'playing %s into %s at %.0f Hz' % (
                 self.resolve_topic_name(command_topic),
                 self.resolve_topic_name(JOINT_STATES_TOPIC), rate))
+
+    @property
+    def yielding(self) -> bool:
+        """Whether publishing is paused because another node publishes ``joint_states``."""
+        return self._yielding
 
     @property
     def joint_names(self) -> tuple[str, ...]:
