@@ -64,19 +64,26 @@ class GoalPose:
 
     def to_matrix(self) -> np.ndarray:
         """Return the pose as a 4x4 homogeneous transform."""
-        x, y, z, w = self.orientation
         matrix = np.eye(4)
-        matrix[:3, :3] = transforms3d.quaternions.quat2mat((w, x, y, z))
+        matrix[:3, :3] = transforms3d.quaternions.quat2mat(_wxyz(self.orientation))
         matrix[:3, 3] = self.position
         return matrix
 
     def distance_to(self, other: 'GoalPose') -> tuple[float, float]:
         """Distance in metres and rotation angle in radians between two poses."""
         metres = float(np.linalg.norm(np.subtract(self.position, other.position)))
-        # |<q1, q2>| = cos(angle / 2), whatever the signs of the two quaternions.
-        dot = abs(float(np.dot(self.orientation, other.orientation)))
-        radians = 2.0 * math.acos(min(1.0, dot))
-        return metres, radians
+        relative = transforms3d.quaternions.qmult(
+            transforms3d.quaternions.qconjugate(_wxyz(self.orientation)),
+            _wxyz(other.orientation))
+        _, radians = transforms3d.quaternions.quat2axangle(relative)
+        # q and -q are the same rotation: the angle comes back in [0, 2 pi), keep the short way.
+        return metres, float(min(radians, 2.0 * math.pi - radians))
+
+
+def _wxyz(orientation: Sequence[float]) -> np.ndarray:
+    """Reorder an x, y, z, w quaternion (ROS) to the w, x, y, z order of transforms3d."""
+    x, y, z, w = orientation
+    return np.array([w, x, y, z])
 
 
 class Reachability(enum.Enum):
