@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 
-from ..exceptions import RobotModelError
 from ..kinematics import RobotModel
+from ..kinematics.joint import position_limits
 
 __all__ = ['MovingJoint', 'moving_joints']
 
@@ -40,7 +40,8 @@ def moving_joints(urdf_xml: str) -> list[MovingJoint]:
 
     :param urdf_xml: URDF text.
     :return: revolute, continuous and prismatic joints that mimic no other joint.
-    :raises RobotModelError: the text is not a valid URDF, or a joint's limits are inverted.
+    :raises RobotModelError: the text is not a valid URDF, a prismatic joint has no limits,
+        or a joint's limits are not finite or inverted.
     """
     model = RobotModel.from_urdf(urdf_xml)
     joints = []
@@ -48,12 +49,8 @@ def moving_joints(urdf_xml: str) -> list[MovingJoint]:
         joint = model.joint(name)
         if not joint.is_moving or joint.mimic is not None:
             continue
-        lower, upper = -math.inf, math.inf
-        if joint.joint_type != 'continuous':
-            lower = joint.lower if joint.lower is not None else -math.inf
-            upper = joint.upper if joint.upper is not None else math.inf
-        if lower > upper:
-            raise RobotModelError(
-                'joint %r has lower limit %g above upper limit %g' % (name, lower, upper))
+        # The same limits a Chain gives the joint, so that the simulated arm and the solvers
+        # agree on where it may go (a revolute joint without <limit> gets +-pi in both).
+        lower, upper = position_limits(joint)
         joints.append(MovingJoint(name, float(lower), float(upper)))
     return joints
