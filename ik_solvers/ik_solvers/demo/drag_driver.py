@@ -174,7 +174,7 @@ class DragDriver(Node):
         goals: Sequence[ScriptedGoal],
         *,
         rate: float,
-        unreachable_wait: float,
+        answer_timeout: float,
         progress: Optional[Progress] = None,
     ) -> DragRecording:
         """
@@ -183,7 +183,8 @@ class DragDriver(Node):
         :param solver: label of the recording (the node's parameter is set by the caller).
         :param goals: the scripted drag, reachable goals first.
         :param rate: goals per second on the path, Hz.
-        :param unreachable_wait: longest wait for the answer to an unreachable goal, seconds.
+        :param answer_timeout: longest wait, seconds, for the answer to the last path goal and to
+            each unreachable goal; waits end as soon as the answer arrives.
         :param progress: called every few goals from this thread.
         :return: what happened; statuses arriving later are not counted.
         """
@@ -208,14 +209,15 @@ class DragDriver(Node):
             time.sleep(max(0.0, next_send - time.monotonic()))
         if path:
             # Let the node finish the last path goal before the far goals arrive.
-            self._wait_for(lambda: path[-1] in self._answered or None, 1.0, '', quiet=True)
+            self._wait_for(lambda: path[-1] in self._answered or None, answer_timeout, '',
+                           quiet=True)
         with self._lock:
             self._record_commands = False
         for index, goal in enumerate(goals):
             if goal.reachable:
                 continue
             self._send(index, goal)
-            self._wait_for(lambda: index in self._answered or None, unreachable_wait, '',
+            self._wait_for(lambda: index in self._answered or None, answer_timeout, '',
                            quiet=True)
             if progress is not None:
                 progress(index + 1, len(goals), len(recording.solves))

@@ -58,6 +58,9 @@ class DemoOptions:
     tip_link: str = DEFAULT_TIP_LINK
     #: Longest wait for the nodes to start and for their first answers, seconds.
     startup_timeout: float = 30.0
+    #: Longest wait for the node's answer to the last path goal and to each far goal, and for
+    #: the arm's return home before each solver, seconds; a loaded machine needs more.
+    answer_timeout: float = 2.0
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,8 @@ def reach_bound(chain: Chain) -> float:
     Bound the chain's reach from above, in metres.
 
     The sum of the distances between the base, consecutive joint origins and the tip is a
-    length no configuration can exceed.
+    length no configuration can exceed. :attr:`Chain.length_scale` leaves out the first of
+    these distances (base to first joint), so it is no bound on the reach.
     """
     frames, tip = chain.joint_frames(chain.mid_configuration())
     points = np.vstack([np.zeros(3), frames[:, :3, 3], tip[:3, 3]])
@@ -104,6 +108,8 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
         raise IKError('unknown solvers %s; known: %s' % (unknown, ', '.join(sorted(SOLVERS))))
     if options.path_length < 2 or options.rate <= 0.0 or options.unreachable < 0:
         raise IKError('need at least 2 path goals, a positive rate and >= 0 far goals')
+    if not (options.answer_timeout > 0.0 and options.startup_timeout > 0.0):
+        raise IKError('timeouts must be positive numbers of seconds')
     description = options.description or _share_file('urdf', DEFAULT_DESCRIPTION)
     try:
         urdf_xml = Path(description).read_text(encoding='utf-8')
@@ -153,10 +159,11 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             for solver in options.solvers:
                 group.check_alive()
                 driver.set_solver(solver)
-                driver.move_to(home, duration=0.3, timeout=5.0)
+                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
                 line = ProgressLine(solver, stream=stream)
                 recording = driver.drag(solver, goals, rate=options.rate,
-                                        unreachable_wait=2.0, progress=line.update)
+                                        answer_timeout=options.answer_timeout,
+                                        progress=line.update)
                 summary = summarise(recording)
                 line.finish(format_row(summary))
                 recordings.append(recording)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Sequence, TextIO
+from typing import TextIO
 
 from .metrics import SolverSummary
 
-__all__ = ['LEGEND', 'ProgressLine', 'format_header', 'format_row', 'format_table']
+__all__ = ['LEGEND', 'ProgressLine', 'format_header', 'format_row']
 
 _COLUMNS = (
     # (title, second title line, width)
@@ -41,11 +41,6 @@ def format_header() -> str:
 
 def _number(value: float, digits: int, width: int) -> str:
     return ('-' if math.isnan(value) else '%.*f' % (digits, value)).ljust(width)
-
-
-def format_table(summaries: Sequence[SolverSummary]) -> str:
-    """Format the whole table: header and one row per solver."""
-    return '\n'.join([format_header()] + [format_row(summary) for summary in summaries])
 
 
 def format_row(summary: SolverSummary) -> str:
