@@ -121,10 +121,28 @@ class TestLaunchedPipeline(unittest.TestCase):
         target.pose = pose_to_message(GoalPose.from_matrix(goal))
         self._wait(lambda: self.targets.get_subscription_count() > 0, 10.0,
                    'the ik_node does not subscribe target_pose')
-        self.targets.publish(target)
-        status = self._wait(lambda: self.statuses and self.statuses[-1], 20.0,
-                            'no IKStatus for the target')
-        self.assertTrue(status.success, status.message)
+        # Until the ik_node has the description it answers NO_ROBOT_MODEL; sending the same
+        # target again until it is solved keeps the test independent of start-up order.
+        deadline = time.monotonic() + 60.0
+        status = None
+        while status is None and time.monotonic() < deadline:
+            with self.lock:
+                answered = len(self.statuses)
+            self.targets.publish(target)
+            resend_at = time.monotonic() + 2.0
+            while time.monotonic() < resend_at:
+                with self.lock:
+                    fresh = self.statuses[answered:]
+                if fresh:
+                    status = next((each for each in fresh if each.success), None)
+                    break
+                time.sleep(0.05)
+            if status is None:
+                time.sleep(0.5)
+        with self.lock:
+            last = self.statuses[-1] if self.statuses else None
+        self.assertIsNotNone(status, 'no successful IKStatus for the target within 60 s '
+                             '(last: %s)' % (last.message if last else 'none'))
         self.assertTrue(status.commanded)
         solution = dict(zip(status.solution.name, status.solution.position))
 
