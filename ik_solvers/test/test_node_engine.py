@@ -187,11 +187,27 @@ def test_joint_states_seed_and_missing_joints_are_noted(engine):
 def test_a_bad_joint_state_message_changes_nothing(engine):
     chain = engine.chain('', 'tool0')
     engine.update_joint_states(chain.joint_names, Q_GOAL)
-    with pytest.raises(InvalidSeedError):
-        engine.update_joint_states(chain.joint_names, [float('nan')] * 6)
+    assert engine.update_joint_states(
+        chain.joint_names, [float('nan')] * 6) == list(chain.joint_names)
     with pytest.raises(InvalidSeedError):
         engine.update_joint_states(chain.joint_names, [0.0])
+    with pytest.raises(InvalidSeedError):
+        engine.update_joint_states(['gripper', 'gripper'], [0.0, 0.0])
     assert engine.current_configuration(chain)[0] == pytest.approx(Q_GOAL)
+
+
+def test_a_nan_on_another_joint_keeps_the_chain_joints_updating(engine):
+    chain = engine.chain('', 'tool0')
+    names = list(chain.joint_names) + ['gripper']
+    dropped = engine.update_joint_states(names, list(Q_GOAL + 0.1) + [float('nan')])
+    assert dropped == ['gripper']
+    assert engine.current_configuration(chain)[0] == pytest.approx(Q_GOAL + 0.1)
+    positions = list(Q_GOAL + 0.2)
+    positions[2] = float('inf')
+    assert engine.update_joint_states(chain.joint_names, positions) == [chain.joint_names[2]]
+    expected = Q_GOAL + 0.2
+    expected[2] = Q_GOAL[2] + 0.1
+    assert engine.current_configuration(chain)[0] == pytest.approx(expected)
 
 
 def test_last_command_seeds_when_no_joint_states_arrive(engine):

@@ -9,7 +9,7 @@ quaternion in particular) is rejected, because it is more likely a mistake than 
 """
 
 import math
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 from builtin_interfaces.msg import Duration
 from geometry_msgs.msg import Pose, Transform
@@ -22,6 +22,7 @@ from ..exceptions import InvalidSeedError, InvalidTargetError
 __all__ = [
     'QUATERNION_NORM_TOLERANCE',
     'duration_to_seconds',
+    'finite_joint_positions',
     'joint_state_message',
     'joint_state_to_mapping',
     'matrix_to_pose',
@@ -158,6 +159,34 @@ def joint_state_to_mapping(names: Sequence[str], positions: Sequence[float]) -> 
         raise InvalidSeedError(
             'positions of %s are NaN or infinite' % ', '.join(not_finite))
     return {name: float(value) for name, value in zip(names, positions)}
+
+
+def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
+                           ) -> Tuple[Dict[str, float], List[str]]:
+    """
+    Pair joint names with positions, leaving out the positions that are not finite.
+
+    A joint_states message covers every joint of the robot; one NaN on a joint that does not
+    matter must not hide the valid positions of the others.
+
+    :param names: Joint names.
+    :param positions: Positions in rad or m, one per name.
+    :return: The mapping from name to finite position, and the names left out.
+    :raises InvalidSeedError: If the lengths differ, or a name repeats or is empty.
+    """
+    names = list(names)
+    positions = list(positions)
+    dropped = [name for name, value in zip(names, positions) if not math.isfinite(value)]
+    kept = [(name, value) for name, value in zip(names, positions) if math.isfinite(value)]
+    if len(names) != len(positions):
+        raise InvalidSeedError(
+            '%d joint names but %d positions' % (len(names), len(positions)))
+    if any(not name for name in names):
+        raise InvalidSeedError('a joint name is empty')
+    if len(set(names)) != len(names):
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        raise InvalidSeedError('joint names repeat: %s' % ', '.join(repeated))
+    return {name: float(value) for name, value in kept}, dropped
 
 
 def joint_state_message(names: List[str], positions: Sequence[float]) -> JointState:

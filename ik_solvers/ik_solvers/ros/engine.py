@@ -17,7 +17,7 @@ from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from trajectory_msgs.msg import JointTrajectory
 
-from .conversions import joint_state_to_mapping, pose_to_matrix
+from .conversions import finite_joint_positions, joint_state_to_mapping, pose_to_matrix
 from .frames import ExternalLookup, frame_to_base, UnknownFrameError
 from .outcome import IKOutcome, IKRequest
 from .parameters import MAX_TIMEOUT, NodeSettings
@@ -163,16 +163,19 @@ class IKEngine:
                 self._chains[key] = self._build_chain(self._model, base_link, tip_link)
             return self._chains[key]
 
-    def update_joint_states(self, names: Sequence[str], positions: Sequence[float]) -> None:
+    def update_joint_states(self, names: Sequence[str],
+                            positions: Sequence[float]) -> List[str]:
         """
-        Merge a joint state message: every named joint takes its new position.
+        Merge a joint state message: every named joint with a finite position takes it.
 
-        :raises InvalidSeedError: If names and positions do not pair up or a value is not
-            finite; nothing is merged then.
+        :return: The joints whose position was NaN or infinite; they keep their old position.
+        :raises InvalidSeedError: If names and positions do not pair up, or a name repeats or
+            is empty; nothing is merged then.
         """
-        mapping = joint_state_to_mapping(names, positions)
+        mapping, dropped = finite_joint_positions(names, positions)
         with self._lock:
             self._joint_positions.update(mapping)
+        return dropped
 
     def record_command(self, chain: Chain, q: Sequence[float]) -> None:
         """Remember a commanded configuration: the seed while no joint states arrive."""

@@ -275,9 +275,13 @@ class IKNode(Node):
 
     def _on_joint_states(self, message: JointState) -> None:
         try:
-            self._engine.update_joint_states(message.name, message.position)
+            dropped = self._engine.update_joint_states(message.name, message.position)
         except InvalidSeedError as error:
             self._warn('joint_states', 'ignored a joint_states message: %s' % error)
+            return
+        if dropped:
+            self._warn('joint_states_not_finite', 'joint_states: ignored the NaN or infinite '
+                       'positions of %s; the other joints were updated' % ', '.join(dropped))
 
     def _on_target(self, message: PoseStamped) -> None:
         self._targets.put(message)
