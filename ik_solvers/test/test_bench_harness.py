@@ -22,7 +22,7 @@ from ik_solvers.benchmarks.runner import (
     run_method,
 )
 from ik_solvers.benchmarks.summary import summarize
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import RobotModel
 
 TOLERANCE = 1e-5
 
@@ -115,11 +115,13 @@ def _independent_verdicts(robot, chain, attempts, targets, position_only):
                          [('random', False), ('warm', False), ('random', True)])
 def test_success_counts_equal_an_independent_fk_check(seed_kind, position_only):
     robot = load_robot('ur5_like')
-    chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+    model = RobotModel.from_urdf(robot.urdf_xml)
+    chain = model.chain(robot.base_link, robot.tip_link)
     targets = draw_targets(chain, 8, seed=21)
     seeds = draw_seeds(chain, targets, seed_kind, seed=21)
     attempts = run_method(chain, Method('fabrik', solver='fabrik'), targets, seeds,
-                          position_only=position_only, budget=0.05, tolerance=TOLERANCE)
+                          model=model, position_only=position_only, budget=0.05,
+                          tolerance=TOLERANCE)
     verdicts, margins = _independent_verdicts(robot, chain, attempts, targets, position_only)
     summary = summarize(attempts)
     assert summary['attempts'] == 8
@@ -148,11 +150,12 @@ class _Boaster(Anchor):
 
 def test_claimed_successes_that_fail_the_check_are_counted_not_believed():
     robot = load_robot('ur5_like')
-    chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+    model = RobotModel.from_urdf(robot.urdf_xml)
+    chain = model.chain(robot.base_link, robot.tip_link)
     targets = draw_targets(chain, 4, seed=2)
     seeds = draw_seeds(chain, targets, 'warm', seed=2)
     attempts = run_method(chain, Method('boaster', anchor='boaster'), targets, seeds,
-                          position_only=False, budget=0.005, tolerance=TOLERANCE,
+                          model=model, position_only=False, budget=0.005, tolerance=TOLERANCE,
                           anchor=_Boaster())
     summary = summarize(attempts)
     assert summary['successes'] == 0

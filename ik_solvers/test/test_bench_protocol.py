@@ -15,15 +15,19 @@ from ik_solvers.benchmarks.protocol import (
     orientation_distance,
     WARM_SEED_RADIUS,
 )
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import Chain, RobotModel
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 
 
 @pytest.fixture(scope='module')
-def panda() -> Chain:
-    return Chain.from_urdf((URDF_DIR / 'panda_like.urdf').read_text(), 'panda_link0',
-                           'panda_hand_tcp')
+def panda_model() -> RobotModel:
+    return RobotModel.from_urdf((URDF_DIR / 'panda_like.urdf').read_text())
+
+
+@pytest.fixture(scope='module')
+def panda(panda_model) -> Chain:
+    return panda_model.chain('panda_link0', 'panda_hand_tcp')
 
 
 def test_targets_are_deterministic_for_a_fixed_seed(panda):
@@ -83,30 +87,62 @@ def test_orientation_distance_matches_the_axis_angle_of_the_relative_rotation():
         assert orientation_distance(base, rotated) == pytest.approx(angle, abs=1e-12)
 
 
-def test_check_accepts_exact_answers_and_refuses_errors_beyond_tolerance(panda):
+def test_check_accepts_exact_answers_and_refuses_errors_beyond_tolerance(panda, panda_model):
     targets = draw_targets(panda, 1, seed=2)
     q, target = targets.configurations[0], targets.poses[0]
-    assert check_solution(panda, q, target, position_only=False).ok
+    assert check_solution(panda, q, target, model=panda_model, position_only=False).ok
 
     shifted = target.copy()
     shifted[:3, 3] += [2e-5, 0.0, 0.0]
-    far = check_solution(panda, q, shifted, position_only=False)
+    far = check_solution(panda, q, shifted, model=panda_model, position_only=False)
     assert not far.ok and far.position_error == pytest.approx(2e-5, rel=1e-6)
 
     turned = target.copy()
     turned[:3, :3] = target[:3, :3] @ transforms3d.axangles.axangle2mat([0, 0, 1], 3e-5)
-    twisted = check_solution(panda, q, turned, position_only=False)
+    twisted = check_solution(panda, q, turned, model=panda_model, position_only=False)
     assert not twisted.ok and twisted.orientation_error == pytest.approx(3e-5, rel=1e-6)
     # Position-only targets ignore the orientation entirely.
-    assert check_solution(panda, q, turned, position_only=True).ok
+    assert check_solution(panda, q, turned, model=panda_model, position_only=True).ok
 
 
-def test_check_flags_limits_and_malformed_configurations(panda):
+def test_check_flags_limits_and_malformed_configurations(panda, panda_model):
     targets = draw_targets(panda, 1, seed=4)
     q = targets.configurations[0].copy()
     q[3] = panda.upper[3] + 1e-3
-    outside = check_solution(panda, q, panda.fk(q), position_only=False)
+    outside = check_solution(panda, q, panda.fk(q), model=panda_model, position_only=False)
     assert outside.reached and not outside.within_limits and not outside.ok
     for bad in (q[:-1], np.full(panda.num_joints, np.nan)):
-        verdict = check_solution(panda, bad, targets.poses[0], position_only=False)
+        verdict = check_solution(panda, bad, targets.poses[0], model=panda_model,
+                                 position_only=False)
         assert not verdict.ok and verdict.position_error == np.inf
+
+
+def test_check_grades_with_the_urdf_model_not_the_chain(panda):
+    # The same chain checked against a description whose hand is 1 cm longer: the error the
+    # check measures is the model's, whatever the chain's forward kinematics says.
+    urdf = (URDF_DIR / 'panda_like.urdf').read_text()
+    longer = RobotModel.from_urdf(urdf.replace('xyz="0 0 0.1034"', 'xyz="0 0 0.1134"'))
+    targets = draw_targets(panda, 1, seed=5)
+    q, target = targets.configurations[0], targets.poses[0]
+    verdict = check_solution(panda, q, target, model=longer, position_only=True)
+    assert not verdict.ok and verdict.position_error == pytest.approx(0.01, abs=1e-9)
+
+
+MIMIC_GRIPPER_URDF = """<robot name="gripper">
+  <link name="base"/><link name="a"/><link name="b"/>
+  <joint name="leader" type="revolute"><parent link="base"/><child link="a"/>
+    <axis xyz="0 0 1"/><limit lower="-2.5" upper="2.5" effort="1" velocity="1"/></joint>
+  <joint name="follower" type="revolute"><parent link="a"/><child link="b"/>
+    <origin xyz="1 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-0.2" upper="0.2" effort="1" velocity="1"/>
+    <mimic joint="leader" multiplier="0.8"/></joint>
+</robot>"""
+
+
+def test_check_keeps_mimic_followers_within_their_own_limits():
+    model = RobotModel.from_urdf(MIMIC_GRIPPER_URDF)
+    chain = model.chain('base', 'b')
+    for leader, inside in ((0.2, True), (0.3, False), (2.0, False)):
+        q = np.array([leader])
+        verdict = check_solution(chain, q, chain.fk(q), model=model, position_only=False)
+        assert verdict.reached and verdict.within_limits == inside

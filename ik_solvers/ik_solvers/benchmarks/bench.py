@@ -5,8 +5,9 @@
 
 It follows the protocol of the TRAC-IK benchmark (see :mod:`.protocol`) and writes
 ``results.md``, ``results.json``, ``readme_table.md`` and PNG plots to the output folder.
-The exit status is 1 when the independent check refutes a claimed success or finds a
-configuration outside the limits, or when a solver call raises; 2 on bad arguments.
+The exit status is 1 when the independent check (forward kinematics by
+:class:`~ik_solvers.kinematics.RobotModel`, not the solvers' chain) refutes a claimed success or
+finds a configuration outside the limits, or when a solver call raises; 2 on bad arguments.
 """
 
 import argparse

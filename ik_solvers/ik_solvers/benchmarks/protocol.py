@@ -6,7 +6,10 @@ The benchmark protocol: targets, seeds and the independent check of every answer
 It follows the protocol of the TRAC-IK benchmark: a fixed random generator draws joint
 vectors uniformly within the limits and forward kinematics turns them into targets, so every
 target is reachable. Seeds are the middle of the limits, a random configuration, or a warm
-start near the configuration the target came from, as when a goal is dragged.
+start near the configuration the target came from, as when a goal is dragged. Answers are
+graded by :class:`~ik_solvers.kinematics.RobotModel` (a joint-by-joint walk of the URDF tree,
+sharing no code with the chain's forward kinematics that the solvers use) against the limits
+of every joint the URDF names, mimic joints included.
 """
 
 from dataclasses import dataclass
@@ -15,7 +18,8 @@ from typing import Tuple
 
 import numpy as np
 
-from ..kinematics import Chain
+from ..kinematics import Chain, RobotModel
+from ..kinematics.joint import position_limits
 
 __all__ = [
     'SEED_KINDS',
@@ -150,17 +154,21 @@ def orientation_distance(rotation_a: np.ndarray, rotation_b: np.ndarray) -> floa
     return math.atan2(sine, cosine)
 
 
-def check_solution(chain: Chain, q: np.ndarray, target: np.ndarray, *, position_only: bool,
-                   position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
+def check_solution(chain: Chain, q: np.ndarray, target: np.ndarray, *, model: RobotModel,
+                   position_only: bool, position_tolerance: float = 1e-5,
+                   orientation_tolerance: float = 1e-5,
                    limit_tolerance: float = 1e-9) -> SolutionCheck:
     """
-    Check a configuration against a target with the chain's own forward kinematics.
+    Check a configuration against a target with forward kinematics the solvers do not use.
 
-    This ignores whatever the solver claims, so that a solver cannot grade itself.
+    This ignores whatever the solver claims, so that a solver cannot grade itself: the pose
+    comes from :meth:`RobotModel.transform` and the limits from each URDF joint between the
+    chain's base and tip (mimic joints at their leaders' values), not from ``chain``.
 
-    :param chain: The kinematic chain.
+    :param chain: The kinematic chain; only its names and joint count are used.
     :param q: (N,) joint positions, rad or m.
     :param target: (4, 4) target pose in the base frame.
+    :param model: The robot model parsed from the URDF that ``chain`` was cut from.
     :param position_only: Ignore the orientation.
     :param position_tolerance: Largest accepted position error, in m.
     :param orientation_tolerance: Largest accepted orientation error, in rad.
@@ -172,11 +180,17 @@ def check_solution(chain: Chain, q: np.ndarray, target: np.ndarray, *, position_
     q = np.asarray(q, dtype=float)
     if q.shape != (chain.num_joints,) or not np.all(np.isfinite(q)):
         return SolutionCheck(math.inf, math.inf, False, False)
-    pose = np.asarray(chain.fk(q), dtype=float)
+    positions = dict(zip(chain.joint_names, q.tolist()))
+    pose = model.transform(chain.base_link, chain.tip_link, positions)
     position_error = float(np.linalg.norm(pose[:3, 3] - target[:3, 3]))
     orientation_error = 0.0 if position_only else orientation_distance(pose[:3, :3],
                                                                        target[:3, :3])
     reached = (position_error <= position_tolerance
                and orientation_error <= orientation_tolerance)
-    within_limits = bool(chain.within_limits(q, tolerance=limit_tolerance))
-    return SolutionCheck(position_error, orientation_error, within_limits, reached)
+    within_limits = True
+    for joint in model.path(chain.base_link, chain.tip_link):
+        if joint.is_moving:
+            lower, upper = position_limits(joint)
+            value = model.joint_value(joint.name, positions)
+            within_limits &= lower - limit_tolerance <= value <= upper + limit_tolerance
+    return SolutionCheck(position_error, orientation_error, bool(within_limits), reached)

@@ -22,7 +22,7 @@ from .protocol import check_solution, draw_seeds, draw_targets, TargetSet
 from .robots import BenchRobot, load_robot
 from .summary import Attempt, summarize
 from ..exceptions import IKError
-from ..kinematics import Chain
+from ..kinematics import Chain, RobotModel
 from ..solvers import solve, solver_class
 
 __all__ = [
@@ -118,6 +118,7 @@ class PreparedRobot:
     """A loaded robot with its chain, targets and the anchors that could model it."""
 
     robot: BenchRobot
+    model: RobotModel
     chain: Chain
     targets: TargetSet
     anchors: Dict[str, Anchor]
@@ -140,7 +141,8 @@ def prepare_robots(config: BenchConfig, *,
             robot = load_robot(name)
             # urdf_parser_py prints a line per tag it does not model (vendor files have many).
             with contextlib.redirect_stderr(parser_output):
-                chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+                model = RobotModel.from_urdf(robot.urdf_xml)
+            chain = model.chain(robot.base_link, robot.tip_link)
         except IKError as error:
             log('skipping robot %s: %s' % (name, error))
             continue
@@ -152,7 +154,7 @@ def prepare_robots(config: BenchConfig, *,
                                               robot.tip_link, chain)
             except AnchorUnavailableError as error:
                 log('no %s anchor for %s: %s' % (anchor, name, error))
-        prepared.append(PreparedRobot(robot, chain, targets, anchors))
+        prepared.append(PreparedRobot(robot, model, chain, targets, anchors))
     return prepared
 
 
@@ -225,9 +227,9 @@ def count_work(config: BenchConfig, prepared: Sequence[PreparedRobot]) -> int:
 
 
 def _attempt(chain: Chain, seed: np.ndarray, target: np.ndarray, q: np.ndarray,
-             claimed: bool, elapsed: float, iterations: Optional[int], *,
+             claimed: bool, elapsed: float, iterations: Optional[int], *, model: RobotModel,
              position_only: bool, tolerance: float, error: Optional[str] = None) -> Attempt:
-    check = check_solution(chain, q, target, position_only=position_only,
+    check = check_solution(chain, q, target, model=model, position_only=position_only,
                            position_tolerance=tolerance, orientation_tolerance=tolerance)
     motion = np.asarray(q, dtype=float) - seed if np.shape(q) == np.shape(seed) else \
         np.full(np.shape(seed), np.inf)
@@ -238,13 +240,14 @@ def _attempt(chain: Chain, seed: np.ndarray, target: np.ndarray, q: np.ndarray,
 
 
 def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarray, *,
-               position_only: bool, budget: Optional[float], tolerance: float,
+               model: RobotModel, position_only: bool, budget: Optional[float], tolerance: float,
                anchor: Optional[Anchor] = None,
                on_attempt: Callable[[], None] = lambda: None) -> List[Attempt]:
     """
     Solve every target once from its seed, timing each call with ``time.perf_counter``.
 
-    :param chain: The kinematic chain, also used by the independent check.
+    :param chain: The kinematic chain.
+    :param model: The robot model the chain was cut from, for the independent check.
     :param method: What solves.
     :param targets: The targets; only the first ``len(seeds)`` are used.
     :param seeds: (K, N) one seed per target.
@@ -282,7 +285,7 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
             elapsed = time.perf_counter() - start
             claimed, q, error = False, seed, '%s: %s' % (type(caught).__name__, caught)
         attempts.append(_attempt(chain, seed, target, q, claimed, elapsed, iterations,
-                                 position_only=position_only, tolerance=tolerance,
+                                 model=model, position_only=position_only, tolerance=tolerance,
                                  error=error))
         on_attempt()
     return attempts
@@ -336,7 +339,7 @@ def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
                                             '-' if budget is None else '%gms' % (1e3 * budget),
                                             method.label)
                 attempts = run_method(
-                    item.chain, method, item.targets, seeds[:count],
+                    item.chain, method, item.targets, seeds[:count], model=item.model,
                     position_only=(mode == 'position'), budget=budget,
                     tolerance=config.tolerance, anchor=anchor,
                     on_attempt=(lambda: progress.update(label=label)) if progress else

@@ -16,7 +16,7 @@ from .robots import load_robot
 from .runner import run_method, solver_methods
 from .summary import summarize
 from ..exceptions import IKError
-from ..kinematics import Chain
+from ..kinematics import RobotModel
 
 __all__ = [
     'ScalingConfig',
@@ -78,7 +78,8 @@ def run_scaling(config: ScalingConfig, *, progress: Optional[ProgressBar] = None
     for count in config.joint_counts:
         try:
             robot = load_robot('snake_%d' % count)
-            chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+            model = RobotModel.from_urdf(robot.urdf_xml)
+            chain = model.chain(robot.base_link, robot.tip_link)
         except (IKError, ValueError) as error:
             log('skipping snake_%d: %s' % (count, error))
             if progress is not None:
@@ -90,12 +91,13 @@ def run_scaling(config: ScalingConfig, *, progress: Optional[ProgressBar] = None
                        solver_methods(config.solvers, config.option_sets[:1])}
         for method in solver_methods(config.solvers, config.option_sets):
             # One untimed call first, so that first-call costs of a new chain size stay out.
-            run_method(chain, method, targets, seeds[:1], position_only=True,
+            run_method(chain, method, targets, seeds[:1], model=model, position_only=True,
                        budget=config.budget, tolerance=config.tolerance)
             label = '%s position random %gms %s' % (robot.name, 1e3 * config.budget,
                                                     method.label)
             attempts = run_method(
-                chain, method, targets, seeds, position_only=True, budget=config.budget,
+                chain, method, targets, seeds, model=model, position_only=True,
+                budget=config.budget,
                 tolerance=config.tolerance,
                 on_attempt=(lambda: progress.update(label=label)) if progress else
                 (lambda: None))
