@@ -35,7 +35,6 @@ import numpy as np
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
 from .base import IKProblem
 from .polish import polish as run_polish
-from .pose_error import orientation_error as rotation_angle
 from .registry import solver_class
 from .result import IKResult, STATUS_NO_SOLUTION, STATUS_SUCCESS, STATUS_TIMED_OUT
 
@@ -164,13 +163,9 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         q = chain.clip(chain.random_configuration(rng))
 
     q = np.clip(best_q, chain.lower, chain.upper)
-    reached = chain.fk(q)
-    dx, dy, dz = (reached[:3, 3] - target[:3, 3]).tolist()
-    position_error = math.sqrt(dx * dx + dy * dy + dz * dz)
-    orientation_error = 0.0 if problem.position_only else float(rotation_angle(reached,
-                                                                               target))
-    success = bool(position_error <= position_tolerance
-                   and (problem.position_only or orientation_error <= orientation_tolerance))
+    # Measured afresh on the chain's forward kinematics of the very q returned.
+    _, position_error, orientation_error = problem.residual(chain.fk(q))
+    success = problem.is_solved(position_error, orientation_error)
     if success:
         status = STATUS_SUCCESS
     elif time.perf_counter() >= deadline:
