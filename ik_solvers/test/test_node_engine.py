@@ -8,8 +8,9 @@ from pathlib import Path
 from ik_solvers import SOLVERS
 from ik_solvers.exceptions import InvalidSeedError, RobotModelError
 from ik_solvers.kinematics import RobotModel
+from ik_solvers.solvers import IKResult
 from ik_solvers.ros.conversions import duration_to_seconds, matrix_to_pose
-from ik_solvers.ros.engine import CommandRefusedError, IKEngine, IKRequest
+from ik_solvers.ros.engine import CommandRefusedError, IKEngine, IKOutcome, IKRequest
 from ik_solvers.ros.frames import UnknownFrameError
 from ik_solvers.ros.parameters import NodeSettings
 from ik_solvers_interfaces.srv import SolveIK
@@ -270,3 +271,33 @@ def test_replacing_the_description_rebuilds_the_chain_and_forgets_old_commands(e
                           timeout=0.5)
     assert engine.solve(_request(goal), planar).success
     assert math.isfinite(engine.solve(_request(goal), planar).result.position_error)
+
+
+def test_continuous_joints_are_commanded_the_short_way_round():
+    # The planar arm with a continuous first joint, sitting near +pi.
+    urdf = PLANAR.replace('type="revolute"', 'type="continuous"', 1)
+    engine = IKEngine()
+    chain = engine.load_description(urdf, '', 'tip')
+    assert list(chain.is_continuous) == [True, False, False]
+    start = np.array([3.0, 0.2, 0.3])
+    engine.update_joint_states(chain.joint_names, start)
+    settings = NodeSettings(tip_link='tip', max_joint_jump=1.0, velocity_scale=1.0,
+                            min_duration=0.01)
+    # A solution one turn away from the nearby angle 3.2 rad: the same pose.
+    far = np.array([3.2 - 2 * math.pi, 0.2, 0.3])
+    result = IKResult(q=far, success=True, position_error=0.0, orientation_error=0.0,
+                      iterations=1, elapsed=0.0, status='success')
+    outcome = IKOutcome(Codes.SUCCESS, 'solved', chain=chain, target=chain.fk(far),
+                        result=result, start=start)
+    command = engine.plan_command(outcome, settings)
+    positions = np.array(command.points[-1].positions)
+    assert positions == pytest.approx([3.2, 0.2, 0.3])
+    assert np.allclose(chain.fk(positions), chain.fk(far))
+    # 0.2 rad at 2 rad/s, not 6.08 rad.
+    assert duration_to_seconds(command.points[-1].time_from_start) == pytest.approx(0.1)
+    # A real solve reports and commands the nearby turn as well.
+    goal = chain.fk(np.array([3.1 + 2 * math.pi, 0.3, 0.2]))
+    solved = engine.solve(_request(goal, timeout=0.5), settings)
+    assert solved.success, solved.message
+    assert abs(solved.result.q[0] - 3.0) <= math.pi
+    engine.plan_command(solved, settings)

@@ -8,6 +8,7 @@ streaming worker, the service and the subscriptions may call it from different t
 raises on bad input: every problem becomes an :class:`IKOutcome` with a SolveIK error code.
 """
 
+import dataclasses
 import math
 import threading
 import traceback
@@ -21,7 +22,7 @@ from .conversions import finite_joint_positions, joint_state_to_mapping, pose_to
 from .frames import ExternalLookup, frame_to_base, UnknownFrameError
 from .outcome import IKOutcome, IKRequest
 from .parameters import MAX_TIMEOUT, NodeSettings
-from .trajectory import build_trajectory, largest_joint_jump
+from .trajectory import build_trajectory, largest_joint_jump, nearest_equivalent
 from ..exceptions import (
     IKError,
     InvalidSeedError,
@@ -311,6 +312,10 @@ class IKEngine:
             raise _Refusal(Codes.INVALID_SEED, 'invalid seed: %s' % error)
         except UnknownSolverError as error:
             raise _Refusal(Codes.UNKNOWN_SOLVER, str(error))
+        # The reported solution, the jump check and the command all use the turn of each
+        # continuous joint nearest to where it is.
+        result = dataclasses.replace(
+            result, q=nearest_equivalent(current, result.q, chain.is_continuous))
         outcome.result = result
         errors = 'position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms' % (
             result.position_error, result.orientation_error, result.iterations,
@@ -346,6 +351,7 @@ class IKEngine:
             raise CommandRefusedError('the solution is outside the joint limits')
         start = outcome.start if outcome.start is not None else self.current_configuration(
             chain)[0]
+        q = nearest_equivalent(start, q, chain.is_continuous)
         jump = largest_joint_jump(start, q)
         if settings.max_joint_jump > 0.0 and jump > settings.max_joint_jump:
             raise CommandRefusedError(

@@ -19,7 +19,33 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from .conversions import seconds_to_duration
 
-__all__ = ['build_trajectory', 'largest_joint_jump', 'trajectory_duration']
+__all__ = ['build_trajectory', 'largest_joint_jump', 'nearest_equivalent', 'trajectory_duration']
+
+
+def nearest_equivalent(start: Sequence[float], goal: Sequence[float],
+                       is_continuous: Sequence[bool]) -> np.ndarray:
+    """
+    Move each continuous joint of ``goal`` by whole turns to within half a turn of ``start``.
+
+    A continuous joint reaches the same pose at q and q + 2 pi k, and has no limits to leave;
+    taking the nearest of those angles spares a command the long way round (and a refusal by
+    the largest-jump check).
+
+    :param start: Configuration in rad or m.
+    :param goal: Configuration in rad or m, same length.
+    :param is_continuous: True for the joints to move, same length.
+    :return: A copy of ``goal`` where continuous joints satisfy goal_i - start_i in (-pi, pi].
+    :raises ValueError: If the lengths differ.
+    """
+    start = np.asarray(start, dtype=float)
+    goal = np.array(goal, dtype=float)
+    continuous = np.asarray(is_continuous, dtype=bool)
+    if not start.shape == goal.shape == continuous.shape:
+        raise ValueError('start, goal and is_continuous have %d, %d and %d entries'
+                         % (start.size, goal.size, continuous.size))
+    difference = goal[continuous] - start[continuous]
+    goal[continuous] = start[continuous] + (math.pi - np.mod(math.pi - difference, 2 * math.pi))
+    return goal
 
 
 def largest_joint_jump(start: Sequence[float], goal: Sequence[float]) -> float:
