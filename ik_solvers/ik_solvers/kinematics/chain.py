@@ -16,6 +16,7 @@ import numpy as np
 
 from .joint import (
     DEFAULT_VELOCITY_LIMIT,
+    fold_fixed_joints,
     JointDescription,
     leader_bounds,
     Mimic,
@@ -70,7 +71,8 @@ class Chain:
         self._base_link = base_link
         self._tip_link = tip_link
         mimics = dict(mimics or {})
-        segment_joints, fixed_before, unit_axes, tip_offset = self._fold_fixed_joints(path)
+        segment_joints, fixed_before, unit_axes, tip_offset = fold_fixed_joints(
+            path, base_link, tip_link)
 
         leaders = [joint for joint in segment_joints if joint.name not in mimics]
         variable_index = {joint.name: index for index, joint in enumerate(leaders)}
@@ -116,38 +118,6 @@ class Chain:
         self._length_scale = max(
             float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1))),
             _SMALLEST_LENGTH_SCALE)
-
-    def _fold_fixed_joints(self, path: Sequence[JointDescription]):
-        fixed = np.eye(4)
-        segment_joints, fixed_before, unit_axes = [], [], []
-        for joint in path:
-            if joint.joint_type == 'fixed':
-                fixed = fixed @ joint.origin
-                continue
-            if not joint.is_moving:
-                raise RobotModelError(
-                    "joint '%s' (type %s) in the chain from '%s' to '%s' is not supported: a "
-                    'chain holds only revolute, continuous, prismatic and fixed joints'
-                    % (joint.name, joint.joint_type, self._base_link, self._tip_link))
-            unit_axis = joint.unit_axis
-            if unit_axis is None:
-                raise RobotModelError(
-                    "joint '%s' in the chain from '%s' to '%s' has a zero <axis>"
-                    % (joint.name, self._base_link, self._tip_link))
-            segment_joints.append(joint)
-            fixed_before.append(fixed @ joint.origin)
-            unit_axes.append(unit_axis)
-            fixed = np.eye(4)
-        if not segment_joints:
-            if not path:
-                reason = 'base and tip are the same link'
-            else:
-                reason = 'the joints between them are all fixed: %s' % ', '.join(
-                    "'%s' (%s)" % (joint.name, joint.joint_type) for joint in path)
-            raise RobotModelError(
-                "the chain from '%s' to '%s' has no moving joint (%s)"
-                % (self._base_link, self._tip_link, reason))
-        return segment_joints, fixed_before, unit_axes, fixed
 
     def _set_limits(self, leaders: Sequence[JointDescription],
                     followers: Sequence[Tuple[JointDescription, Mimic]]) -> None:

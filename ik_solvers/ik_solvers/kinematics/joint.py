@@ -8,7 +8,7 @@ Transforms are 4x4 homogeneous matrices; lengths in metres, angles in radians.
 
 from dataclasses import dataclass
 import math
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 from transforms3d.euler import euler2mat
@@ -21,6 +21,7 @@ __all__ = [
     'JointDescription',
     'MOVING_JOINT_TYPES',
     'Mimic',
+    'fold_fixed_joints',
     'joint_transform',
     'leader_bounds',
     'origin_matrix',
@@ -185,3 +186,49 @@ def leader_bounds(follower: JointDescription, mimic: Mimic) -> Tuple[float, floa
     ends = sorted(((low - mimic.offset) / mimic.multiplier,
                    (high - mimic.offset) / mimic.multiplier))
     return ends[0], ends[1]
+
+
+def fold_fixed_joints(path: Sequence[JointDescription], base_link: str, tip_link: str
+                      ) -> Tuple[List[JointDescription], List[np.ndarray], List[np.ndarray],
+                                 np.ndarray]:
+    """
+    Fold the fixed joints of a base-to-tip path into the transforms around the moving ones.
+
+    :returns: ``(moving_joints, fixed_before, unit_axes, tip_offset)``: the moving joints,
+        base first; for each, the constant 4x4 transform from the previous moving joint's
+        frame (the base for the first) to its own frame before its motion, and its unit axis;
+        and the 4x4 transform from the last moving joint's frame to the tip.
+
+    Raises :class:`RobotModelError` for a path without moving joints, a planar, floating or
+    unknown joint, or a zero axis; ``base_link`` and ``tip_link`` name the chain in messages.
+    """
+    fixed = np.eye(4)
+    segment_joints, fixed_before, unit_axes = [], [], []
+    for joint in path:
+        if joint.joint_type == 'fixed':
+            fixed = fixed @ joint.origin
+            continue
+        if not joint.is_moving:
+            raise RobotModelError(
+                "joint '%s' (type %s) in the chain from '%s' to '%s' is not supported: a "
+                'chain holds only revolute, continuous, prismatic and fixed joints'
+                % (joint.name, joint.joint_type, base_link, tip_link))
+        unit_axis = joint.unit_axis
+        if unit_axis is None:
+            raise RobotModelError(
+                "joint '%s' in the chain from '%s' to '%s' has a zero <axis>"
+                % (joint.name, base_link, tip_link))
+        segment_joints.append(joint)
+        fixed_before.append(fixed @ joint.origin)
+        unit_axes.append(unit_axis)
+        fixed = np.eye(4)
+    if not segment_joints:
+        if not path:
+            reason = 'base and tip are the same link'
+        else:
+            reason = 'the joints between them are all fixed: %s' % ', '.join(
+                "'%s' (%s)" % (joint.name, joint.joint_type) for joint in path)
+        raise RobotModelError(
+            "the chain from '%s' to '%s' has no moving joint (%s)"
+            % (base_link, tip_link, reason))
+    return segment_joints, fixed_before, unit_axes, fixed
