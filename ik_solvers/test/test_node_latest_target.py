@@ -27,12 +27,14 @@ def test_take_waits_for_a_value_from_another_thread():
     assert taken == ['target']
 
 
-def test_close_wakes_the_taker_and_hands_out_what_is_left():
+def test_close_wakes_the_taker_and_discards_what_is_left():
     slot = LatestSlot()
     slot.put('last')
     slot.close()
     assert slot.closed
-    assert slot.take() == 'last' and slot.received == 1
+    assert slot.take() is None and slot.received == 1
+    slot.put('after close')
+    assert slot.take(timeout=0.0) is None
     waiting = []
     taker = threading.Thread(target=lambda: waiting.append(slot.take()))
     taker.start()

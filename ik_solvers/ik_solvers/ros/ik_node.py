@@ -55,6 +55,7 @@ from .parameters import (
     coerce_value,
     describe,
     known_solvers,
+    MAX_TIMEOUT,
     NodeSettings,
     PARAMETERS,
 )
@@ -161,7 +162,8 @@ class IKNode(Node):
         """Stop the worker, then destroy the node."""
         self._targets.close()
         if self._worker.is_alive() and self._worker is not threading.current_thread():
-            self._worker.join(timeout=5.0)
+            # A solve in flight ends by its deadline, after at most one TF wait.
+            self._worker.join(timeout=MAX_TIMEOUT + self._settings().tf_timeout + 1.0)
         super().destroy_node()
 
     # Parameters ----------------------------------------------------------------------------

@@ -49,14 +49,18 @@ class LatestSlot(Generic[Value]):
         """
         Store ``value``, replacing a value not taken yet, and wake the taker.
 
+        After :meth:`close` the value is counted as received and discarded.
+
         :param value: Anything; ``None`` is stored like any other value.
         """
         with self._condition:
+            self._received += 1
+            if self._closed:
+                return
             if self._full:
                 self._dropped += 1
             self._value = value
             self._full = True
-            self._received += 1
             self._condition.notify()
 
     def take(self, timeout: Optional[float] = None) -> Optional[Value]:
@@ -65,7 +69,7 @@ class LatestSlot(Generic[Value]):
 
         :param timeout: Longest wait in seconds; ``None`` waits until a value arrives or the
             slot is closed.
-        :return: The value, or ``None`` when the wait timed out or the slot is closed and empty.
+        :return: The value, or ``None`` when the wait timed out or the slot is closed.
         """
         with self._condition:
             self._condition.wait_for(lambda: self._full or self._closed, timeout=timeout)
@@ -77,7 +81,10 @@ class LatestSlot(Generic[Value]):
             return value
 
     def close(self) -> None:
-        """Wake every waiting taker; :meth:`take` then returns what is left, then ``None``."""
+        """Discard the value not taken yet and wake every taker; :meth:`take` returns ``None``."""
         with self._condition:
             self._closed = True
+            # A value taken after close would start work while its owner is shutting down.
+            self._value = None
+            self._full = False
             self._condition.notify_all()

@@ -23,6 +23,7 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
     """
     rclpy.init(args=args)
     node = None
+    executor = None
     try:
         node = make_node()
         executor = SingleThreadedExecutor()
@@ -31,6 +32,9 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        # No callback may run on a node that is being destroyed.
+        if executor is not None:
+            executor.shutdown()
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
