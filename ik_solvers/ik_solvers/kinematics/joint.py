@@ -115,10 +115,20 @@ def skew(vector: np.ndarray) -> np.ndarray:
     return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
 
 
-def rotation_about_axis(unit_axis: np.ndarray, angle: float) -> np.ndarray:
-    """Rotation matrix (3x3) of ``angle`` rad about ``unit_axis`` (Rodrigues' formula)."""
-    k = skew(unit_axis)
-    return np.eye(3) + math.sin(angle) * k + (1.0 - math.cos(angle)) * (k @ k)
+def rotation_about_axis(unit_axis: Sequence[float], angle: float) -> np.ndarray:
+    """
+    Return the rotation matrix (3x3) of ``angle`` rad about ``unit_axis`` (Rodrigues' formula).
+
+    ``unit_axis`` holds 3 floats; a list is fastest, as the heuristics' sweeps call this once
+    per joint step and scalar maths beats small numpy products there.
+    """
+    x, y, z = unit_axis
+    c = math.cos(angle)
+    s = math.sin(angle)
+    t = 1.0 - c
+    return np.array([[c + x * x * t, x * y * t - z * s, x * z * t + y * s],
+                     [x * y * t + z * s, c + y * y * t, y * z * t - x * s],
+                     [x * z * t - y * s, y * z * t + x * s, c + z * z * t]])
 
 
 def joint_transform(joint: JointDescription, unit_axis: Optional[np.ndarray],

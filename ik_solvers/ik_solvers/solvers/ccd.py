@@ -26,9 +26,9 @@ from typing import Tuple
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
+from ..kinematics.joint import rotation_about_axis
 from .base import IKProblem, positive_float, ProgressMonitor, Solver, trust_radius
-from .hinge import (best_joint_value, negligible_amplitude, rotation_about,
-                    sinusoid_coefficients)
+from .hinge import best_joint_value, negligible_amplitude, sinusoid_coefficients
 
 __all__ = ['CCDSolver']
 
@@ -164,5 +164,5 @@ class CCDSolver(Solver):
                 py = oy + vy * c + (uz * vx - ux * vz) * s + uy * k
                 pz = oz + vz * c + (ux * vy - uy * vx) * s + uz * k
                 if orientation_weight:
-                    tip_rotation = rotation_about(axes[i], angle) @ tip_rotation
+                    tip_rotation = rotation_about_axis(axes[i], angle) @ tip_rotation
         return best_q, self.options['max_iterations']

@@ -17,10 +17,7 @@ rotation are vectors from any point of the axis.
 import math
 from typing import Sequence, Tuple
 
-import numpy as np
-
-__all__ = ['best_joint_value', 'negligible_amplitude', 'rotation_about',
-           'sinusoid_coefficients']
+__all__ = ['best_joint_value', 'negligible_amplitude', 'sinusoid_coefficients']
 
 _TWO_PI = 2.0 * math.pi
 # Relative to the squared chain length, amplitudes below this are rounding noise (doubles keep
@@ -84,14 +81,3 @@ def best_joint_value(value: float, a: float, b: float, lower: float, upper: floa
     low_score = a * math.cos(lower - value) + b * math.sin(lower - value)
     high_score = a * math.cos(upper - value) + b * math.sin(upper - value)
     return lower if low_score > high_score else upper
-
-
-def rotation_about(axis: Sequence[float], angle: float) -> np.ndarray:
-    """Return the (3, 3) rotation by ``angle`` (rad) about the unit vector ``axis`` (3 floats)."""
-    x, y, z = axis
-    c = math.cos(angle)
-    s = math.sin(angle)
-    t = 1.0 - c
-    return np.array([[c + x * x * t, x * y * t - z * s, x * z * t + y * s],
-                     [x * y * t + z * s, c + y * y * t, y * z * t - x * s],
-                     [x * z * t - y * s, y * z * t + x * s, c + z * z * t]])

@@ -28,9 +28,9 @@ from typing import List
 
 import numpy as np
 
+from ..kinematics.joint import rotation_about_axis
 from .base import IKProblem
-from .hinge import (best_joint_value, negligible_amplitude, rotation_about,
-                    sinusoid_coefficients)
+from .hinge import best_joint_value, negligible_amplitude, sinusoid_coefficients
 
 __all__ = ['PointChain']
 
@@ -117,7 +117,7 @@ class PointChain:
             new = best_joint_value(values[i], a, b, max(lower[i], values[i] - radius),
                                    min(upper[i], values[i] + radius), negligible=negligible)
             if new != values[i]:
-                rotation = rotation_about(axis.tolist(), new - values[i])
+                rotation = rotation_about_axis(axis.tolist(), new - values[i])
                 points[i + 1:] = origin + levers @ rotation.T
                 axes[i + 1:] = axes[i + 1:] @ rotation.T
                 tip_rotation = rotation @ tip_rotation
