@@ -41,11 +41,20 @@ def test_chain_endpoints_follow_the_longest_moving_branch():
 
 
 def test_chain_endpoints_refuse_broken_descriptions():
-    with pytest.raises(RobotModelError, match='cannot parse'):
+    with pytest.raises(RobotModelError, match='malformed URDF XML'):
         chain_endpoints('<robot name="x"><link name="a"></robot>')
     two_roots = '<robot name="x"><link name="a"/><link name="b"/></robot>'
-    with pytest.raises(RobotModelError, match='2 root links'):
+    with pytest.raises(RobotModelError, match="exactly one root link.*found 2: 'a', 'b'"):
         chain_endpoints(two_roots)
+    # A leaf below a loop of joints: its walk to the root must end, with an error.
+    cyclic = ('<robot name="x"><link name="r"/><link name="b"/><link name="c"/><link name="d"/>'
+              + ''.join('<joint name="%s" type="revolute"><parent link="%s"/><child link="%s"/>'
+                        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" '
+                        'velocity="1"/></joint>' % joint
+                        for joint in (('j1', 'b', 'c'), ('j2', 'c', 'b'), ('j3', 'c', 'd')))
+              + '</robot>')
+    with pytest.raises(RobotModelError, match='cycle'):
+        chain_endpoints(cyclic)
     rigid = ('<robot name="x"><link name="a"/><link name="b"/><joint name="j" type="fixed">'
              '<parent link="a"/><child link="b"/></joint></robot>')
     with pytest.raises(RobotModelError, match='no chain with a moving joint'):

@@ -16,9 +16,9 @@ from pathlib import Path
 import re
 import sys
 from typing import Dict, List, Optional, Tuple
-import xml.etree.ElementTree as ElementTree
 
 from ..exceptions import RobotModelError
+from ..kinematics import RobotModel
 
 __all__ = [
     'BUNDLED_CHAINS',
@@ -88,41 +88,22 @@ def chain_endpoints(urdf_xml: str) -> Tuple[str, str]:
 
     :returns: ``(base_link, tip_link)``.
 
-    :raises RobotModelError: The XML cannot be parsed, or the tree has no single root.
+    :raises RobotModelError: The description is refused by :class:`RobotModel` (XML that
+        cannot be parsed, no single root, a cycle), or no leaf has a moving joint above it.
     """
-    try:
-        root_element = ElementTree.fromstring(urdf_xml)
-    except ElementTree.ParseError as error:
-        raise RobotModelError('cannot parse the URDF: %s' % error) from error
-    links = [link.get('name') for link in root_element.findall('link')]
-    parent_of: Dict[str, Tuple[str, bool]] = {}
-    for joint in root_element.findall('joint'):
-        parent = joint.find('parent')
-        child = joint.find('child')
-        if parent is None or child is None:
-            raise RobotModelError('joint %r has no parent or child' % joint.get('name'))
-        moving = joint.get('type', 'fixed') != 'fixed'
-        parent_of[child.get('link')] = (parent.get('link'), moving)
-    roots = [link for link in links if link not in parent_of]
-    if len(roots) != 1:
-        raise RobotModelError('the URDF has %d root links (%s), expected one'
-                              % (len(roots), ', '.join(map(str, roots))))
-    parents = {parent for parent, _ in parent_of.values()}
+    model = RobotModel.from_urdf(urdf_xml)
+    parents = {model.joint(name).parent for name in model.joint_names}
     best: Optional[Tuple[int, int, str]] = None
-    for leaf in sorted(link for link in links if link not in parents):
-        moving_count = fixed_count = 0
-        link = leaf
-        while link in parent_of:
-            link, moving = parent_of[link]
-            moving_count += int(moving)
-            fixed_count += int(not moving)
+    for leaf in sorted(link for link in model.link_names if link not in parents):
+        path = model.path(model.root_link, leaf)
+        moving_count = sum(joint.is_moving for joint in path)
         # Sorting by name first makes the choice deterministic when two leaves tie.
-        key = (moving_count, fixed_count, leaf)
+        key = (moving_count, len(path) - moving_count, leaf)
         if best is None or key[:2] > best[:2]:
             best = key
     if best is None or best[0] == 0:
         raise RobotModelError('the URDF has no chain with a moving joint')
-    return roots[0], best[2]
+    return model.root_link, best[2]
 
 
 def bundled_urdf_directory() -> Optional[Path]:
