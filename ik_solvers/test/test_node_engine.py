@@ -250,6 +250,11 @@ def test_a_refused_description_is_adopted_when_the_links_change_to_match(engine)
     with pytest.raises(RobotModelError):
         engine.load_description(PLANAR, '', 'tool0')
     engine.check_links('', 'tip')
+    # Checking alone changes nothing: the parameter change may still be refused.
+    assert engine.chain('', 'tool0').num_joints == 6
+    engine.adopt_links('', 'no_such_link')
+    assert engine.chain('', 'tool0').num_joints == 6
+    engine.adopt_links('', 'tip')
     chain = engine.chain('', 'tip')
     assert chain.joint_names == ('joint_1', 'joint_2', 'joint_3')
     with pytest.raises(RobotModelError):

@@ -125,8 +125,8 @@ class IKEngine:
         """
         Check that new base and tip links give a chain, before the parameters change.
 
-        Passes when no description was received yet. A description that was refused for lacking
-        the old links is adopted when it has the new ones.
+        Passes when no description was received yet. Changes nothing: the change may still be
+        refused; :meth:`adopt_links` applies it.
 
         :param base_link: Proposed base link; empty means the root link.
         :param tip_link: Proposed tip link.
@@ -134,21 +134,39 @@ class IKEngine:
         """
         with self._lock:
             candidate, model = self._candidate_model, self._model
-            if candidate is None and model is None:
+        if candidate is None and model is None:
+            return
+        errors = []
+        for option in (candidate, model):
+            if option is None:
+                continue
+            try:
+                self._build_chain(option, base_link, tip_link)
+            except RobotModelError as error:
+                errors.append(str(error))
+                continue
+            return
+        raise RobotModelError('; '.join(errors))
+
+    def adopt_links(self, base_link: str, tip_link: str) -> None:
+        """
+        Follow base and tip links that were changed, after :meth:`check_links` passed.
+
+        A description that was refused for lacking the old links is adopted when it has the
+        new ones; otherwise the current model stays.
+
+        :param base_link: New base link; empty means the root link.
+        :param tip_link: New tip link.
+        """
+        with self._lock:
+            candidate = self._candidate_model
+            if candidate is None:
                 return
-            errors = []
-            for option in (candidate, model):
-                if option is None:
-                    continue
-                try:
-                    chain = self._build_chain(option, base_link, tip_link)
-                except RobotModelError as error:
-                    errors.append(str(error))
-                    continue
-                if option is candidate:
-                    self._adopt(candidate, base_link, tip_link, chain)
+            try:
+                chain = self._build_chain(candidate, base_link, tip_link)
+            except RobotModelError:
                 return
-            raise RobotModelError('; '.join(errors))
+            self._adopt(candidate, base_link, tip_link, chain)
 
     def chain(self, base_link: str, tip_link: str) -> Chain:
         """
@@ -283,16 +301,17 @@ class IKEngine:
         orientation_tolerance = self._tolerance(
             request.orientation_tolerance, settings.orientation_tolerance,
             MAX_ORIENTATION_TOLERANCE, 'orientation_tolerance')
-        try:
-            chain = self.chain(settings.base_link, settings.tip_link)
-        except RobotModelError as error:
-            raise _Refusal(Codes.NO_ROBOT_MODEL, str(error))
+        with self._lock:
+            # Chain and model from the same description, even while a new one arrives.
+            try:
+                chain = self.chain(settings.base_link, settings.tip_link)
+            except RobotModelError as error:
+                raise _Refusal(Codes.NO_ROBOT_MODEL, str(error))
+            model = self._model
         outcome.chain = chain
         current, outcome.notes = self.current_configuration(chain)
         outcome.start = current
         seed = self._seed(chain, request, current)
-        with self._lock:
-            model = self._model
         try:
             base_from_frame = frame_to_base(
                 model, chain.base_link, request.frame_id, self._joint_mapping(chain, current),

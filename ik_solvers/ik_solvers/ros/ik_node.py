@@ -10,7 +10,7 @@ message. Run it with ``ros2 run ik_solvers ik_node``.
 """
 
 import threading
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from geometry_msgs.msg import PoseStamped
 from ik_solvers_interfaces.msg import IKStatus
@@ -187,11 +187,9 @@ class IKNode(Node):
             reason = check_parameter(parameter.name, parameter.value)
             if reason:
                 reasons.append(reason)
-        links = {parameter.name: parameter.value for parameter in parameters
-                 if parameter.name in ('base_link', 'tip_link')}
-        if links and not reasons:
-            base_link = links.get('base_link', self.get_parameter('base_link').value)
-            tip_link = links.get('tip_link', self.get_parameter('tip_link').value)
+        links = self._new_links(parameters)
+        if links is not None and not reasons:
+            base_link, tip_link = links
             try:
                 self._engine.check_links(base_link, tip_link)
             except RobotModelError as error:
@@ -203,7 +201,20 @@ class IKNode(Node):
             self._apply_new_parameters(parameters)
         return SetParametersResult(successful=True)
 
+    def _new_links(self, parameters: List[Parameter]) -> Optional[Tuple[str, str]]:
+        # Base and tip after the change (the parameters are not committed yet on Humble).
+        links = {parameter.name: parameter.value for parameter in parameters
+                 if parameter.name in ('base_link', 'tip_link')}
+        if not links:
+            return None
+        return (links.get('base_link', self.get_parameter('base_link').value),
+                links.get('tip_link', self.get_parameter('tip_link').value))
+
     def _apply_new_parameters(self, parameters: List[Parameter]) -> None:
+        # Runs once rclpy committed the change: a refused change must not swap the model.
+        links = self._new_links(parameters)
+        if links is not None:
+            self._engine.adopt_links(*links)
         for parameter in parameters:
             self.get_logger().info('parameter %s set to %r' % (parameter.name, parameter.value))
 
