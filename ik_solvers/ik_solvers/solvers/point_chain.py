@@ -73,10 +73,6 @@ class PointChain:
         self._upper = chain.upper.tolist()
         self._prismatic = chain.is_prismatic.tolist()
 
-    def points(self, poses: np.ndarray) -> np.ndarray:
-        """Return the (N + 1, 3) points of a configuration given its ``chain.poses(q)``."""
-        return poses[:, :3, 3].copy()
-
     def recover(self, q: np.ndarray, poses: np.ndarray, desired: np.ndarray, *,
                 radius: float = math.inf) -> np.ndarray:
         """
