@@ -15,6 +15,9 @@ Examples::
     ros2 launch ik_solvers ik_solvers.launch.py sim_execution:=false controller_name:=arm_ctrl
 
 With another robot, also give ``base_link:=...`` and ``tip_link:=...``.
+
+The goal marker listens to the ik_node's status on ``/ik_node/status``: the node's name here
+and its private ``~/status`` topic; renaming or namespacing the ik_node means changing both.
 """
 
 from pathlib import Path
@@ -29,6 +32,7 @@ from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'ik_solvers'
+IK_NODE_NAME = 'ik_node'
 
 
 def _robot_state_publisher(context):
@@ -50,11 +54,13 @@ def _robot_state_publisher(context):
     )]
 
 
+def _text(argument: str) -> ParameterValue:
+    """Pass a launch argument as a string: launch_ros would read ``on`` or ``1`` as YAML."""
+    return ParameterValue(LaunchConfiguration(argument), value_type=str)
+
+
 def generate_launch_description() -> LaunchDescription:
     """Declare the arguments and the nodes of the RViz goal-dragging setup."""
-    base_link = LaunchConfiguration('base_link')
-    tip_link = LaunchConfiguration('tip_link')
-    controller_name = LaunchConfiguration('controller_name')
     arguments = [
         DeclareLaunchArgument(
             'description_file',
@@ -83,12 +89,12 @@ def generate_launch_description() -> LaunchDescription:
     ik_node = Node(
         package=PACKAGE,
         executable='ik_node',
-        name='ik_node',
+        name=IK_NODE_NAME,
         output='screen',
         parameters=[
             PathJoinSubstitution([FindPackageShare(PACKAGE), 'config', 'ik_solvers.yaml']),
-            {'base_link': base_link, 'tip_link': tip_link,
-             'solver': LaunchConfiguration('solver'), 'controller_name': controller_name},
+            {'base_link': _text('base_link'), 'tip_link': _text('tip_link'),
+             'solver': _text('solver'), 'controller_name': _text('controller_name')},
         ],
     )
     goal_marker = Node(
@@ -96,15 +102,15 @@ def generate_launch_description() -> LaunchDescription:
         executable='goal_marker',
         name='goal_marker',
         output='screen',
-        parameters=[{'base_link': base_link, 'tip_link': tip_link,
-                     'status_topic': '/ik_node/status'}],
+        parameters=[{'base_link': _text('base_link'), 'tip_link': _text('tip_link'),
+                     'status_topic': '/%s/status' % IK_NODE_NAME}],
     )
     sim_executor = Node(
         package=PACKAGE,
         executable='sim_executor',
         name='sim_executor',
         output='screen',
-        parameters=[{'controller_name': controller_name}],
+        parameters=[{'controller_name': _text('controller_name')}],
         condition=IfCondition(LaunchConfiguration('sim_execution')),
     )
     rviz = Node(
@@ -114,7 +120,7 @@ def generate_launch_description() -> LaunchDescription:
         output='log',
         arguments=['-d', PathJoinSubstitution([FindPackageShare(PACKAGE), 'config',
                                                'ik_solvers.rviz']),
-                   '-f', base_link],
+                   '-f', LaunchConfiguration('base_link')],
         condition=IfCondition(LaunchConfiguration('use_rviz')),
     )
     return LaunchDescription(arguments + [
