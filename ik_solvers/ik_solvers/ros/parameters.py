@@ -173,17 +173,18 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
 class NodeSettings:
     """A consistent snapshot of the parameters one solve uses."""
 
-    solver: str = 'fabrik'
-    base_link: str = ''
-    tip_link: str = 'tool0'
-    position_only: bool = False
-    position_tolerance: float = 1e-4
-    orientation_tolerance: float = 1e-3
-    timeout: float = 0.05
-    velocity_scale: float = 0.5
-    min_duration: float = 0.1
-    max_joint_jump: float = math.pi
-    tf_timeout: float = 0.1
+    # Defaults come from PARAMETERS, the one place they are written.
+    solver: str = _SPECS['solver'].default
+    base_link: str = _SPECS['base_link'].default
+    tip_link: str = _SPECS['tip_link'].default
+    position_only: bool = _SPECS['position_only'].default
+    position_tolerance: float = _SPECS['position_tolerance'].default
+    orientation_tolerance: float = _SPECS['orientation_tolerance'].default
+    timeout: float = _SPECS['timeout'].default
+    velocity_scale: float = _SPECS['velocity_scale'].default
+    min_duration: float = _SPECS['min_duration'].default
+    max_joint_jump: float = _SPECS['max_joint_jump'].default
+    tf_timeout: float = _SPECS['tf_timeout'].default
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> 'NodeSettings':
