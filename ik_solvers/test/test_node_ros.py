@@ -284,7 +284,7 @@ def test_every_bad_input_is_refused_and_the_node_keeps_serving(ros):
     assert probe.commands.count() == 1
 
 
-def test_a_burst_of_targets_ends_on_the_latest_with_far_fewer_commands(ros):
+def test_a_burst_of_targets_ends_on_the_latest_and_solves_no_dropped_one(ros):
     node, probe = _ready(ros)
     goals = [_goal(0.1 * k / 999.0) for k in range(1000)]
     for goal in goals:
@@ -296,9 +296,11 @@ def test_a_burst_of_targets_ends_on_the_latest_with_far_fewer_commands(ros):
         lambda c: np.allclose(c.points[-1].positions, status.solution.position))
     _check_command(command, last)
     assert probe.commands.messages[-1] is command
-    assert node.targets_received <= 1000
-    assert probe.commands.count() < 250, probe.commands.count()
-    assert probe.statuses.count() < 250
+    # Every command comes from a target the worker took, never from a dropped one (that the
+    # mailbox drops under load is shown deterministically in test_node_latest_target.py).
+    taken = node.targets_received - node.targets_dropped
+    assert 1 <= probe.commands.count() <= taken, (probe.commands.count(), taken)
+    assert probe.statuses.count() <= taken
 
 
 def test_replacing_the_description_rebuilds_the_chain(ros):

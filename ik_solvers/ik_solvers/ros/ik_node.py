@@ -154,6 +154,11 @@ class IKNode(Node):
         return self._targets.received
 
     @property
+    def targets_dropped(self) -> int:
+        """Count the target poses replaced by a newer one before the worker took them."""
+        return self._targets.dropped
+
+    @property
     def descriptions_received(self) -> int:
         """Count the robot descriptions handled so far, refused ones included."""
         return self._descriptions_received
