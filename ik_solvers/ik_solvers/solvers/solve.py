@@ -38,8 +38,9 @@ from .polish import polish as run_polish
 from .registry import solver_class
 from .result import IKResult, STATUS_NO_SOLUTION, STATUS_SUCCESS, STATUS_TIMED_OUT
 
-__all__ = ['solve']
+__all__ = ['nearest_turn', 'solve']
 
+_FULL_TURN = 2.0 * math.pi
 # Restart configurations come from this seed, so the same inputs give the same output.
 RESTART_SEED = 20260101
 # Tolerance on the rigid-transform checks of a target: rotation orthonormality, last row.
@@ -114,6 +115,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     heuristic = implementation(**solver_options)
     heuristic.check_chain(chain)
     q = _checked_seed(seed, chain)
+    start = q
     if orientation_weight is None:
         orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
     elif not _is_positive_number(orientation_weight):
@@ -162,7 +164,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
             rng = np.random.default_rng(RESTART_SEED)
         q = chain.clip(chain.random_configuration(rng))
 
-    q = np.clip(best_q, chain.lower, chain.upper)
+    q = nearest_turn(np.clip(best_q, chain.lower, chain.upper), start, chain)
     # Measured afresh on the chain's forward kinematics of the very q returned.
     _, position_error, orientation_error = problem.residual(chain.fk(q))
     success = problem.is_solved(position_error, orientation_error)
@@ -176,6 +178,26 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                     orientation_error=orientation_error, iterations=iterations,
                     elapsed=time.perf_counter() - start_time, status=status,
                     solver=implementation.name, attempts=attempts, polished=bool(polish))
+
+
+def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:
+    """
+    Move each revolute joint by whole turns to the value nearest ``start`` within its limits.
+
+    The pose is the same, but a joint whose limits span more than a turn (continuous joints,
+    and many industrial arms' +-2 pi) would otherwise be commanded a full spin to get there.
+
+    :param q: (N,) configuration within the limits, rad or m.
+    :param start: (N,) the configuration the solution should stay near (the seed).
+    :param chain: the chain, for its limits and joint types.
+    :returns: A new (N,) configuration with the same forward kinematics, within the limits.
+    """
+    with np.errstate(invalid='ignore'):  # infinite limits give infinite bounds, never NaN
+        fewest = np.ceil((chain.lower - q) / _FULL_TURN)
+        most = np.floor((chain.upper - q) / _FULL_TURN)
+    turns = np.clip(np.round((start - q) / _FULL_TURN), fewest, most)
+    turns[chain.is_prismatic] = 0.0
+    return q + turns * _FULL_TURN
 
 
 def _is_positive_number(value: Any) -> bool:
