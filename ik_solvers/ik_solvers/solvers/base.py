@@ -10,6 +10,7 @@ the optional polish and the final verification by forward kinematics belong to
 
 from abc import ABC, abstractmethod
 import math
+import time
 from typing import Any, ClassVar, Dict, Tuple
 
 import numpy as np
@@ -19,6 +20,7 @@ from ..kinematics import Chain
 from .pose_error import _rotation_vector
 
 __all__ = [
+    'Attempt',
     'IKProblem',
     'ProgressMonitor',
     'Solver',
@@ -116,6 +118,43 @@ class ProgressMonitor:
             return False
         self._since += 1
         return self._since >= self._window
+
+
+class Attempt:
+    """
+    Bookkeeping of one start of a heuristic: the best configuration so far, and when to stop.
+
+    Every heuristic iterates the same way: forward kinematics of its current configuration,
+    then :meth:`finished`; the attempt keeps the best configuration seen and ends on success,
+    on a stall (see :class:`ProgressMonitor`), at the iteration cap or at the deadline.
+
+    :ivar best_q: best configuration recorded so far, (N,).
+    :ivar cost: cost of the configuration recorded last, m (see :meth:`IKProblem.cost`).
+    :ivar error: residual of the configuration recorded last (see :meth:`IKProblem.residual`).
+    """
+
+    def __init__(self, problem: IKProblem, q: np.ndarray, *, max_iterations: int,
+                 stall_iterations: int, deadline: float) -> None:
+        """Start an attempt from ``q``; ``deadline`` is a ``time.perf_counter`` value, s."""
+        self._problem = problem
+        self._max_iterations = max_iterations
+        self._deadline = deadline
+        self._monitor = ProgressMonitor(stall_iterations)
+        self._best_cost = math.inf
+        self.best_q = q
+        self.cost = math.inf
+        self.error: list = []
+
+    def finished(self, q: np.ndarray, tip: np.ndarray, iteration: int) -> bool:
+        """Record ``q`` and its (4, 4) ``tip`` pose; return whether the attempt is over."""
+        problem = self._problem
+        self.error, position_error, orientation_error = problem.residual(tip)
+        self.cost = cost = problem.cost(position_error, orientation_error)
+        if cost < self._best_cost:
+            self.best_q, self._best_cost = q, cost
+        return (problem.is_solved(position_error, orientation_error)
+                or self._monitor.stalled(cost) or iteration >= self._max_iterations
+                or time.perf_counter() > self._deadline)
 
 
 class Solver(ABC):

@@ -20,14 +20,13 @@ optimal motion (0 locks it), which spreads the motion over the chain as Welman d
 """
 
 import math
-import time
 from typing import Tuple
 
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.joint import rotation_about_axis
-from .base import IKProblem, positive_float, ProgressMonitor, Solver, trust_radius
+from .base import Attempt, IKProblem, positive_float, Solver, trust_radius
 from .hinge import best_joint_value, negligible_amplitude, sinusoid_coefficients
 
 __all__ = ['CCDSolver']
@@ -103,23 +102,18 @@ class CCDSolver(Solver):
                                   * float(self.options['orientation_emphasis']))
         target_rotation_t = problem.target_rotation.T
         negligible = negligible_amplitude(chain.length_scale)
-        monitor = ProgressMonitor(self.options['stall_iterations'])
         values = q.tolist()
-        best_q, best_cost = q, np.inf
-        for iteration in range(self.options['max_iterations'] + 1):
+        max_iterations = self.options['max_iterations']
+        attempt = Attempt(problem, q, max_iterations=max_iterations,
+                          stall_iterations=self.options['stall_iterations'], deadline=deadline)
+        for iteration in range(max_iterations + 1):
             q = np.array(values)
             poses = chain.poses(q)
             tip = poses[-1]
-            _, position_error, orientation_error = problem.residual(tip)
-            cost = problem.cost(position_error, orientation_error)
-            if cost < best_cost:
-                best_q, best_cost = q, cost
-            if (problem.is_solved(position_error, orientation_error) or monitor.stalled(cost)
-                    or iteration == self.options['max_iterations']
-                    or time.perf_counter() > deadline):
-                return best_q, iteration
+            if attempt.finished(q, tip, iteration):
+                return attempt.best_q, iteration
             if iteration == 0:
-                radius = trust_radius(problem, cost, self.options['trust_region'])
+                radius = trust_radius(problem, attempt.cost, self.options['trust_region'])
                 slide = radius * chain.length_scale
             # Scalar maths: per joint, numpy's call overhead would dominate 3-vector work.
             axes = poses[:-1, :3, 2].tolist()
@@ -165,4 +159,4 @@ class CCDSolver(Solver):
                 pz = oz + vz * c + (ux * vy - uy * vx) * s + uz * k
                 if orientation_weight:
                     tip_rotation = rotation_about_axis(axes[i], angle) @ tip_rotation
-        return best_q, self.options['max_iterations']
+        return attempt.best_q, max_iterations

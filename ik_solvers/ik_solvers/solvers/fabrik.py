@@ -26,12 +26,11 @@ where it is, and the recovery finds the slide.
 """
 
 import math
-import time
 from typing import Tuple
 
 import numpy as np
 
-from .base import IKProblem, ProgressMonitor, Solver, trust_radius
+from .base import Attempt, IKProblem, Solver, trust_radius
 from .point_chain import PointChain
 
 __all__ = ['FABRIKSolver']
@@ -68,20 +67,15 @@ class FABRIKSolver(Solver):
         fixed_from = point_chain.fixed_from
         goal = point_chain.goal.tolist()
         max_iterations = self.options['max_iterations']
-        monitor = ProgressMonitor(self.options['stall_iterations'])
         trust_gain = self.options['trust_region']
-        best_q, best_cost = q, np.inf
+        attempt = Attempt(problem, q, max_iterations=max_iterations,
+                          stall_iterations=self.options['stall_iterations'], deadline=deadline)
         for iteration in range(max_iterations + 1):
             poses = chain.poses(q)
-            _, position_error, orientation_error = problem.residual(poses[-1])
-            cost = problem.cost(position_error, orientation_error)
-            if cost < best_cost:
-                best_q, best_cost = q, cost
-            if (problem.is_solved(position_error, orientation_error) or monitor.stalled(cost)
-                    or iteration == max_iterations or time.perf_counter() > deadline):
-                return best_q, iteration
+            if attempt.finished(q, poses[-1], iteration):
+                return attempt.best_q, iteration
             if iteration == 0:
-                radius = trust_radius(problem, cost, trust_gain)
+                radius = trust_radius(problem, attempt.cost, trust_gain)
             points = poses[:, :3, 3].tolist()
             base = points[0]
             points[fixed_from:] = [list(point) for point in goal]
@@ -91,7 +85,7 @@ class FABRIKSolver(Solver):
             for j in range(len(lengths)):
                 _reach(points, j + 1, j, lengths[j])
             q = point_chain.recover(q, poses, np.array(points), radius=radius)
-        return best_q, max_iterations
+        return attempt.best_q, max_iterations
 
 
 def _reach(points: list, moving: int, anchor: int, length: float) -> None:

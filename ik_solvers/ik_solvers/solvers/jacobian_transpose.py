@@ -14,12 +14,11 @@ and the whole step is shrunk so that no joint moves more than ``max_step`` (rad 
 iteration: the linearisation only holds for small motions. Each step is clamped to the limits.
 """
 
-import time
 from typing import Tuple
 
 import numpy as np
 
-from .base import IKProblem, positive_float, ProgressMonitor, Solver, trust_radius
+from .base import Attempt, IKProblem, positive_float, Solver, trust_radius
 
 __all__ = ['JacobianTransposeSolver']
 
@@ -65,18 +64,13 @@ class JacobianTransposeSolver(Solver):
         position_only = problem.position_only
         max_step = float(self.options['max_step'])
         max_iterations = self.options['max_iterations']
-        monitor = ProgressMonitor(self.options['stall_iterations'])
         trust_gain = self.options['trust_region']
-        best_q, best_cost = q, np.inf
+        attempt = Attempt(problem, q, max_iterations=max_iterations,
+                          stall_iterations=self.options['stall_iterations'], deadline=deadline)
         for iteration in range(max_iterations + 1):
-            poses = chain.poses(q)
-            error, position_error, orientation_error = problem.residual(poses[-1])
-            cost = problem.cost(position_error, orientation_error)
-            if cost < best_cost:
-                best_q, best_cost = q, cost
-            if (problem.is_solved(position_error, orientation_error) or monitor.stalled(cost)
-                    or iteration == max_iterations or time.perf_counter() > deadline):
-                return best_q, iteration
+            if attempt.finished(q, chain.poses(q)[-1], iteration):
+                return attempt.best_q, iteration
+            error = attempt.error
             jacobian = chain.jacobian(q)
             if position_only:
                 jacobian = jacobian[:3]
@@ -90,12 +84,12 @@ class JacobianTransposeSolver(Solver):
             image = jacobian @ gradient
             image_norm = float(image @ image)
             if image_norm == 0.0:  # no joint can reduce the error: a stationary point
-                return best_q, iteration
+                return attempt.best_q, iteration
             step = (float(residual @ image) / image_norm) * gradient
             largest = float(np.max(np.abs(step)))
             if iteration == 0:
-                limit = min(max_step, trust_radius(problem, cost, trust_gain))
+                limit = min(max_step, trust_radius(problem, attempt.cost, trust_gain))
             if largest > limit:
                 step *= limit / largest
             q = np.minimum(np.maximum(q + step, lower), upper)
-        return best_q, max_iterations
+        return attempt.best_q, max_iterations

@@ -23,12 +23,11 @@ update costs a handful of array operations whatever the number of joints, which 
 chains.
 """
 
-import time
 from typing import Tuple
 
 import numpy as np
 
-from .base import IKProblem, positive_integer, ProgressMonitor, Solver, trust_radius
+from .base import Attempt, IKProblem, positive_integer, Solver, trust_radius
 from .point_chain import PointChain
 
 __all__ = ['LengthRelaxationSolver']
@@ -83,20 +82,15 @@ class LengthRelaxationSolver(Solver):
         far_share = far_share[:, None]
         sweeps = self.options['relaxation_sweeps']
         max_iterations = self.options['max_iterations']
-        monitor = ProgressMonitor(self.options['stall_iterations'])
         trust_gain = self.options['trust_region']
-        best_q, best_cost = q, np.inf
+        attempt = Attempt(problem, q, max_iterations=max_iterations,
+                          stall_iterations=self.options['stall_iterations'], deadline=deadline)
         for iteration in range(max_iterations + 1):
             poses = chain.poses(q)
-            _, position_error, orientation_error = problem.residual(poses[-1])
-            cost = problem.cost(position_error, orientation_error)
-            if cost < best_cost:
-                best_q, best_cost = q, cost
-            if (problem.is_solved(position_error, orientation_error) or monitor.stalled(cost)
-                    or iteration == max_iterations or time.perf_counter() > deadline):
-                return best_q, iteration
+            if attempt.finished(q, poses[-1], iteration):
+                return attempt.best_q, iteration
             if iteration == 0:
-                radius = trust_radius(problem, cost, trust_gain)
+                radius = trust_radius(problem, attempt.cost, trust_gain)
             points = poses[:, :3, 3].copy()
             point_chain.fix_goal(points)
             for _ in range(sweeps):
@@ -108,4 +102,4 @@ class LengthRelaxationSolver(Solver):
                 points[:-1] += near_share * corrections
                 points[1:] -= far_share * corrections
             q = point_chain.recover(q, poses, points, radius=radius)
-        return best_q, max_iterations
+        return attempt.best_q, max_iterations
