@@ -144,21 +144,11 @@ def joint_state_to_mapping(names: Sequence[str], positions: Sequence[float]) -> 
     :raises InvalidSeedError: If the lengths differ, a name repeats or is empty, or a position
         is NaN or infinite.
     """
-    names = list(names)
-    positions = list(positions)
-    if len(names) != len(positions):
-        raise InvalidSeedError(
-            '%d joint names but %d positions' % (len(names), len(positions)))
-    if any(not name for name in names):
-        raise InvalidSeedError('a joint name is empty')
-    if len(set(names)) != len(names):
-        repeated = sorted({name for name in names if names.count(name) > 1})
-        raise InvalidSeedError('joint names repeat: %s' % ', '.join(repeated))
-    not_finite = [name for name, value in zip(names, positions) if not math.isfinite(value)]
+    mapping, not_finite = finite_joint_positions(names, positions)
     if not_finite:
         raise InvalidSeedError(
             'positions of %s are NaN or infinite' % ', '.join(not_finite))
-    return {name: float(value) for name, value in zip(names, positions)}
+    return mapping
 
 
 def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
@@ -176,8 +166,6 @@ def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
     """
     names = list(names)
     positions = list(positions)
-    dropped = [name for name, value in zip(names, positions) if not math.isfinite(value)]
-    kept = [(name, value) for name, value in zip(names, positions) if math.isfinite(value)]
     if len(names) != len(positions):
         raise InvalidSeedError(
             '%d joint names but %d positions' % (len(names), len(positions)))
@@ -186,7 +174,9 @@ def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
     if len(set(names)) != len(names):
         repeated = sorted({name for name in names if names.count(name) > 1})
         raise InvalidSeedError('joint names repeat: %s' % ', '.join(repeated))
-    return {name: float(value) for name, value in kept}, dropped
+    dropped = [name for name, value in zip(names, positions) if not math.isfinite(value)]
+    kept = {name: float(value) for name, value in zip(names, positions) if math.isfinite(value)}
+    return kept, dropped
 
 
 def joint_state_message(names: List[str], positions: Sequence[float]) -> JointState:
