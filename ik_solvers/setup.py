@@ -19,9 +19,10 @@ setup(
         ('share/' + PACKAGE_NAME + '/config', glob('config/*.yaml') + glob('config/*.rviz')),
         ('share/' + PACKAGE_NAME + '/urdf', glob('urdf/*.urdf') + glob('urdf/*.xacro')),
     ],
-    install_requires=['setuptools', 'numpy', 'transforms3d', 'urdfdom-py'],
+    install_requires=['setuptools', 'numpy', 'numba', 'transforms3d', 'urdfdom-py'],
     extras_require={'plots': ['matplotlib']},
-    zip_safe=True,
+    # The compiled kernels cache their machine code next to the modules.
+    zip_safe=False,
     maintainer='ik_solvers maintainers',
     maintainer_email='maintainers@ik-solvers.dev',
     description='Heuristic inverse kinematics for URDF chains, with a ROS 2 node and service.',

@@ -68,7 +68,6 @@ def test_poses_agree_with_fk_and_joint_frames(chain):
         q = chain.random_configuration(rng)
         poses = chain.poses(q)
         assert poses.shape == (chain.num_joints + 1, 4, 4)
-        assert not poses.flags.writeable
         frames, tip = chain.joint_frames(q)
         np.testing.assert_allclose(poses[-1], chain.fk(q), atol=1e-12)
         np.testing.assert_allclose(poses[-1], tip, atol=1e-12)
@@ -94,13 +93,12 @@ def test_jacobian_after_poses_of_another_configuration_is_its_own(chain):
         np.testing.assert_allclose(chain.fk(first), fresh.fk(first), atol=1e-12)
 
 
-def test_callers_cannot_corrupt_the_remembered_poses():
+def test_callers_cannot_corrupt_the_chain_through_its_answers():
     chain = CHAINS[1]
     q = chain.mid_configuration()
     poses = chain.poses(q)
     expected = poses.copy()
-    with pytest.raises(ValueError):
-        poses[-1, 0, 3] = 5.0
+    poses[-1, 0, 3] = 5.0  # every answer is the caller's own array
     tip = chain.fk(q)
     tip[:3, 3] += 1.0  # fk hands out its own array
     frames, tip_again = chain.joint_frames(q)

@@ -4,9 +4,9 @@
 A serial chain cut out of a URDF: forward kinematics, Jacobian and joint frames.
 
 Lengths are in metres, angles in radians; poses are 4x4 homogeneous matrices in the frame
-of the chain's base link. Solvers call :meth:`Chain.poses` and :meth:`Chain.jacobian` in
-their inner loops, so the per-call work is a handful of vectorised numpy operations, and the
-two share one pass over the chain (see :mod:`.segments`).
+of the chain's base link. The chain hands its flat arrays (:attr:`Chain.arrays`) to the
+compiled kernels of :mod:`.kernels`, which compute every pose and Jacobian here and in the
+solvers' loops.
 """
 
 import math
@@ -22,7 +22,8 @@ from .joint import (
     Mimic,
     position_limits,
 )
-from .segments import SegmentStack
+from .kernels import ChainArrays, forward_frames, jacobian_from_frames, tip_poses
+from .segments import aligned_segments, frame_aligning_z_with
 from .urdf_model import RobotModel
 from ..exceptions import InvalidSeedError, RobotModelError
 
@@ -94,30 +95,43 @@ class Chain:
         self._joint_names = tuple(joint.name for joint in leaders)
         self._num_joints = len(leaders)
         self._num_segments = len(segment_joints)
-        self._has_mimic = len(leaders) != len(segment_joints)
-        self._variable_of_joint = np.array(variable_of_joint, dtype=np.intp)
-        self._multipliers = np.array(multipliers)
-        self._offsets = np.array(offsets)
         # Joint i of the variables is the first segment it drives: its own joint.
         self._frame_rows = np.array([moving_names.index(name) for name in self._joint_names],
-                                    dtype=np.intp)
-        # Column j of the Jacobian sums multiplier * column of every segment j drives.
-        self._mimic_matrix = np.zeros((self._num_segments, self._num_joints))
-        self._mimic_matrix[np.arange(self._num_segments), self._variable_of_joint] = multipliers
-
-        self._segments = SegmentStack(
-            fixed_before, unit_axes, [joint.is_prismatic for joint in segment_joints],
-            tip_offset)
-        self._unalign = np.ascontiguousarray(self._segments.alignments.transpose(0, 2, 1))
-        # Rows of the segment poses that :meth:`poses` returns: the independent joints, then
-        # the tip.
-        self._pose_rows = np.append(self._frame_rows, self._num_segments)
+                                    dtype=np.int64)
+        unit_axes = np.array(unit_axes, dtype=float).reshape(self._num_segments, 3)
+        self._axes = _read_only(unit_axes[self._frame_rows].copy())
+        self._alignments = np.array([frame_aligning_z_with(axis) for axis in self._axes])
         self._set_limits(leaders, [(joint, mimics[joint.name]) for joint in segment_joints
                                    if joint.name in mimics])
-        origins = self.poses(np.zeros(self._num_joints))[:, :3, 3]
+        segments = aligned_segments(fixed_before, unit_axes, tip_offset)
+        self._tip_offset = _read_only(segments[-1].copy())
+        motion = np.column_stack((multipliers, offsets,
+                                  [float(joint.is_prismatic) for joint in segment_joints]))
+        limits = np.column_stack((self._lower, self._upper, self._sample_low,
+                                  self._sample_width))
+        arrays = ChainArrays(
+            segments=segments, segment_motion=motion.reshape(-1, 3),
+            segment_variable=np.array(variable_of_joint, dtype=np.int64),
+            joint_segment=self._frame_rows, joint_limits=limits,
+            joint_prismatic=self._is_prismatic.astype(float), length_scale=1.0,
+            reach=math.inf, tip_follows_last_joint=bool(
+                self._frame_rows[-1] == self._num_segments - 1))
+        origins = self.poses(np.zeros(self._num_joints), arrays)[:, :3, 3]
         self._length_scale = max(
             float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1))),
             _SMALLEST_LENGTH_SCALE)
+        self.arrays = arrays._replace(length_scale=self._length_scale,
+                                      reach=self._reach_bound(arrays))
+
+    def _reach_bound(self, arrays: ChainArrays) -> float:
+        # Each revolute joint keeps the distance between its own origin and every point beyond
+        # it, so the chain reaches at most the sum of the distances between consecutive joint
+        # origins (and the tip) from the first joint's origin.
+        if self._is_prismatic.any() or np.any(arrays.segment_motion[:, 2]):
+            return math.inf
+        frames = np.empty((self._num_segments + 1, 4, 4))
+        forward_frames(arrays, np.zeros(self._num_joints), frames)
+        return float(np.sum(np.linalg.norm(np.diff(frames[:, :3, 3], axis=0), axis=1)))
 
     def _set_limits(self, leaders: Sequence[JointDescription],
                     followers: Sequence[Tuple[JointDescription, Mimic]]) -> None:
@@ -144,7 +158,6 @@ class Chain:
         self._is_prismatic = _read_only(np.array([joint.is_prismatic for joint in leaders]))
         # A continuous leader that a limited follower bounds is continuous no more.
         self._is_continuous = _read_only(np.isinf(self._lower) & np.isinf(self._upper))
-        self._axes = _read_only(self._segments.unit_axes[self._frame_rows].copy())
         self._sample_low = np.where(self._is_continuous, -math.pi, self._lower)
         self._sample_high = np.where(self._is_continuous, math.pi, self._upper)
         self._sample_width = self._sample_high - self._sample_low
@@ -253,12 +266,12 @@ class Chain:
         ``target @ inv(tip_offset)`` is the pose that row must take for the tip to reach
         ``target``. Read-only.
         """
-        return self._segments.tip_offset
+        return self._tip_offset
 
     @property
     def tip_offset_is_exact(self) -> bool:
         """Whether ``poses(q)[N-1] @ tip_offset == poses(q)[N]`` (no mimic joint moves last)."""
-        return bool(self._frame_rows[-1] == self._num_segments - 1)
+        return self.arrays.tip_follows_last_joint
 
     # Configurations ------------------------------------------------------------------------
 
@@ -270,11 +283,6 @@ class Chain:
                 % (self._base_link, self._tip_link, self._num_joints,
                    ', '.join(self._joint_names), q.shape))
         return q
-
-    def _segment_values(self, q: np.ndarray) -> np.ndarray:
-        if not self._has_mimic:
-            return q
-        return q[..., self._variable_of_joint] * self._multipliers + self._offsets
 
     def clip(self, q) -> np.ndarray:
         """Return a copy of ``q`` moved into the limits (continuous joints untouched)."""
@@ -296,6 +304,11 @@ class Chain:
 
     # Kinematics ----------------------------------------------------------------------------
 
+    def _frames(self, q, arrays: Optional[ChainArrays] = None) -> np.ndarray:
+        frames = np.empty((self._num_segments + 1, 4, 4))
+        forward_frames(self.arrays if arrays is None else arrays, self._configuration(q), frames)
+        return frames
+
     def fk(self, q) -> np.ndarray:
         """
         Return the pose (4x4) of the tip link in the base link frame.
@@ -303,7 +316,7 @@ class Chain:
         ``q`` holds the N joint values, rad or m. Raises :class:`InvalidSeedError` when its
         length is not N; values are not checked for finiteness.
         """
-        return self._segments.tip_pose(self._segment_values(self._configuration(q))).copy()
+        return self._frames(q)[-1]
 
     def fk_batch(self, configurations) -> np.ndarray:
         """
@@ -316,25 +329,19 @@ class Chain:
             raise InvalidSeedError(
                 'fk_batch needs a (K, %d) array of configurations, got shape %s'
                 % (self._num_joints, configurations.shape))
-        return self._segments.tip_poses(self._segment_values(configurations))
+        return tip_poses(self.arrays, np.ascontiguousarray(configurations))
 
-    def poses(self, q) -> np.ndarray:
+    def poses(self, q, arrays: Optional[ChainArrays] = None) -> np.ndarray:
         """
         Return the aligned frames of the independent joints and the tip pose, in one pass.
 
-        Returns a read-only (N + 1, 4, 4) array in the base frame: row i < N is the frame of
-        joint i after its own motion, turned so that the joint's axis is its z axis (column
-        2; column 3 is a point on the axis), row N is the tip pose (:meth:`fk`). The chain
-        remembers the answer for the last configuration, so solvers that evaluate one
-        configuration several times, or call :meth:`jacobian` right after, pay once. Raises
+        Returns an (N + 1, 4, 4) array in the base frame: row i < N is the frame of joint i
+        after its own motion, turned so that the joint's axis is its z axis (column 2; column 3
+        is a point on the axis), row N is the tip pose (:meth:`fk`). Raises
         :class:`InvalidSeedError` when ``q`` does not hold N values.
         """
-        poses = self._segments.poses(self._segment_values(self._configuration(q)))
-        if not self._has_mimic:
-            return poses
-        poses = poses[self._pose_rows]
-        poses.setflags(write=False)
-        return poses
+        frames = self._frames(q, arrays)
+        return frames[np.append(self._frame_rows, self._num_segments)]
 
     def joint_frames(self, q) -> Tuple[np.ndarray, np.ndarray]:
         """
@@ -345,13 +352,12 @@ class Chain:
         and passes through ``frames[i, :3, 3]``), ``tip`` (4, 4) equals :meth:`fk`. Raises
         :class:`InvalidSeedError` when ``q`` does not hold N values.
         """
-        poses = self._segments.poses(self._segment_values(self._configuration(q)))
+        poses = self.poses(q)
         frames = poses[:-1].copy()
         # The URDF joint frames are the aligned ones turned back by a constant rotation.
-        frames[:, :3, :3] = np.matmul(poses[:-1, :3, :3], self._unalign)
-        if self._has_mimic:
-            frames = frames[self._frame_rows]
-        return frames, poses[-1].copy()
+        frames[:, :3, :3] = np.matmul(poses[:-1, :3, :3],
+                                      np.transpose(self._alignments, (0, 2, 1)))
+        return frames, poses[-1]
 
     def jacobian(self, q) -> np.ndarray:
         """
@@ -359,15 +365,11 @@ class Chain:
 
         Column j maps the velocity of joint j (rad/s or m/s) to the tip's linear velocity
         (m/s, of the tip origin) and angular velocity (rad/s), both in the base frame.
-        Mimic joints add their multiplier times their own column to their leader's. Right
-        after :meth:`poses` or :meth:`fk` of the same ``q`` it reuses their pass. Raises
+        Mimic joints add their multiplier times their own column to their leader's. Raises
         :class:`InvalidSeedError` when ``q`` does not hold N values.
         """
-        segments = self._segments
-        columns = segments.jacobian_from_poses(
-            segments.poses(self._segment_values(self._configuration(q))))
-        if self._has_mimic:
-            return columns @ self._mimic_matrix
+        columns = np.empty((6, self._num_joints))
+        jacobian_from_frames(self.arrays, self._frames(q), columns)
         return columns
 
     def __repr__(self) -> str:

@@ -1,0 +1,116 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The switch between compiled and plain-Python kernels, and a clock both can read.
+
+Every numeric kernel of the package is written once, in the subset of Python that numba
+compiles, and decorated with :func:`compiled`. With numba installed the kernels are compiled on
+first use and cached on disk next to their modules; without it (or with ``NUMBA_DISABLE_JIT=1``)
+the very same functions run as plain Python: correct, and one to two orders of magnitude slower.
+A warning says so once.
+
+numba caches a function's machine code keyed on its own source file only, so a cached solver
+loop would outlive an edit of a kernel it calls from another file. The first import therefore
+compares a digest of every kernel module with the one stored beside the cache and clears the
+cache when they differ.
+"""
+
+import glob
+import hashlib
+import os
+import time
+from typing import Callable, TypeVar
+import warnings
+
+__all__ = ['JIT_ENABLED', 'compiled', 'monotonic_seconds']
+
+_Function = TypeVar('_Function', bound=Callable)
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The modules whose functions are compiled: kinematics kernels, solver steps and loops.
+_KERNEL_DIRS = ('kinematics', 'solvers')
+
+try:
+    import numba
+except ImportError:  # the package still works, only slower
+    numba = None
+
+JIT_ENABLED = numba is not None and not numba.config.DISABLE_JIT
+
+if numba is None:
+    warnings.warn('numba is not installed: the ik_solvers kernels run as plain Python, about '
+                  '50 times slower (pip install numba, or apt install python3-numba)',
+                  RuntimeWarning, stacklevel=2)
+
+
+def _clear_stale_cache() -> None:
+    digest = hashlib.sha256()
+    sources = []
+    for folder in _KERNEL_DIRS:
+        sources.extend(sorted(glob.glob(os.path.join(_PACKAGE_DIR, folder, '*.py'))))
+    for path in sources:
+        with open(path, 'rb') as source:
+            digest.update(source.read())
+    stamp = digest.hexdigest()
+    stamp_path = os.path.join(_PACKAGE_DIR, '__pycache__', 'kernels.sha256')
+    try:
+        with open(stamp_path) as stored:
+            if stored.read() == stamp:
+                return
+    except OSError:
+        pass
+    for folder in _KERNEL_DIRS:
+        for cached in glob.glob(os.path.join(_PACKAGE_DIR, folder, '__pycache__', '*.nb[ic]')):
+            try:
+                os.remove(cached)
+            except OSError:  # another process cleared it first
+                pass
+    try:
+        os.makedirs(os.path.dirname(stamp_path), exist_ok=True)
+        with open(stamp_path, 'w') as stored:
+            stored.write(stamp)
+    except OSError:  # a read-only install: numba then caches elsewhere or not at all
+        pass
+
+
+if JIT_ENABLED:
+    from llvmlite import ir
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    _clear_stale_cache()
+
+    def compiled(function: _Function) -> _Function:
+        """Compile ``function`` with numba on first call, caching the machine code on disk."""
+        return numba.njit(cache=True, nogil=True)(function)
+
+    @intrinsic
+    def _clock_monotonic(typing_context):
+        # Solver loops check their deadline inside compiled code: numba offers no clock, so
+        # this reads CLOCK_MONOTONIC straight from libc, the clock time.perf_counter uses on
+        # Linux, so that deadlines computed in Python compare directly.
+        def codegen(context, builder, signature, arguments):
+            int32, int64, double = ir.IntType(32), ir.IntType(64), ir.DoubleType()
+            timespec = ir.LiteralStructType([int64, int64])
+            clock_gettime = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(int32, [int32, timespec.as_pointer()]),
+                'clock_gettime')
+            now = cgutils.alloca_once(builder, timespec)
+            builder.call(clock_gettime, [ir.Constant(int32, 1), now])  # CLOCK_MONOTONIC
+            seconds = builder.sitofp(builder.load(cgutils.gep_inbounds(builder, now, 0, 0)),
+                                     double)
+            nanoseconds = builder.sitofp(
+                builder.load(cgutils.gep_inbounds(builder, now, 0, 1)), double)
+            return builder.fadd(seconds, builder.fmul(nanoseconds, ir.Constant(double, 1e-9)))
+        return numba.types.float64(), codegen
+
+    @compiled
+    def monotonic_seconds() -> float:
+        """Return the monotonic clock, s, the same clock as ``time.perf_counter``."""
+        return _clock_monotonic()
+else:
+    def compiled(function: _Function) -> _Function:
+        """Return ``function`` unchanged: numba is missing or disabled."""
+        return function
+
+    monotonic_seconds = time.perf_counter
