@@ -19,7 +19,7 @@ import glob
 import hashlib
 import os
 import time
-from typing import Callable, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 import warnings
 
 __all__ = ['JIT_ENABLED', 'compiled', 'monotonic_seconds']
@@ -80,9 +80,18 @@ if JIT_ENABLED:
 
     _clear_stale_cache()
 
-    def compiled(function: _Function) -> _Function:
-        """Compile ``function`` with numba on first call, caching the machine code on disk."""
-        return numba.njit(cache=True, nogil=True)(function)
+    def compiled(function: Optional[_Function] = None, *, inline: bool = False) -> Any:
+        """
+        Compile ``function`` with numba on first call, caching the machine code on disk.
+
+        With ``inline``, the function is compiled into each caller instead: a loop that takes
+        another compiled function as an argument must be, or numba refuses to cache its
+        callers (the argument would be a run-time object address).
+        """
+        if function is None:
+            return lambda function: compiled(function, inline=inline)
+        return numba.njit(cache=True, nogil=True, inline='always' if inline else 'never')(
+            function)
 
     @intrinsic
     def _clock_monotonic(typing_context):
@@ -109,8 +118,10 @@ if JIT_ENABLED:
         """Return the monotonic clock, s, the same clock as ``time.perf_counter``."""
         return _clock_monotonic()
 else:
-    def compiled(function: _Function) -> _Function:
+    def compiled(function: Optional[_Function] = None, *, inline: bool = False) -> Any:
         """Return ``function`` unchanged: numba is missing or disabled."""
+        if function is None:
+            return lambda function: function
         return function
 
     monotonic_seconds = time.perf_counter

@@ -8,13 +8,12 @@ Each heuristic is a :class:`Solver` in its own module, registered by name in
 """
 
 from ..exceptions import InvalidSolverOptionError
-from .base import IKProblem, Solver
+from .base import Solver
 from .registry import SOLVERS, solver_class
 from .result import IKResult
 from .solve import solve
 
 __all__ = [
-    'IKProblem',
     'IKResult',
     'InvalidSolverOptionError',
     'SOLVERS',

@@ -3,123 +3,138 @@
 """
 The point model shared by FABRIK and length relaxation, and the way back to joint values.
 
-A URDF chain becomes the points ``X_0 .. X_N``: the origin of every joint frame (each lies on
-its joint's axis) and the tip. The frame of joint ``i`` carries ``X_{i+1}`` at a constant offset,
-so the distance ``|X_{i+1} - X_i|`` never changes unless joint ``i + 1`` is prismatic (its
-origin then slides along its own axis: that segment has no fixed length). Offsets that put two
-joints at one point simply give segments of length zero.
+A URDF chain becomes the points ``X_0 .. X_N``: the origin of every independent joint's frame
+(each lies on its joint's axis) and the tip. The frame of joint ``i`` carries ``X_{i+1}`` at a
+constant offset, so the distance ``|X_{i+1} - X_i|`` never changes unless joint ``i + 1`` is
+prismatic (its origin then slides along its own axis: that segment has no fixed length).
 
 The goal fixes the end of the point chain. For a full pose, the last joint frame has to sit at
 ``T_target * inverse(T_last_joint_to_tip)``, which fixes the last joint point ``X_{N-1}`` as
 well as the tip ``X_N``: the orientation enters the point model the way the length relaxation
-paper fixes the last segment from the target. For position only, the tip ``X_N`` alone is
-fixed.
+paper fixes the last segment from the target. For position only, or when a mimic joint moves
+last, the tip alone is fixed.
 
 Joint values are recovered from desired points by a sweep from the base to the tip: each joint
 takes the value that best aligns every point beyond it (and, for a full pose, the tip frame's
-axes) with their desired places, in closed form and clamped to its limits (see
-:mod:`ik_solvers.solvers.hinge`); the points beyond it are then moved rigidly with it. The
-hinge axes, offsets and limits are thereby enforced exactly: the recovered configuration is a
-real one, and the next iteration starts from its forward kinematics.
+axes) with their desired places, in closed form and clamped to its limits (see :mod:`.hinge`);
+the points beyond it then move rigidly with it. The hinge axes, offsets and limits are thereby
+enforced exactly: the recovered configuration is a real one. All functions are compiled.
 """
 
 import math
-from typing import List
 
 import numpy as np
 
-from ..kinematics.joint import rotation_about_axis
-from .base import IKProblem
-from .hinge import best_joint_value, negligible_amplitude, sinusoid_coefficients
+from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, rotate_about_axis
+from .hinge import sinusoid_coefficients
+from ..kinematics.jit import compiled
+from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
-__all__ = ['PointChain']
+__all__ = ['chain_points', 'fix_goal', 'recover_joint_values']
 
 
-class PointChain:
+@compiled
+def chain_points(chain: ChainArrays, frames: np.ndarray) -> tuple:
     """
-    Constant data of a chain's point model for one problem.
+    Return the points (N + 1, 3) of the current configuration and the segment lengths (N,).
 
-    :ivar lengths: (N,) distance between consecutive points; NaN for a segment whose far end
-        is a prismatic joint.
-    :ivar fixed_from: index of the first point fixed by the goal (N - 1 for a full pose, N for
-        position only or when the chain's last moving joint is a mimic joint).
-    :ivar goal: (N + 1 - fixed_from, 3) positions of the fixed end points, m.
+    A segment whose far end is a prismatic joint has length NaN: it has no fixed length.
     """
-
-    def __init__(self, problem: IKProblem, q: np.ndarray) -> None:
-        """Measure the segments at ``q`` and place the goal points of ``problem``."""
-        chain = problem.chain
-        self.problem = problem
-        self.chain = chain
-        points = chain.poses(q)[:, :3, 3]
-        lengths = np.linalg.norm(np.diff(points, axis=0), axis=1)
-        sliding = np.zeros(chain.num_joints, dtype=bool)
-        sliding[:-1] = chain.is_prismatic[1:]
-        lengths[sliding] = np.nan
-        self.lengths = lengths
-        n = chain.num_joints
-        # A mimic joint moving last turns the tip about an axis that no row of the poses
-        # holds: only the tip position is then known from the target.
-        if problem.position_only or not chain.tip_offset_is_exact:
-            self.fixed_from = n
-            self.goal = problem.target_position[None, :].copy()
+    count = chain.joint_segment.shape[0]
+    points = np.empty((count + 1, 3))
+    for i in range(count):
+        points[i] = frames[chain.joint_segment[i], :3, 3]
+    points[count] = frames[-1, :3, 3]
+    lengths = np.empty(count)
+    for i in range(count):
+        if i + 1 < count and chain.joint_prismatic[i + 1] != 0.0:
+            lengths[i] = math.nan
         else:
-            last_joint = problem.target @ np.linalg.inv(chain.tip_offset)
-            self.fixed_from = n - 1
-            self.goal = np.stack((last_joint[:3, 3], problem.target_position))
-        weight = 0.0 if problem.position_only else 0.5 * problem.orientation_weight ** 2
-        self._orientation_weight = weight
-        self._lower = chain.lower.tolist()
-        self._upper = chain.upper.tolist()
-        self._prismatic = chain.is_prismatic.tolist()
+            lengths[i] = math.sqrt(np.sum((points[i + 1] - points[i]) ** 2))
+    return points, lengths
 
-    def recover(self, q: np.ndarray, poses: np.ndarray, desired: np.ndarray, *,
-                radius: float = math.inf) -> np.ndarray:
-        """
-        Joint values whose points best match ``desired``, from a base-to-tip sweep.
 
-        :param q: current configuration, (N,).
-        :param poses: ``chain.poses(q)``.
-        :param desired: (N + 1, 3) desired points, m.
-        :param radius: largest motion of a revolute joint, rad (prismatic ones: this times the
-            chain's length, m); see :func:`~.base.trust_radius`.
+@compiled
+def fix_goal(chain: ChainArrays, target: np.ndarray, position_only: bool,
+             points: np.ndarray) -> int:
+    """Put the goal points in place in ``points``; return the index of the first fixed one."""
+    count = points.shape[0] - 1
+    points[count] = target[:3, 3]
+    if position_only or not chain.tip_follows_last_joint:
+        return count
+    # The last joint's frame must sit at target @ inverse(tip offset).
+    offset = chain.segments[-1]
+    for row in range(3):
+        total = target[row, 3]
+        for k in range(3):
+            back = 0.0
+            for m in range(3):
+                back += offset[m, k] * offset[m, 3]
+            total -= target[row, k] * back
+        points[count - 1, row] = total
+    return count - 1
 
-        :returns: The new configuration, (N,), within the limits.
-        """
-        points = poses[:, :3, 3].copy()
-        axes = poses[:-1, :3, 2].copy()
-        tip_rotation = poses[-1, :3, :3].copy()
-        target_rotation_t = self.problem.target_rotation.T
-        orientation_weight = self._orientation_weight
-        values: List[float] = q.tolist()
-        lower, upper, prismatic = self._lower, self._upper, self._prismatic
-        slide = radius * self.chain.length_scale
-        negligible = negligible_amplitude(self.chain.length_scale)
-        for i in range(len(values)):
-            axis = axes[i]
-            origin = points[i]
-            if prismatic[i]:
-                shift = float(np.mean(desired[i + 1:] - points[i + 1:], axis=0) @ axis)
-                shift = min(max(shift, -slide), slide)
-                new = min(max(values[i] + shift, lower[i]), upper[i])
-                points[i + 1:] += (new - values[i]) * axis
-                values[i] = new
-                continue
-            levers = points[i + 1:] - origin
-            moment = levers.T @ (desired[i + 1:] - origin)
-            if orientation_weight:
-                moment += orientation_weight * (tip_rotation @ target_rotation_t)
-            a, b = sinusoid_coefficients(axis.tolist(), moment.tolist())
-            new = best_joint_value(values[i], a, b, max(lower[i], values[i] - radius),
-                                   min(upper[i], values[i] + radius), negligible=negligible)
-            if new != values[i]:
-                rotation = rotation_about_axis(axis.tolist(), new - values[i])
-                points[i + 1:] = origin + levers @ rotation.T
-                axes[i + 1:] = axes[i + 1:] @ rotation.T
-                tip_rotation = rotation @ tip_rotation
-                values[i] = new
-        return np.array(values)
 
-    def fix_goal(self, points: np.ndarray) -> None:
-        """Put the goal points in place, in ``points`` (modified)."""
-        points[self.fixed_from:] = self.goal
+@compiled
+def recover_joint_values(chain: ChainArrays, target: np.ndarray, orientation_weight: float,
+                         q: np.ndarray, frames: np.ndarray, desired: np.ndarray,
+                         radius: float) -> None:
+    """
+    Change ``q`` in place to the joint values whose points best match ``desired``.
+
+    :param chain: the chain.
+    :param target: (4, 4) target pose; its rotation counts when ``orientation_weight`` > 0.
+    :param orientation_weight: weight of the tip frame's axes against the points, m^2 per
+        unit of alignment (0 for position only).
+    :param q: (N,) current configuration.
+    :param frames: forward kinematics of ``q`` (see ``kinematics.kernels.forward_frames``).
+    :param desired: (N + 1, 3) desired points, m.
+    :param radius: largest motion of a revolute joint, rad (prismatic ones: this times the
+        chain's length, m).
+    """
+    count = q.shape[0]
+    points, _ = chain_points(chain, frames)
+    axes = np.empty((count, 3))
+    for i in range(count):
+        axes[i] = frames[chain.joint_segment[i], :3, 2]
+    tip_axes = frames[-1, :3, :3].T.copy()  # row k: column k of the tip rotation
+    target_axes = target[:3, :3].T
+    slide = radius * chain.length_scale
+    negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
+    moment = np.empty((3, 3))
+    no_vectors = np.empty((0, 3))
+    for i in range(count):
+        ux, uy, uz = axes[i, 0], axes[i, 1], axes[i, 2]
+        origin = points[i].copy()
+        lower = max(chain.joint_limits[i, LIMIT_LOWER], q[i] - radius)
+        upper = min(chain.joint_limits[i, LIMIT_UPPER], q[i] + radius)
+        if chain.joint_prismatic[i] != 0.0:
+            shift = 0.0
+            for k in range(i + 1, count + 1):
+                shift += ((desired[k, 0] - points[k, 0]) * ux + (desired[k, 1] - points[k, 1]) * uy
+                          + (desired[k, 2] - points[k, 2]) * uz)
+            shift = min(max(shift / (count - i), -slide), slide)
+            new = min(max(q[i] + shift, chain.joint_limits[i, LIMIT_LOWER]),
+                      chain.joint_limits[i, LIMIT_UPPER])
+            for k in range(i + 1, count + 1):
+                points[k, 0] += (new - q[i]) * ux
+                points[k, 1] += (new - q[i]) * uy
+                points[k, 2] += (new - q[i]) * uz
+            q[i] = new
+            continue
+        moment[:, :] = 0.0
+        for k in range(i + 1, count + 1):
+            for r in range(3):
+                for c in range(3):
+                    moment[r, c] += (points[k, r] - origin[r]) * (desired[k, c] - origin[c])
+        if orientation_weight > 0.0:
+            for k in range(3):
+                for r in range(3):
+                    for c in range(3):
+                        moment[r, c] += orientation_weight * tip_axes[k, r] * target_axes[k, c]
+        a, b = sinusoid_coefficients(ux, uy, uz, moment)
+        new = best_joint_value(q[i], a, b, lower, upper, 1.0, negligible)
+        if new != q[i]:
+            rotate_about_axis(ux, uy, uz, new - q[i], origin, points[i + 1:], axes[i + 1:])
+            rotate_about_axis(ux, uy, uz, new - q[i], origin, no_vectors, tip_axes)
+            q[i] = new

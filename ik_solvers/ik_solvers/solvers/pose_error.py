@@ -1,22 +1,91 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Errors between a reached tip pose and a target pose.
+Errors between a reached tip pose and a target pose, as compiled kernels.
 
 Orientation errors are rotation vectors (axis times angle, rad) in the base frame, so that they
-combine with the angular rows of a geometric Jacobian. Scalar Python maths is used on purpose:
-for a single 3x3 rotation it is several times faster than a chain of numpy calls.
+combine with the angular rows of a geometric Jacobian.
 """
 
 import math
-from typing import Sequence
 
 import numpy as np
 
-__all__ = ['orientation_error', 'rotation_vector']
+from ..kinematics.jit import compiled
+
+__all__ = ['orientation_error', 'pose_residual', 'rotation_vector', 'rotation_vector_into']
 
 # Below this angle the rotation vector equals the skew part of the rotation to float precision.
 _SMALL_ANGLE = 1e-6
+
+
+@compiled
+def rotation_vector_into(r: np.ndarray, out: np.ndarray) -> float:
+    """
+    Write the logarithm of the rotation ``r`` (3x3) into ``out[:3]``; return its angle, rad.
+
+    The angle is in [0, pi]; the vector is the unit axis times the angle.
+    """
+    sx = 0.5 * (r[2, 1] - r[1, 2])
+    sy = 0.5 * (r[0, 2] - r[2, 0])
+    sz = 0.5 * (r[1, 0] - r[0, 1])
+    cosine = 0.5 * (r[0, 0] + r[1, 1] + r[2, 2] - 1.0)
+    sine = math.sqrt(sx * sx + sy * sy + sz * sz)
+    angle = math.atan2(sine, cosine)
+    if angle < _SMALL_ANGLE:
+        out[0], out[1], out[2] = sx, sy, sz
+        return angle
+    if cosine > -0.9:
+        scale = angle / sine
+        out[0], out[1], out[2] = sx * scale, sy * scale, sz * scale
+        return angle
+    # Near a half turn the skew part vanishes; the symmetric part, cos(angle) I + (1 -
+    # cos(angle)) axis axis^T, still holds the axis.
+    k = 0
+    if r[1, 1] > r[k, k]:
+        k = 1
+    if r[2, 2] > r[k, k]:
+        k = 2
+    one_minus_cos = 1.0 - cosine
+    largest = math.sqrt(max((r[k, k] - cosine) / one_minus_cos, 0.0))
+    norm = 0.0
+    for i in range(3):
+        out[i] = 0.5 * (r[k, i] + r[i, k]) / (one_minus_cos * largest)
+    out[k] = largest
+    norm = math.sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2])
+    # The skew part, however small, tells the sign of the axis.
+    sign = -1.0 if out[0] * sx + out[1] * sy + out[2] * sz < 0.0 else 1.0
+    for i in range(3):
+        out[i] *= sign * angle / norm
+    return angle
+
+
+@compiled
+def pose_residual(target: np.ndarray, tip: np.ndarray, position_only: bool,
+                  error: np.ndarray) -> tuple:
+    """
+    Error of a reached tip pose against a target pose (both 4x4, base frame).
+
+    :param position_only: leave the orientation out.
+    :param error: (6,) output: the position error (m, target minus reached), then the rotation
+        vector carrying the reached orientation onto the target (rad, base frame; zeros when
+        ``position_only``).
+
+    :returns: ``(position_error, orientation_error)``: the position error's norm (m) and the
+        rotation angle (rad; 0 when ``position_only``).
+    """
+    for i in range(3):
+        error[i] = target[i, 3] - tip[i, 3]
+    position_error = math.sqrt(error[0] * error[0] + error[1] * error[1] + error[2] * error[2])
+    if position_only:
+        error[3], error[4], error[5] = 0.0, 0.0, 0.0
+        return position_error, 0.0
+    difference = np.empty((3, 3))
+    for i in range(3):
+        for j in range(3):
+            difference[i, j] = (target[i, 0] * tip[j, 0] + target[i, 1] * tip[j, 1]
+                                + target[i, 2] * tip[j, 2])
+    return position_error, rotation_vector_into(difference, error[3:])
 
 
 def rotation_vector(rotation: np.ndarray) -> np.ndarray:
@@ -27,35 +96,9 @@ def rotation_vector(rotation: np.ndarray) -> np.ndarray:
 
     :returns: (3,) rotation vector, rad, with an angle in [0, pi].
     """
-    return np.array(_rotation_vector(rotation.tolist()))
-
-
-def _rotation_vector(r: Sequence[Sequence[float]]) -> list:
-    sx = 0.5 * (r[2][1] - r[1][2])
-    sy = 0.5 * (r[0][2] - r[2][0])
-    sz = 0.5 * (r[1][0] - r[0][1])
-    cosine = 0.5 * (r[0][0] + r[1][1] + r[2][2] - 1.0)
-    sine = math.sqrt(sx * sx + sy * sy + sz * sz)
-    angle = math.atan2(sine, cosine)
-    if angle < _SMALL_ANGLE:
-        return [sx, sy, sz]
-    if cosine > -0.9:
-        scale = angle / sine
-        return [sx * scale, sy * scale, sz * scale]
-    # Near a half turn the skew part vanishes; the symmetric part still holds the axis.
-    diagonal = (r[0][0], r[1][1], r[2][2])
-    k = max(range(3), key=lambda i: diagonal[i])
-    one_minus_cos = 1.0 - cosine
-    # The symmetric part is cos(angle) I + (1 - cos(angle)) axis axis^T.
-    largest = math.sqrt(max((diagonal[k] - cosine) / one_minus_cos, 0.0))
-    axis = [0.5 * (r[k][i] + r[i][k]) / (one_minus_cos * largest) for i in range(3)]
-    axis[k] = largest
-    norm = math.sqrt(axis[0] ** 2 + axis[1] ** 2 + axis[2] ** 2)
-    axis = [a / norm for a in axis]
-    # The skew part, however small, tells the sign of the axis.
-    if axis[0] * sx + axis[1] * sy + axis[2] * sz < 0.0:
-        axis = [-a for a in axis]
-    return [a * angle for a in axis]
+    out = np.empty(3)
+    rotation_vector_into(np.ascontiguousarray(rotation, dtype=float)[:3, :3], out)
+    return out
 
 
 def orientation_error(reached: np.ndarray, target: np.ndarray) -> float:
@@ -65,9 +108,5 @@ def orientation_error(reached: np.ndarray, target: np.ndarray) -> float:
     :param reached: (3, 3) or (4, 4) reached pose or rotation.
     :param target: (3, 3) or (4, 4) target pose or rotation.
     """
-    difference = (target[:3, :3] @ reached[:3, :3].T).tolist()
-    sx = difference[2][1] - difference[1][2]
-    sy = difference[0][2] - difference[2][0]
-    sz = difference[1][0] - difference[0][1]
-    trace = difference[0][0] + difference[1][1] + difference[2][2]
-    return math.atan2(0.5 * math.sqrt(sx * sx + sy * sy + sz * sz), 0.5 * (trace - 1.0))
+    difference = np.asarray(target, dtype=float)[:3, :3] @ np.asarray(reached, dtype=float)[:3, :3].T
+    return float(rotation_vector_into(np.ascontiguousarray(difference), np.empty(3)))

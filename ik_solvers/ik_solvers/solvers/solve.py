@@ -1,52 +1,48 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The one entry point: validate, run a heuristic with restarts until a deadline, verify.
+The one entry point: validate, run the compiled search of the named heuristic, report.
 
-Restarts draw their starting configurations from a generator with a fixed seed, and the first
-configuration that meets the tolerances is returned at once: the output then depends only on
-the inputs, never on the machine's speed, whenever a solution is found before the deadline.
-
-Order within an attempt: the chosen heuristic always runs first, from the seed as from every
-restart, and the polish (when on) only finishes what it brought near. A warm seed stays near
-its solution because every heuristic bounds each joint's motion per iteration in proportion
-to the current error (its ``trust_region`` option), not because the heuristic is skipped.
-
-Defaults, chosen by measurement (``ik_solvers_bench --robots ur5_like panda_like --targets
-200 --budgets 0.005 --seeds random warm --modes pose position --polish --grid
-max_iterations=1,2,4,8``, full pose and position only at 1e-5): every heuristic runs with the
-polish on and hands over to it after one iteration per start, or earlier once within 1 mm and
-0.01 rad. One iteration solved as many targets as two or more for all four heuristics, or
-more: full pose from random seeds, 94.5-100 % (CCD), 96.5-99.5 % (FABRIK), 97.5-98 %
-(Jacobian transpose), 88.5-94 % (length relaxation) with one iteration against 80.5-98 %,
-80.5-81.5 %, 83.5-94.5 % and 52-80 % with eight, since each start costs more and the 5 ms
-budget allows fewer restarts. The heuristics alone stall at a few millimetres on full poses
-(0-40 % solved at 1e-5), which is why the polish is on by default.
-FABRIK is the default solver: it had the best success rate on both arms before this order was
-introduced, and it is kept for a stable default.
+Everything numeric happens in one compiled call (see :mod:`.search`): the heuristic's
+iterations from the seed and from restarts, the hand-over to the finisher, the deadline and the
+final measurement of the returned configuration by forward kinematics. Restarts come from a
+generator with a fixed seed, and the first configuration that meets the tolerances is returned
+at once: the output then depends only on the inputs, never on the machine's speed, whenever a
+solution is found before the deadline. The defaults were chosen by measurement; the figures are
+in docs/DECISIONS.md.
 """
 
 import math
 import time
-from typing import Any, Optional
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
-from .base import IKProblem
-from .polish import polish as run_polish
+from .base import Solver
 from .registry import solver_class
 from .result import IKResult, STATUS_NO_SOLUTION, STATUS_SUCCESS, STATUS_TIMED_OUT
+from .search import (
+    nearest_turn as _nearest_turn_kernel,
+    REPORT_ATTEMPTS,
+    REPORT_FINISHER_ITERATIONS,
+    REPORT_HEURISTIC_ITERATIONS,
+    REPORT_ORIENTATION_ERROR,
+    REPORT_POSITION_ERROR,
+    REPORT_SIZE,
+    REPORT_STATUS,
+    SETTINGS_SIZE,
+)
 
 __all__ = ['nearest_turn', 'solve']
 
-_FULL_TURN = 2.0 * math.pi
-# Restart configurations come from this seed, so the same inputs give the same output.
-RESTART_SEED = 20260101
 # Tolerance on the rigid-transform checks of a target: rotation orthonormality, last row.
 _RIGID_TOLERANCE = 1e-6
 # An orientation error of 1 rad weighs as much as this fraction of the chain's length.
 _ORIENTATION_WEIGHT_PER_LENGTH = 0.2
+_STATUS_NAMES = (STATUS_SUCCESS, STATUS_NO_SOLUTION, STATUS_TIMED_OUT)
+# Solvers built without options, kept: building one checks every option each time.
+_DEFAULT_SOLVERS: Dict[type, Solver] = {}
 
 
 def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
@@ -58,14 +54,13 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     """
     Find joint positions that bring the chain's tip to ``target``.
 
-    Each attempt runs the heuristic from a start until it meets the tolerances or stalls,
-    (with the polish on: until it comes within the solver's hand-over errors, or after
-    ``iterations_before_polish`` iterations), then, if ``polish`` is on, a few damped
-    least-squares steps (see :mod:`ik_solvers.solvers.polish`). The first attempt starts from
-    ``seed``; later ones from configurations drawn by a generator with a fixed seed. The
-    heuristic runs first in every attempt; its trust region keeps a seed close to a solution
-    near that solution. The best configuration wins and its errors are measured by the
-    chain's own forward kinematics.
+    Each start runs the heuristic until it meets the tolerances, stalls, or (with the
+    finisher on) comes within the solver's hand-over errors; then, with ``polish`` on, a few
+    damped least-squares steps finish (see :mod:`ik_solvers.solvers.finisher`). The first
+    start is ``seed``; later ones are drawn by a generator with a fixed seed. The heuristic
+    runs first in every start; its trust region keeps a seed close to a solution near that
+    solution. The best configuration wins, each revolute joint on the turn nearest the seed,
+    and its errors are measured by forward kinematics.
 
     :param chain: a :class:`ik_solvers.Chain`.
     :param target: (4, 4) pose of the tip in the chain's base frame (m).
@@ -76,14 +71,18 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     :param position_tolerance: largest accepted position error, m.
     :param orientation_tolerance: largest accepted orientation error, rad.
     :param timeout: hard deadline, s, from the call.
-    :param polish: run the local polish after the heuristic; None takes the solver's default.
-    :param polish_iterations: cap on polish steps per attempt.
+    :param polish: run the finisher after the heuristic in every start; None means on. Off,
+        the heuristic alone must reach the tolerances.
+    :param polish_iterations: cap on finisher steps per start.
     :param max_attempts: cap on the number of starts (None: until the deadline).
-    :param solver_options: options of the chosen solver (see its class), plus
-        ``orientation_weight`` (m per rad) to override how orientation errors weigh
-        against position errors.
+    :param solver_options: options of the chosen solver (see its ``option_schema()``), plus
+        ``orientation_weight`` (m per rad) to override how orientation errors weigh against
+        position errors.
 
     :returns: An :class:`IKResult`; ``q`` is within the limits even when ``success`` is false.
+        ``status`` is ``'no_solution'`` when the target is beyond the chain's reach, when the
+        best error stopped improving over the later half of the starts, or when
+        ``max_attempts`` ran out; ``'timed_out'`` when the deadline came while it improved.
 
     :raises InvalidTargetError: ``target`` is not a finite 4x4 rigid transform, or a tolerance is
         not a finite positive number.
@@ -99,85 +98,62 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     if not _is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
                                        'got %r' % (timeout,))
-    if not isinstance(polish_iterations, (int, np.integer)) or polish_iterations < 1:
+    if (isinstance(polish_iterations, bool) or not isinstance(polish_iterations, (int, np.integer))
+            or polish_iterations < 1):
         raise InvalidSolverOptionError('polish_iterations must be a positive integer, got %r'
                                        % (polish_iterations,))
-    if max_attempts is not None and (not isinstance(max_attempts, (int, np.integer))
-                                     or max_attempts < 1):
+    if max_attempts is not None and (isinstance(max_attempts, bool) or not isinstance(
+            max_attempts, (int, np.integer)) or max_attempts < 1):
         raise InvalidSolverOptionError('max_attempts must be None or a positive integer, '
                                        'got %r' % (max_attempts,))
     implementation = solver_class(solver)
     orientation_weight = solver_options.pop('orientation_weight', None)
-    if polish is None:
-        polish = implementation.polish_by_default
-    if polish and 'max_iterations' in implementation.defaults:
-        solver_options.setdefault('max_iterations', implementation.iterations_before_polish)
-    heuristic = implementation(**solver_options)
-    heuristic.check_chain(chain)
+    heuristic, options = _solver_and_options(implementation, chain, solver_options)
     q = _checked_seed(seed, chain)
-    start = q
     if orientation_weight is None:
         orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
     elif not _is_positive_number(orientation_weight):
         raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
                                        'got %r' % (orientation_weight,))
-    deadline = start_time + float(timeout)
+    finisher = polish is None or bool(polish)
 
-    problem = IKProblem(chain, target, position_only=bool(position_only),
-                        position_tolerance=position_tolerance,
-                        orientation_tolerance=orientation_tolerance,
-                        orientation_weight=float(orientation_weight))
-    heuristic_problem = problem
-    if polish:
-        # The heuristic only needs to bring the polish into its quadratic basin.
-        heuristic_problem = problem.with_tolerances(
-            max(position_tolerance, implementation.handoff_position_tolerance),
-            max(orientation_tolerance, implementation.handoff_orientation_tolerance))
+    settings = np.empty(SETTINGS_SIZE)
+    settings[:] = (
+        position_tolerance, orientation_tolerance, float(orientation_weight),
+        1.0 if position_only else 0.0, start_time + float(timeout),
+        max(position_tolerance, heuristic.handoff_position_tolerance),
+        max(orientation_tolerance, heuristic.handoff_orientation_tolerance),
+        heuristic.heuristic_iterations(finisher), heuristic.stall_limit(),
+        heuristic.trust_gain(), polish_iterations if finisher else 0,
+        math.inf if max_attempts is None else max_attempts)
+    report = np.empty(REPORT_SIZE)
+    implementation.search(chain.arrays, target, settings, options, q, report)
 
-    rng = None
-    best_q, best_cost = q, math.inf
-    iterations = 0
-    attempts = 0
-    while True:
-        attempts += 1
-        # The chosen heuristic always moves first, from the seed as from every restart; the
-        # polish only finishes what it brought near. A warm seed stays near because the
-        # heuristics limit each joint's motion in proportion to the error (their trust
-        # region), not because the heuristic is skipped.
-        q, used = heuristic.improve(heuristic_problem, q, deadline=deadline)
-        iterations += used
-        if polish:
-            q, used, _ = run_polish(problem, q, deadline=deadline,
-                                    max_iterations=polish_iterations)
-            iterations += used
-        error, position_error, orientation_error = problem.residual(chain.poses(q)[-1])
-        cost = problem.cost(position_error, orientation_error)
-        if cost < best_cost:
-            best_q, best_cost = q, cost
-        if problem.is_solved(position_error, orientation_error):
-            break
-        if time.perf_counter() >= deadline:
-            break
-        if max_attempts is not None and attempts >= max_attempts:
-            break
-        if rng is None:  # made only when needed: it costs as much as a polish step
-            rng = np.random.default_rng(RESTART_SEED)
-        q = chain.clip(chain.random_configuration(rng))
-
-    q = nearest_turn(np.clip(best_q, chain.lower, chain.upper), start, chain)
-    # Measured afresh on the chain's forward kinematics of the very q returned.
-    _, position_error, orientation_error = problem.residual(chain.fk(q))
-    success = problem.is_solved(position_error, orientation_error)
-    if success:
-        status = STATUS_SUCCESS
-    elif time.perf_counter() >= deadline:
-        status = STATUS_TIMED_OUT
-    else:
+    position_error = float(report[REPORT_POSITION_ERROR])
+    orientation_error = 0.0 if position_only else float(report[REPORT_ORIENTATION_ERROR])
+    success = position_error <= position_tolerance and (
+        position_only or orientation_error <= orientation_tolerance)
+    status = _STATUS_NAMES[int(report[REPORT_STATUS])]
+    if not success and status == STATUS_SUCCESS:  # lost to rounding on the nearest turn
         status = STATUS_NO_SOLUTION
     return IKResult(q=q, success=success, position_error=position_error,
-                    orientation_error=orientation_error, iterations=iterations,
+                    orientation_error=orientation_error,
+                    iterations=int(report[REPORT_HEURISTIC_ITERATIONS]
+                                   + report[REPORT_FINISHER_ITERATIONS]),
                     elapsed=time.perf_counter() - start_time, status=status,
-                    solver=implementation.name, attempts=attempts, polished=bool(polish))
+                    solver=implementation.name, attempts=int(report[REPORT_ATTEMPTS]),
+                    polished=finisher)
+
+
+def _solver_and_options(implementation: type, chain,
+                        solver_options: Dict[str, Any]) -> Tuple[Solver, np.ndarray]:
+    if solver_options:
+        heuristic = implementation(**solver_options)
+    else:
+        heuristic = _DEFAULT_SOLVERS.get(implementation)
+        if heuristic is None:
+            heuristic = _DEFAULT_SOLVERS[implementation] = implementation()
+    return heuristic, heuristic.pack_options(chain)
 
 
 def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:
@@ -192,12 +168,9 @@ def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:
     :param chain: the chain, for its limits and joint types.
     :returns: A new (N,) configuration with the same forward kinematics, within the limits.
     """
-    with np.errstate(invalid='ignore'):  # infinite limits give infinite bounds, never NaN
-        fewest = np.ceil((chain.lower - q) / _FULL_TURN)
-        most = np.floor((chain.upper - q) / _FULL_TURN)
-    turns = np.clip(np.round((start - q) / _FULL_TURN), fewest, most)
-    turns[chain.is_prismatic] = 0.0
-    return q + turns * _FULL_TURN
+    result = np.array(q, dtype=float)
+    _nearest_turn_kernel(result, np.asarray(start, dtype=float), chain.arrays)
+    return result
 
 
 def _is_positive_number(value: Any) -> bool:
