@@ -3,8 +3,8 @@
 """
 Heuristic inverse kinematics for serial chains described by a URDF.
 
-The core (kinematics and solvers) needs only numpy, transforms3d and urdf_parser_py; the ROS 2
-glue lives in :mod:`ik_solvers.ros` and is imported only by the node.
+The core (kinematics and solvers) needs only numpy, numba, transforms3d and urdf_parser_py (it
+runs without numba, much slower); the ROS 2 glue lives in :mod:`ik_solvers.ros` and is imported only by the node.
 """
 
 from .exceptions import (
@@ -16,7 +16,7 @@ from .exceptions import (
     UnknownSolverError,
 )
 from .kinematics import Chain
-from .solvers import IKResult, SOLVERS, solve
+from .solvers import IKResult, SOLVERS, solve, warm_up
 
 __all__ = [
     'Chain',
@@ -29,4 +29,5 @@ __all__ = [
     'SOLVERS',
     'UnknownSolverError',
     'solve',
+    'warm_up',
 ]

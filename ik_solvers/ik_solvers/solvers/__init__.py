@@ -12,6 +12,7 @@ from .base import Solver
 from .registry import SOLVERS, solver_class
 from .result import IKResult
 from .solve import solve
+from .warm_up import warm_up
 
 __all__ = [
     'IKResult',
@@ -20,4 +21,5 @@ __all__ = [
     'Solver',
     'solve',
     'solver_class',
+    'warm_up',
 ]

@@ -33,6 +33,7 @@ from .search import (
     REPORT_STATUS,
     SETTINGS_SIZE,
 )
+from .warm_up import is_warm, warm_up
 
 __all__ = ['nearest_turn', 'solve']
 
@@ -91,6 +92,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     :raises InvalidSolverOptionError: an option is unknown or out of range, or ``timeout`` is not
         a finite positive number.
     """
+    if not is_warm(solver):  # never let a compilation eat the deadline
+        warm_up((solver,))
     start_time = time.perf_counter()
     target = _checked_target(target)
     position_tolerance = _checked_tolerance('position_tolerance', position_tolerance)

@@ -1,0 +1,80 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Compiling (or loading from the disk cache) each solver's search before it is first timed.
+
+numba compiles a function on its first call: seconds the first time ever, tens of milliseconds
+to load the cached machine code in a new process. Either would eat the first solve's deadline,
+so :func:`solve` warms a solver up before it starts the clock, and a node warms up all of them
+before it reports ready. What is compiled is logged on the ``ik_solvers`` logger.
+"""
+
+import logging
+import threading
+import time
+from typing import Iterable, Optional
+
+import numpy as np
+
+from .registry import SOLVERS, solver_class
+from .search import REPORT_SIZE, SETTINGS_SIZE
+from ..kinematics import Chain
+from ..kinematics.jit import JIT_ENABLED
+
+__all__ = ['is_warm', 'warm_up']
+
+_LOGGER = logging.getLogger('ik_solvers')
+_WARM = set()
+_LOCK = threading.Lock()
+
+# Two hinges and a prismatic joint: every kind of joint, so every branch is compiled.
+_TINY_URDF = """<robot name="warm_up">
+  <link name="base"/><link name="upper"/><link name="lower"/><link name="tip"/>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
+    <axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <joint name="elbow" type="revolute"><parent link="upper"/><child link="lower"/>
+    <origin xyz="0.3 0 0"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="1" velocity="1"/>
+  </joint>
+  <joint name="slide" type="prismatic"><parent link="lower"/><child link="tip"/>
+    <origin xyz="0.3 0 0"/><axis xyz="1 0 0"/><limit lower="0" upper="0.1" effort="1" velocity="1"/>
+  </joint>
+</robot>"""
+_TINY_CHAIN: Optional[Chain] = None
+
+
+def is_warm(solver: str) -> bool:
+    """Whether ``solver``'s search is compiled and loaded in this process."""
+    return solver in _WARM
+
+
+def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
+    """
+    Compile, or load from the disk cache, the search of each named solver.
+
+    :param solvers: names from :data:`SOLVERS`.
+
+    :returns: The time it took, s.
+
+    :raises UnknownSolverError: a name is not registered.
+    """
+    global _TINY_CHAIN
+    started = time.perf_counter()
+    with _LOCK:  # two threads must not compile the same function at once
+        for name in solvers:
+            implementation = solver_class(name)
+            if name in _WARM:
+                continue
+            if JIT_ENABLED:
+                _LOGGER.info('compiling the %s solver (seconds the first time, then loaded '
+                             'from the disk cache)', name)
+            if _TINY_CHAIN is None:
+                _TINY_CHAIN = Chain.from_urdf(_TINY_URDF, 'base', 'tip')
+            chain = _TINY_CHAIN
+            settings = np.zeros(SETTINGS_SIZE)
+            settings[:] = (1e-6, 1e-6, 0.1, 0.0, time.perf_counter() + 60.0, 1e-3, 1e-2, 2.0,
+                           2.0, 1.0, 2.0, 1.0)
+            implementation.search(chain.arrays, chain.fk(chain.mid_configuration() + 0.1),
+                                  settings, implementation().pack_options(chain),
+                                  chain.mid_configuration(), np.empty(REPORT_SIZE))
+            _WARM.add(name)
+    return time.perf_counter() - started
