@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-``ik_solvers_bench``: success rates and timings of the solvers, with TRAC-IK and ikpy anchors.
+``ik_solvers_bench``: success rates and timings of the solvers, with ik_LM, TRAC-IK and ikpy anchors.
 
 It follows the protocol of the TRAC-IK benchmark (see :mod:`.protocol`) and writes
 ``results.md``, ``results.json``, ``readme_table.md`` and PNG plots to the output folder.
@@ -137,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help='seed kinds')
     parser.add_argument('--modes', nargs='+', choices=MODES, default=list(MODES),
                         help='pose (position and orientation) and/or position only')
-    parser.add_argument('--anchors', nargs='*', default=['trac_ik', 'ikpy'],
+    parser.add_argument('--anchors', nargs='*', default=['rtb_ik_lm', 'trac_ik', 'ikpy'],
                         help='reference libraries; none with an empty list')
     parser.add_argument('--option', dest='options', action='append', type=parse_option,
                         default=[], metavar='KEY=VALUE',

@@ -61,6 +61,7 @@ from .parameters import (
 )
 from .reports import fill_response, status_message
 from ..exceptions import InvalidSeedError, InvalidTargetError, RobotModelError
+from ..solvers import warm_up
 
 __all__ = ['IKNode', 'LOG_THROTTLE_PERIOD', 'main']
 
@@ -141,12 +142,25 @@ class IKNode(Node):
         # callbacks for at most its timeout; streamed solves run on the worker thread.
         self.create_service(SolveIK, SOLVE_IK_SERVICE, self._on_solve_ik)
 
+        self._warm_up_solvers(settings.solver)
         self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
         self._worker.start()
         self.get_logger().info(
             'ready: solver %s, targets on %s, commands on %s, service %s' % (
                 settings.solver, self.resolve_topic_name(TARGET_POSE_TOPIC),
                 self._command_publisher.topic_name, self.resolve_service_name(SOLVE_IK_SERVICE)))
+
+    def _warm_up_solvers(self, chosen: str) -> None:
+        # Compiling a solver takes seconds the first time after an install (then it loads from
+        # the disk cache in tens of milliseconds); done here, no drag ever waits for it, and
+        # a runtime switch of solver does not either.
+        available = known_solvers()
+        order = ([chosen] if chosen in available else []) + [
+            name for name in available if name != chosen]
+        self.get_logger().info('loading the compiled solvers (%s); the first start after an '
+                               'install compiles them, which takes a minute' % ', '.join(order))
+        elapsed = warm_up(order)
+        self.get_logger().info('solvers ready in %.2f s' % elapsed)
 
     @property
     def targets_received(self) -> int:

@@ -1,8 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The interface every heuristic implements: one compiled step, bound to the shared search loop,
-and a schema of its options.
+The interface every heuristic implements: a compiled step and a schema of its options.
 
 The loop itself (starts, restarts, hand-over to the finisher, trust region, deadline, best so
 far) lives once in :mod:`.search`. A heuristic module holds:
@@ -121,6 +120,8 @@ class Solver:
     name: ClassVar[str] = ''
     #: The heuristic's own options (the common ones come from :data:`COMMON_OPTIONS`).
     own_options: ClassVar[Dict[str, Option]] = {}
+    #: Whether the finisher follows the heuristic when ``solve`` is not told.
+    polish_by_default: ClassVar[bool] = True
     #: Iterations per start when the heuristic runs alone, and when the finisher follows.
     iterations_alone: ClassVar[int] = 200
     iterations_before_finisher: ClassVar[int] = 8

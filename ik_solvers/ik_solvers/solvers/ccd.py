@@ -59,7 +59,6 @@ def ccd_step(chain, target, settings, options, q, frames, error, radius) -> None
     slide = radius * chain.length_scale
     tip_points = tip.reshape(1, 3)
     moment = np.empty((3, 3))
-    no_points = np.empty((0, 3))
     for i in range(count - 1, -1, -1):
         stiffness = options[_STIFFNESS + i]
         if stiffness == 0.0:

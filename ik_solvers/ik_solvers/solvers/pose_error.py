@@ -108,5 +108,6 @@ def orientation_error(reached: np.ndarray, target: np.ndarray) -> float:
     :param reached: (3, 3) or (4, 4) reached pose or rotation.
     :param target: (3, 3) or (4, 4) target pose or rotation.
     """
-    difference = np.asarray(target, dtype=float)[:3, :3] @ np.asarray(reached, dtype=float)[:3, :3].T
+    target_rotation = np.asarray(target, dtype=float)[:3, :3]
+    difference = target_rotation @ np.asarray(reached, dtype=float)[:3, :3].T
     return float(rotation_vector_into(np.ascontiguousarray(difference), np.empty(3)))

@@ -72,8 +72,9 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     :param position_tolerance: largest accepted position error, m.
     :param orientation_tolerance: largest accepted orientation error, rad.
     :param timeout: hard deadline, s, from the call.
-    :param polish: run the finisher after the heuristic in every start; None means on. Off,
-        the heuristic alone must reach the tolerances.
+    :param polish: run the finisher after the heuristic in every start; None takes the
+        solver's ``polish_by_default`` (on for all four). Off, the heuristic alone must reach
+        the tolerances.
     :param polish_iterations: cap on finisher steps per start.
     :param max_attempts: cap on the number of starts (None: until the deadline).
     :param solver_options: options of the chosen solver (see its ``option_schema()``), plus
@@ -118,7 +119,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     elif not _is_positive_number(orientation_weight):
         raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
                                        'got %r' % (orientation_weight,))
-    finisher = polish is None or bool(polish)
+    finisher = implementation.polish_by_default if polish is None else bool(polish)
 
     settings = np.empty(SETTINGS_SIZE)
     settings[:] = (

@@ -33,8 +33,8 @@ _TINY_URDF = """<robot name="warm_up">
   <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
     <axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
   <joint name="elbow" type="revolute"><parent link="upper"/><child link="lower"/>
-    <origin xyz="0.3 0 0"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="1" velocity="1"/>
-  </joint>
+    <origin xyz="0.3 0 0"/><axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
   <joint name="slide" type="prismatic"><parent link="lower"/><child link="tip"/>
     <origin xyz="0.3 0 0"/><axis xyz="1 0 0"/><limit lower="0" upper="0.1" effort="1" velocity="1"/>
   </joint>

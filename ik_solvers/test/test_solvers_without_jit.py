@@ -1,0 +1,55 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The same kernels run as plain Python when numba is off, and still solve correctly."""
+
+import json
+import os
+from pathlib import Path
+import subprocess
+import sys
+
+URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
+
+# Runs in a fresh interpreter with NUMBA_DISABLE_JIT=1 and prints what it found as JSON.
+_SCRIPT = r'''
+import json, sys
+import numpy as np
+from ik_solvers import Chain, solve, SOLVERS
+from ik_solvers.kinematics.jit import JIT_ENABLED
+urdf = open(sys.argv[1]).read()
+chain = Chain.from_urdf(urdf, 'panda_link0', 'panda_hand_tcp')
+rng = np.random.default_rng(4)
+report = {'jit': JIT_ENABLED, 'cases': []}
+for solver in SOLVERS:
+    for position_only in (False, True):
+        goal = chain.random_configuration(rng)
+        seed = chain.clip(goal + rng.uniform(-0.3, 0.3, chain.num_joints))
+        target = chain.fk(goal)
+        first = solve(chain, target, seed=seed, solver=solver, position_only=position_only,
+                      timeout=5.0)
+        again = solve(chain, target, seed=seed, solver=solver, position_only=position_only,
+                      timeout=5.0)
+        reached = chain.fk(first.q)
+        report['cases'].append({
+            'solver': solver, 'success': bool(first.success),
+            'within_limits': bool(chain.within_limits(first.q)),
+            'position_error': float(np.linalg.norm(reached[:3, 3] - target[:3, 3])),
+            'reported_position_error': first.position_error,
+            'same_again': bool(np.array_equal(first.q, again.q))})
+print(json.dumps(report))
+'''
+
+
+def test_plain_python_kernels_solve_every_solver_correctly():
+    environment = dict(os.environ, NUMBA_DISABLE_JIT='1')
+    completed = subprocess.run(
+        [sys.executable, '-c', _SCRIPT, str(URDF_DIRECTORY / 'panda_like.urdf')],
+        env=environment, capture_output=True, text=True, timeout=600, check=True)
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report['jit'] is False
+    assert len(report['cases']) == 8
+    for case in report['cases']:
+        assert case['success'] and case['within_limits'], case
+        assert case['position_error'] <= 1e-5, case
+        assert abs(case['position_error'] - case['reported_position_error']) <= 1e-12, case
+        assert case['same_again'], case
