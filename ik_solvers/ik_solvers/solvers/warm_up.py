@@ -36,7 +36,8 @@ _TINY_URDF = """<robot name="warm_up">
     <origin xyz="0.3 0 0"/><axis xyz="0 1 0"/>
     <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
   <joint name="slide" type="prismatic"><parent link="lower"/><child link="tip"/>
-    <origin xyz="0.3 0 0"/><axis xyz="1 0 0"/><limit lower="0" upper="0.1" effort="1" velocity="1"/>
+    <origin xyz="0.3 0 0"/><axis xyz="1 0 0"/>
+    <limit lower="0" upper="0.1" effort="1" velocity="1"/>
   </joint>
 </robot>"""
 _TINY_CHAIN: Optional[Chain] = None
