@@ -321,8 +321,14 @@ class LevenbergMarquardtAnchor(Anchor):
         except ImportError as error:
             raise AnchorUnavailableError('ik_LM needs the roboticstoolbox-python package '
                                          '(pip install roboticstoolbox-python)') from error
+        # Meshes are not needed for kinematics, and their package:// paths would send the
+        # toolbox's xacro looking for ROS packages.
+        root = _parse(urdf_xml)
+        for link in root.findall('link'):
+            for element in link.findall('visual') + link.findall('collision'):
+                link.remove(element)
         with tempfile.NamedTemporaryFile('w', suffix='.urdf') as description:
-            description.write(urdf_xml)
+            description.write(ElementTree.tostring(root, encoding='unicode'))
             description.flush()
             try:
                 links, name, _ = URDF_file(description.name)

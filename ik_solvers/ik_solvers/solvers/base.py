@@ -21,6 +21,14 @@ from typing import Any, Callable, ClassVar, Dict, Mapping
 
 import numpy as np
 
+from .search import (
+    FINISHER_ITERATIONS,
+    HEURISTIC_ITERATIONS,
+    MAX_ATTEMPTS,
+    SETTINGS_SIZE,
+    STALL_ITERATIONS,
+    TRUST_REGION,
+)
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics import Chain
 
@@ -149,6 +157,8 @@ class Solver:
                 % (', '.join(unknown), self.name, ', '.join(sorted(schema))))
         self.options = {name: option.check(name, options.get(name, option.default))
                         for name, option in schema.items()}
+        self._templates: Dict[bool, np.ndarray] = {}
+        self._packed: Dict[int, np.ndarray] = {}
 
     @classmethod
     def option_schema(cls) -> Mapping[str, Option]:
@@ -170,6 +180,30 @@ class Solver:
         """Return the trust region's gain (inf for none)."""
         given = self.options['trust_region']
         return self.trust_region if given is None else given
+
+    def settings_template(self, finisher: bool) -> np.ndarray:
+        """
+        Return the search settings this solver fixes (a cached array: copy it before changing).
+
+        ``solve`` fills in the per-call entries: tolerances, weights, deadline, hand-over.
+        """
+        template = self._templates.get(finisher)
+        if template is None:
+            template = np.zeros(SETTINGS_SIZE)
+            template[HEURISTIC_ITERATIONS] = self.heuristic_iterations(finisher)
+            template[STALL_ITERATIONS] = self.stall_limit()
+            template[TRUST_REGION] = self.trust_gain()
+            template[MAX_ATTEMPTS] = math.inf
+            template[FINISHER_ITERATIONS] = 0.0
+            self._templates[finisher] = template
+        return template
+
+    def packed_options(self, chain: Chain) -> np.ndarray:
+        """Return :meth:`pack_options` for this chain, packed once per joint count."""
+        packed = self._packed.get(chain.num_joints)
+        if packed is None:
+            packed = self._packed[chain.num_joints] = self.pack_options(chain)
+        return packed
 
     def pack_options(self, chain: Chain) -> np.ndarray:
         """

@@ -62,6 +62,7 @@ POSITION_ONLY = 3             # 1.0 or 0.0
 DEADLINE = 4                  # s, on the monotonic clock (time.perf_counter)
 HANDOFF_POSITION = 5          # m: the heuristic hands over to the finisher within this ...
 HANDOFF_ORIENTATION = 6       # rad: ... and this
+PER_CALL_SETTINGS = 7         # the entries above change with every call, the ones below not
 HEURISTIC_ITERATIONS = 7      # cap on heuristic steps per start
 STALL_ITERATIONS = 8          # steps without a 5 % lower cost that end a start
 TRUST_REGION = 9              # gain of the trust region; inf for none
@@ -81,6 +82,9 @@ REPORT_SIZE = 6
 STATUS_SUCCESS = 0
 STATUS_NO_SOLUTION = 1
 STATUS_TIMED_OUT = 2
+# Refusals: the search did not start.
+STATUS_INVALID_TARGET = 3
+STATUS_INVALID_SEED = 4
 
 # Seed of the restart generator: the same inputs give the same restarts, run after run.
 RESTART_SEED = 20260101
@@ -96,6 +100,12 @@ _FINISHER_DAMPING = 0.1
 # Across restarts, the best cost "improves" when it drops by this fraction.
 _IMPROVEMENT = 0.01
 _PARK_MILLER_MODULUS = 2147483647
+# A seed whose error is below this fraction of the chain's length is taken as a warm seed (a
+# drag's previous solution): its first restarts stay near it, at growing distances (rad or,
+# for prismatic joints, that times the chain's length), before any restart drawn from the
+# whole range, so that a solution on the seed's branch is preferred to a far one.
+_WARM_SEED_COST = 0.05
+_NEAR_RESTART_RADII = (0.05, 0.1, 0.2, 0.4)
 
 
 @compiled
@@ -174,6 +184,43 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
             q[i] = min(max(q[i] + step[i], lower[i]), upper[i])
 
 
+# Tolerance on the rigid-transform checks of a target: rotation orthonormality, last row.
+RIGID_TOLERANCE = 1e-6
+
+
+@compiled
+def refusal(chain: ChainArrays, target: np.ndarray, q: np.ndarray) -> int:
+    """
+    Check the inputs of a search; clamp the seed ``q`` into the limits in place.
+
+    :returns: ``STATUS_INVALID_TARGET`` when ``target`` is not a finite rigid transform (its
+        rotation orthonormal and right-handed, its last row 0 0 0 1, within ``RIGID_TOLERANCE``),
+        ``STATUS_INVALID_SEED`` when ``q`` holds a non-finite value, otherwise -1.
+    """
+    for i in range(4):
+        for j in range(4):
+            if not math.isfinite(target[i, j]):
+                return STATUS_INVALID_TARGET
+    if (abs(target[3, 0]) > RIGID_TOLERANCE or abs(target[3, 1]) > RIGID_TOLERANCE
+            or abs(target[3, 2]) > RIGID_TOLERANCE or abs(target[3, 3] - 1.0) > RIGID_TOLERANCE):
+        return STATUS_INVALID_TARGET
+    for a in range(3):
+        for b in range(a, 3):
+            dot = target[0, a] * target[0, b] + target[1, a] * target[1, b] + target[2, a] * target[2, b]
+            if abs(dot - (1.0 if a == b else 0.0)) > RIGID_TOLERANCE:
+                return STATUS_INVALID_TARGET
+    handedness = (target[0, 0] * (target[1, 1] * target[2, 2] - target[2, 1] * target[1, 2])
+                  - target[1, 0] * (target[0, 1] * target[2, 2] - target[2, 1] * target[0, 2])
+                  + target[2, 0] * (target[0, 1] * target[1, 2] - target[1, 1] * target[0, 2]))
+    if handedness < 0.0:
+        return STATUS_INVALID_TARGET
+    for i in range(q.shape[0]):
+        if not math.isfinite(q[i]):
+            return STATUS_INVALID_SEED
+        q[i] = min(max(q[i], chain.joint_limits[i, LIMIT_LOWER]), chain.joint_limits[i, LIMIT_UPPER])
+    return -1
+
+
 @compiled
 def _beyond_reach(chain: ChainArrays, target: np.ndarray, settings: np.ndarray) -> bool:
     """Whether no configuration brings the tip within the position tolerance of the target."""
@@ -216,10 +263,15 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     :param target: (4, 4) target pose in the base frame, m.
     :param settings: (SETTINGS_SIZE,) see the layout above.
     :param options: the heuristic's own options, packed by its solver class.
-    :param q: (N,) seed within the limits on entry; the best configuration found on return,
-        on the turn nearest the seed.
-    :param report: (REPORT_SIZE,) output, see the layout above.
+    :param q: (N,) seed on entry (clamped into the limits); the best configuration found on
+        return, on the turn nearest the seed.
+    :param report: (REPORT_SIZE,) output, see the layout above; its status is a refusal
+        (see :func:`refusal`), and nothing else is filled, when the inputs are invalid.
     """
+    refused = refusal(chain, target, q)
+    if refused >= 0:
+        report[REPORT_STATUS] = refused
+        return
     count = q.shape[0]
     seed = q.copy()
     frames = np.empty((chain.segments.shape[0], 4, 4))
@@ -234,6 +286,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     status = STATUS_TIMED_OUT
     improved_at = 0
     recorded = math.inf
+    warm_seed = False
     while True:
         attempts += 1
         stall_reference = math.inf
@@ -247,6 +300,8 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                 break
             if iteration == 0:
                 radius = settings[TRUST_REGION] * cost / chain.length_scale
+                if attempts == 1:
+                    warm_seed = cost < _WARM_SEED_COST * chain.length_scale
             if cost < stall_reference * (1.0 - _STALL_DECREASE):
                 stall_reference, since_decrease = cost, 0
             else:
@@ -274,9 +329,18 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             if attempts >= 8 and attempts - improved_at >= attempts // 2:
                 status = STATUS_NO_SOLUTION
             break
+        near = warm_seed and attempts <= len(_NEAR_RESTART_RADII)
         for i in range(count):
-            q[i] = (chain.joint_limits[i, LIMIT_SAMPLE_LOW]
-                    + chain.joint_limits[i, LIMIT_SAMPLE_WIDTH] * _next_uniform(state))
+            if near:
+                spread = _NEAR_RESTART_RADII[attempts - 1]
+                if chain.joint_prismatic[i] != 0.0:
+                    spread *= chain.length_scale
+                q[i] = min(max(seed[i] + spread * (2.0 * _next_uniform(state) - 1.0),
+                               chain.joint_limits[i, LIMIT_LOWER]),
+                           chain.joint_limits[i, LIMIT_UPPER])
+            else:
+                q[i] = (chain.joint_limits[i, LIMIT_SAMPLE_LOW]
+                        + chain.joint_limits[i, LIMIT_SAMPLE_WIDTH] * _next_uniform(state))
 
     q[:] = best_q
     nearest_turn(q, seed, chain)

@@ -23,22 +23,19 @@ from .base import Solver
 from .registry import solver_class
 from .result import IKResult, STATUS_NO_SOLUTION, STATUS_SUCCESS, STATUS_TIMED_OUT
 from .search import (
+    FINISHER_ITERATIONS,
+    MAX_ATTEMPTS,
+    PER_CALL_SETTINGS,
     nearest_turn as _nearest_turn_kernel,
-    REPORT_ATTEMPTS,
-    REPORT_FINISHER_ITERATIONS,
-    REPORT_HEURISTIC_ITERATIONS,
-    REPORT_ORIENTATION_ERROR,
-    REPORT_POSITION_ERROR,
     REPORT_SIZE,
-    REPORT_STATUS,
-    SETTINGS_SIZE,
+    RIGID_TOLERANCE,
+    STATUS_INVALID_SEED,
+    STATUS_INVALID_TARGET,
 )
 from .warm_up import is_warm, warm_up
 
 __all__ = ['nearest_turn', 'solve']
 
-# Tolerance on the rigid-transform checks of a target: rotation orthonormality, last row.
-_RIGID_TOLERANCE = 1e-6
 # An orientation error of 1 rad weighs as much as this fraction of the chain's length.
 _ORIENTATION_WEIGHT_PER_LENGTH = 0.2
 _STATUS_NAMES = (STATUS_SUCCESS, STATUS_NO_SOLUTION, STATUS_TIMED_OUT)
@@ -96,9 +93,12 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     if not is_warm(solver):  # never let a compilation eat the deadline
         warm_up((solver,))
     start_time = time.perf_counter()
-    target = _checked_target(target)
-    position_tolerance = _checked_tolerance('position_tolerance', position_tolerance)
-    orientation_tolerance = _checked_tolerance('orientation_tolerance', orientation_tolerance)
+    implementation = solver_class(solver)
+    for name, tolerance in (('position_tolerance', position_tolerance),
+                            ('orientation_tolerance', orientation_tolerance)):
+        if not _is_positive_number(tolerance):
+            raise InvalidTargetError('%s must be a finite positive number, got %r'
+                                     % (name, tolerance))
     if not _is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
                                        'got %r' % (timeout,))
@@ -110,42 +110,49 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
             max_attempts, (int, np.integer)) or max_attempts < 1):
         raise InvalidSolverOptionError('max_attempts must be None or a positive integer, '
                                        'got %r' % (max_attempts,))
-    implementation = solver_class(solver)
     orientation_weight = solver_options.pop('orientation_weight', None)
-    heuristic, options = _solver_and_options(implementation, chain, solver_options)
-    q = _checked_seed(seed, chain)
     if orientation_weight is None:
         orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
     elif not _is_positive_number(orientation_weight):
         raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
                                        'got %r' % (orientation_weight,))
+    heuristic, options = _solver_and_options(implementation, chain, solver_options)
     finisher = implementation.polish_by_default if polish is None else bool(polish)
+    pose = _target_array(target)
+    q = _seed_array(seed, chain)
 
-    settings = np.empty(SETTINGS_SIZE)
-    settings[:] = (
-        position_tolerance, orientation_tolerance, float(orientation_weight),
+    settings = heuristic.settings_template(finisher).copy()
+    # The per-call entries are the first seven, in this order (see search's layout).
+    settings[:PER_CALL_SETTINGS] = (
+        position_tolerance, orientation_tolerance, orientation_weight,
         1.0 if position_only else 0.0, start_time + float(timeout),
         max(position_tolerance, heuristic.handoff_position_tolerance),
-        max(orientation_tolerance, heuristic.handoff_orientation_tolerance),
-        heuristic.heuristic_iterations(finisher), heuristic.stall_limit(),
-        heuristic.trust_gain(), polish_iterations if finisher else 0,
-        math.inf if max_attempts is None else max_attempts)
+        max(orientation_tolerance, heuristic.handoff_orientation_tolerance))
+    if finisher:
+        settings[FINISHER_ITERATIONS] = polish_iterations
+    if max_attempts is not None:
+        settings[MAX_ATTEMPTS] = max_attempts
     report = np.empty(REPORT_SIZE)
-    implementation.search(chain.arrays, target, settings, options, q, report)
+    implementation.search(chain.arrays, pose, settings, options, q, report)
+    status, attempts, heuristic_steps, finisher_steps, position_error, orientation_error = (
+        report.tolist())
+    if status == STATUS_INVALID_TARGET:
+        raise InvalidTargetError(_target_problem(pose))
+    if status == STATUS_INVALID_SEED:
+        raise InvalidSeedError('seed has non-finite values')
 
-    position_error = float(report[REPORT_POSITION_ERROR])
-    orientation_error = 0.0 if position_only else float(report[REPORT_ORIENTATION_ERROR])
+    if position_only:
+        orientation_error = 0.0
     success = position_error <= position_tolerance and (
         position_only or orientation_error <= orientation_tolerance)
-    status = _STATUS_NAMES[int(report[REPORT_STATUS])]
-    if not success and status == STATUS_SUCCESS:  # lost to rounding on the nearest turn
-        status = STATUS_NO_SOLUTION
+    status_name = _STATUS_NAMES[int(status)]
+    if not success and status_name == STATUS_SUCCESS:  # lost to rounding on the nearest turn
+        status_name = STATUS_NO_SOLUTION
     return IKResult(q=q, success=success, position_error=position_error,
                     orientation_error=orientation_error,
-                    iterations=int(report[REPORT_HEURISTIC_ITERATIONS]
-                                   + report[REPORT_FINISHER_ITERATIONS]),
-                    elapsed=time.perf_counter() - start_time, status=status,
-                    solver=implementation.name, attempts=int(report[REPORT_ATTEMPTS]),
+                    iterations=int(heuristic_steps + finisher_steps),
+                    elapsed=time.perf_counter() - start_time, status=status_name,
+                    solver=implementation.name, attempts=int(attempts),
                     polished=finisher)
 
 
@@ -157,7 +164,7 @@ def _solver_and_options(implementation: type, chain,
         heuristic = _DEFAULT_SOLVERS.get(implementation)
         if heuristic is None:
             heuristic = _DEFAULT_SOLVERS[implementation] = implementation()
-    return heuristic, heuristic.pack_options(chain)
+    return heuristic, heuristic.packed_options(chain)
 
 
 def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:
@@ -178,6 +185,8 @@ def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:
 
 
 def _is_positive_number(value: Any) -> bool:
+    if type(value) is float:  # the common case, without the conversions below
+        return 0.0 < value < math.inf
     if isinstance(value, bool):
         return False
     try:
@@ -187,13 +196,9 @@ def _is_positive_number(value: Any) -> bool:
     return math.isfinite(number) and number > 0.0
 
 
-def _checked_tolerance(name: str, value: Any) -> float:
-    if not _is_positive_number(value):
-        raise InvalidTargetError('%s must be a finite positive number, got %r' % (name, value))
-    return float(value)
-
-
-def _checked_target(target: Any) -> np.ndarray:
+def _target_array(target: Any) -> np.ndarray:
+    # A fresh, writable, contiguous float array: any other layout would make numba compile
+    # another version of the search, seconds in the middle of a solve.
     try:
         pose = np.array(target, dtype=float)
     except (TypeError, ValueError):
@@ -201,28 +206,21 @@ def _checked_target(target: Any) -> np.ndarray:
     if pose.shape != (4, 4):
         raise InvalidTargetError('target must be a 4x4 homogeneous transform, got shape %s'
                                  % (pose.shape,))
-    if not np.isfinite(pose).all():
-        raise InvalidTargetError('target has non-finite values')
-    # Scalar maths: on a 4x4 matrix numpy's per-call overhead would dominate the checks.
-    (ax, bx, cx, _), (ay, by, cy, _), (az, bz, cz, _), last = pose.tolist()
-    if (abs(last[0]) > _RIGID_TOLERANCE or abs(last[1]) > _RIGID_TOLERANCE
-            or abs(last[2]) > _RIGID_TOLERANCE or abs(last[3] - 1.0) > _RIGID_TOLERANCE):
-        raise InvalidTargetError('the last row of target must be [0, 0, 0, 1], got %s'
-                                 % (pose[3],))
-    # Columns a, b, c of the rotation: unit length, orthogonal, right-handed.
-    deviation = max(abs(ax * ax + ay * ay + az * az - 1.0),
-                    abs(bx * bx + by * by + bz * bz - 1.0),
-                    abs(cx * cx + cy * cy + cz * cz - 1.0), abs(ax * bx + ay * by + az * bz),
-                    abs(ax * cx + ay * cy + az * cz), abs(bx * cx + by * cy + bz * cz))
-    handedness = ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
-    if deviation > _RIGID_TOLERANCE or handedness < 0.0:
-        raise InvalidTargetError('the upper-left 3x3 block of target is not a rotation')
     return pose
 
 
-def _checked_seed(seed: Any, chain) -> np.ndarray:
+def _target_problem(pose: np.ndarray) -> str:
+    """Say what is wrong with a target the search refused (see ``search.refusal``)."""
+    if not np.isfinite(pose).all():
+        return 'target has non-finite values'
+    if np.abs(pose[3] - (0.0, 0.0, 0.0, 1.0)).max() > RIGID_TOLERANCE:
+        return 'the last row of target must be [0, 0, 0, 1], got %s' % (pose[3],)
+    return 'the upper-left 3x3 block of target is not a rotation'
+
+
+def _seed_array(seed: Any, chain) -> np.ndarray:
     if seed is None:
-        return chain.clip(np.asarray(chain.mid_configuration(), dtype=float))
+        return chain.mid_configuration()
     try:
         q = np.array(seed, dtype=float)
     except (TypeError, ValueError):
@@ -231,6 +229,4 @@ def _checked_seed(seed: Any, chain) -> np.ndarray:
     if q.shape != (chain.num_joints,):
         raise InvalidSeedError('seed must have shape (%d,) for this chain, got %s'
                                % (chain.num_joints, q.shape))
-    if not np.all(np.isfinite(q)):
-        raise InvalidSeedError('seed has non-finite values')
-    return chain.clip(q)
+    return q

@@ -1,0 +1,76 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The Python overhead of ``solve()``: its checks and its result, apart from the compiled search.
+
+Run ``python -m ik_solvers.benchmarks.solve_overhead``. Each target is reached by its own seed,
+so the compiled search only measures it once; the overhead is the median time of ``solve()``
+minus the median time of the same compiled search called directly with prepared arrays.
+Figures are medians over blocks of calls, in microseconds.
+"""
+
+import argparse
+import time
+from typing import List, Sequence
+
+import numpy as np
+
+from .kinematics_timing import median_microseconds
+from .robots import bundled_urdf_directory
+from ..kinematics import Chain
+from ..solvers import solve, solver_class, SOLVERS
+from ..solvers.search import FINISHER_ITERATIONS, PER_CALL_SETTINGS, REPORT_SIZE
+
+__all__ = ['main']
+
+
+def _measure(chain: Chain, solver: str, *, calls: int, blocks: int) -> List[float]:
+    rng = np.random.default_rng(0)
+    seeds = np.array([chain.random_configuration(rng) for _ in range(calls)])
+    targets = [chain.fk(seed) for seed in seeds]
+    pairs = list(zip(seeds, targets))
+    solve(chain, targets[0], seed=seeds[0], solver=solver)  # compiled and loaded
+    implementation = solver_class(solver)
+    heuristic = implementation()
+    options = heuristic.packed_options(chain)
+    template = heuristic.settings_template(True).copy()
+    template[:PER_CALL_SETTINGS] = (1e-5, 1e-5, 0.2 * chain.length_scale, 0.0,
+                                    time.perf_counter() + 3600.0, 1e-3, 1e-2)
+    template[FINISHER_ITERATIONS] = 20.0
+    report = np.empty(REPORT_SIZE)
+
+    def whole(index: np.ndarray) -> None:
+        seed, target = pairs[int(index[0])]
+        solve(chain, target, seed=seed, solver=solver)
+
+    def compiled_only(index: np.ndarray) -> None:
+        seed, target = pairs[int(index[0])]
+        implementation.search(chain.arrays, target, template, options, seed.copy(), report)
+
+    indices = np.arange(calls, dtype=float).reshape(-1, 1)
+    solve_time = median_microseconds(whole, indices, blocks=blocks)
+    search_time = median_microseconds(compiled_only, indices, blocks=blocks)
+    return [solve_time, search_time, solve_time - search_time]
+
+
+def main(argv: Sequence[str] = None) -> None:
+    """Print the overhead table for the bundled arms."""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].strip())
+    parser.add_argument('--calls', type=int, default=2000, help='calls per block')
+    parser.add_argument('--blocks', type=int, default=7, help='blocks per figure')
+    arguments = parser.parse_args(argv)
+    robots = (('panda_like.urdf', 'panda_link0', 'panda_hand_tcp'),
+              ('ur5_like.urdf', 'base_link', 'tool0'))
+    print('median us per call over %d blocks of %d calls' % (arguments.blocks, arguments.calls))
+    print('%-12s %-20s %10s %16s %10s' % ('robot', 'solver', 'solve()', 'compiled search',
+                                          'overhead'))
+    for file_name, base, tip in robots:
+        urdf = (bundled_urdf_directory() / file_name).read_text(encoding='utf-8')
+        chain = Chain.from_urdf(urdf, base, tip)
+        for solver in SOLVERS:
+            figures = _measure(chain, solver, calls=arguments.calls, blocks=arguments.blocks)
+            print('%-12s %-20s %10.1f %16.1f %10.1f' % ((file_name[:-5], solver) + tuple(figures)))
+
+
+if __name__ == '__main__':
+    main()
