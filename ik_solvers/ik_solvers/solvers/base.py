@@ -6,7 +6,8 @@ The interface every heuristic implements: a compiled step and a schema of its op
 The loop itself (starts, restarts, hand-over to the finisher, trust region, deadline, best so
 far) lives once in :mod:`.search`. A heuristic module holds:
 
-* ``step(chain, target, settings, options, q, frames, error, radius)``, a compiled function
+* ``step(chain, target, settings, options, q, frames, error, radius, memory)``, a compiled
+  function
   that improves ``q`` in place by one iteration (see :func:`.search.run_search`);
 * a compiled ``search`` that binds the step to the loop (a three-line function);
 * a :class:`Solver` subclass naming it, declaring its own options and packing them into the
@@ -33,10 +34,12 @@ from ..exceptions import InvalidSolverOptionError
 from ..kinematics import Chain
 
 __all__ = [
+    'boolean',
     'COMMON_OPTIONS',
     'Option',
     'Solver',
     'non_negative_float',
+    'over_relaxation',
     'positive_float',
     'positive_integer',
 ]
@@ -82,6 +85,29 @@ def non_negative_float(name: str, value: Any) -> float:
     :raises InvalidSolverOptionError: it is not.
     """
     return _finite_float(name, value, allow_zero=True)
+
+
+def boolean(name: str, value: Any) -> bool:
+    """
+    Return ``value``, checking that it is a bool.
+
+    :raises InvalidSolverOptionError: it is not.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidSolverOptionError('%s must be True or False, got %r' % (name, value))
+    return bool(value)
+
+
+def over_relaxation(name: str, value: Any) -> float:
+    """
+    Return ``value`` as a float, checking that it is in (0, 2), where relaxation converges.
+
+    :raises InvalidSolverOptionError: it is not.
+    """
+    number = positive_float(name, value)
+    if number >= 2.0:
+        raise InvalidSolverOptionError('%s must be in (0, 2), got %r' % (name, value))
+    return number
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import non_negative_float, Option, positive_float, Solver
+from .base import non_negative_float, Option, over_relaxation, Solver
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, rotate_about_axis
 from .hinge import sinusoid_coefficients
 from .search import ORIENTATION_WEIGHT, POSITION_ONLY, run_search
@@ -42,7 +42,7 @@ _STIFFNESS = 2
 
 
 @compiled
-def ccd_step(chain, target, settings, options, q, frames, error, radius) -> None:
+def ccd_step(chain, target, settings, options, q, frames, error, radius, memory) -> None:
     """One sweep from the tip joint to the base joint; see :func:`.search.run_search`."""
     count = q.shape[0]
     tip = np.empty(3)
@@ -116,13 +116,6 @@ def _weights(name: str, value: Any) -> Any:
     return weights
 
 
-def _over_relaxation(name: str, value: Any) -> float:
-    number = positive_float(name, value)
-    if number >= 2.0:
-        raise InvalidSolverOptionError('%s must be in (0, 2), got %r' % (name, value))
-    return number
-
-
 class CCDSolver(Solver):
     """Cyclic coordinate descent (Welman 1993); options in :attr:`own_options`."""
 
@@ -134,7 +127,7 @@ class CCDSolver(Solver):
         'orientation_emphasis': Option(1.0, non_negative_float,
                                        'multiplier of the orientation terms against the '
                                        'position term'),
-        'over_relaxation': Option(1.0, _over_relaxation,
+        'over_relaxation': Option(1.8, over_relaxation,
                                   'multiple of the one-joint optimum each joint takes, in '
                                   '(0, 2)'),
     }

@@ -26,12 +26,14 @@ import math
 
 import numpy as np
 
-from .base import Solver
+from .base import Option, over_relaxation, Solver
 from .point_chain import chain_points, fix_goal, recover_joint_values
 from .search import ORIENTATION_WEIGHT, POSITION_ONLY, run_search
 from ..kinematics.jit import compiled
 
 __all__ = ['FABRIKSolver']
+
+_OVER_RELAXATION = 0
 
 
 @compiled
@@ -52,7 +54,7 @@ def _reach(points: np.ndarray, moving: int, anchor: int, length: float) -> None:
 
 
 @compiled
-def fabrik_step(chain, target, settings, options, q, frames, error, radius) -> None:
+def fabrik_step(chain, target, settings, options, q, frames, error, radius, memory) -> None:
     """One backward and forward pass, then joint recovery; see :func:`.search.run_search`."""
     points, lengths = chain_points(chain, frames)
     base = points[0].copy()
@@ -64,7 +66,8 @@ def fabrik_step(chain, target, settings, options, q, frames, error, radius) -> N
     for j in range(lengths.shape[0]):
         _reach(points, j + 1, j, lengths[j])
     weight = 0.0 if position_only else 0.5 * settings[ORIENTATION_WEIGHT] ** 2
-    recover_joint_values(chain, target, weight, q, frames, points, radius)
+    recover_joint_values(chain, target, weight, q, frames, points, radius,
+                         options[_OVER_RELAXATION])
 
 
 @compiled
@@ -77,8 +80,17 @@ class FABRIKSolver(Solver):
     """Forward and backward reaching on the hinge chain's points."""
 
     name = 'fabrik'
+    own_options = {
+        'over_relaxation': Option(1.8, over_relaxation,
+                                  'multiple of its optimal motion each joint takes when the '
+                                  'joints are recovered from the points, in (0, 2)'),
+    }
     iterations_alone = 1000
     iterations_before_finisher = 8
-    stall_iterations = 20
+    stall_iterations = 10
     trust_region = 1.0
     search = staticmethod(fabrik_search)
+
+    def pack_options(self, chain) -> np.ndarray:
+        """Pack the over-relaxation; see :meth:`Solver.pack_options`."""
+        return np.array([self.options['over_relaxation']])

@@ -17,7 +17,7 @@ Each step is clamped to the limits.
 
 import numpy as np
 
-from .base import Option, positive_float, Solver
+from .base import boolean, Option, positive_float, Solver
 from .search import ORIENTATION_WEIGHT, POSITION_ONLY, run_search
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import jacobian_from_frames, LIMIT_LOWER, LIMIT_UPPER
@@ -25,12 +25,17 @@ from ..kinematics.kernels import jacobian_from_frames, LIMIT_LOWER, LIMIT_UPPER
 __all__ = ['JacobianTransposeSolver']
 
 _MAX_STEP = 0
+_CONJUGATE = 1
+# Columns of the step's memory.
+_PREVIOUS_GRADIENT = 0
+_PREVIOUS_DIRECTION = 1
+_PREVIOUS_NORM = 2
 
 
 @compiled
-def jacobian_transpose_step(chain, target, settings, options, q, frames, error,
-                            radius) -> None:
-    """One gradient step; see :func:`.search.run_search`."""
+def jacobian_transpose_step(chain, target, settings, options, q, frames, error, radius,
+                            memory) -> None:
+    """One step along the gradient, or a conjugate direction; see :func:`.search.run_search`."""
     count = q.shape[0]
     rows = 3 if settings[POSITION_ONLY] != 0.0 else 6
     weight = settings[ORIENTATION_WEIGHT]
@@ -42,11 +47,25 @@ def jacobian_transpose_step(chain, target, settings, options, q, frames, error,
         residual[3:] *= weight
     jacobian = jacobian[:rows]
     gradient = jacobian.T @ residual
-    image = jacobian @ gradient
+    direction = gradient.copy()
+    gradient_norm = float(gradient @ gradient)
+    previous_norm = memory[0, _PREVIOUS_NORM]
+    if options[_CONJUGATE] != 0.0 and previous_norm > 0.0:
+        # Polak-Ribiere: beta = g.(g - g_previous) / |g_previous|^2, restarted when negative.
+        beta = max(0.0, float(gradient @ (gradient - memory[:, _PREVIOUS_GRADIENT]))
+                   / previous_norm)
+        direction += beta * memory[:, _PREVIOUS_DIRECTION]
+        if float(direction @ gradient) <= 0.0:  # not a descent direction: start afresh
+            direction[:] = gradient
+    image = jacobian @ direction
     image_norm = float(image @ image)
     if image_norm == 0.0:  # no joint can reduce the error: a stationary point
         return
-    step = (float(residual @ image) / image_norm) * gradient
+    # The step that best reduces the linearised error along the direction.
+    step = (float(residual @ image) / image_norm) * direction
+    memory[:, _PREVIOUS_GRADIENT] = gradient
+    memory[:, _PREVIOUS_DIRECTION] = direction
+    memory[0, _PREVIOUS_NORM] = gradient_norm
     largest = np.max(np.abs(step))
     limit = min(options[_MAX_STEP], radius)
     if largest > limit:
@@ -69,13 +88,16 @@ class JacobianTransposeSolver(Solver):
     own_options = {
         'max_step': Option(0.6, positive_float,
                            'largest motion of any joint in one step, rad or m'),
+        'conjugate': Option(True, boolean,
+                            'step along conjugate directions built from successive '
+                            'gradients J^T e (Polak-Ribiere) instead of the gradient alone'),
     }
     iterations_alone = 2000
     iterations_before_finisher = 8
-    stall_iterations = 40
+    stall_iterations = 20
     trust_region = 1.0
     search = staticmethod(jacobian_transpose_search)
 
     def pack_options(self, chain) -> np.ndarray:
         """Pack ``max_step``; see :meth:`Solver.pack_options`."""
-        return np.array([self.options['max_step']])
+        return np.array([self.options['max_step'], float(self.options['conjugate'])])

@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .base import Option, positive_integer, Solver
+from .base import Option, over_relaxation, positive_integer, Solver
 from .point_chain import chain_points, fix_goal, recover_joint_values
 from .search import ORIENTATION_WEIGHT, POSITION_ONLY, run_search
 from ..kinematics.jit import compiled
@@ -30,11 +30,12 @@ from ..kinematics.jit import compiled
 __all__ = ['LengthRelaxationSolver']
 
 _SWEEPS = 0
+_OVER_RELAXATION = 1
 
 
 @compiled
-def length_relaxation_step(chain, target, settings, options, q, frames, error,
-                           radius) -> None:
+def length_relaxation_step(chain, target, settings, options, q, frames, error, radius,
+                           memory) -> None:
     """Relax the segment lengths, then recover the joints; see :func:`.search.run_search`."""
     points, lengths = chain_points(chain, frames)
     count = lengths.shape[0]
@@ -64,7 +65,8 @@ def length_relaxation_step(chain, target, settings, options, q, frames, error,
                 points[j] += 0.5 * corrections[j]
                 points[j + 1] -= 0.5 * corrections[j]
     weight = 0.0 if position_only else 0.5 * settings[ORIENTATION_WEIGHT] ** 2
-    recover_joint_values(chain, target, weight, q, frames, points, radius)
+    recover_joint_values(chain, target, weight, q, frames, points, radius,
+                         options[_OVER_RELAXATION])
 
 
 @compiled
@@ -78,15 +80,19 @@ class LengthRelaxationSolver(Solver):
 
     name = 'length_relaxation'
     own_options = {
-        'relaxation_sweeps': Option(4, positive_integer,
+        'relaxation_sweeps': Option(2, positive_integer,
                                     'length relaxation sweeps between two joint recoveries'),
+        'over_relaxation': Option(1.8, over_relaxation,
+                                  'multiple of its optimal motion each joint takes when the '
+                                  'joints are recovered from the points, in (0, 2)'),
     }
     iterations_alone = 1000
     iterations_before_finisher = 8
-    stall_iterations = 20
+    stall_iterations = 10
     trust_region = 1.0
     search = staticmethod(length_relaxation_search)
 
     def pack_options(self, chain) -> np.ndarray:
         """Pack the sweep count; see :meth:`Solver.pack_options`."""
-        return np.array([float(self.options['relaxation_sweeps'])])
+        return np.array([float(self.options['relaxation_sweeps']),
+                         self.options['over_relaxation']])

@@ -77,8 +77,8 @@ def fix_goal(chain: ChainArrays, target: np.ndarray, position_only: bool,
 
 @compiled
 def recover_joint_values(chain: ChainArrays, target: np.ndarray, orientation_weight: float,
-                         q: np.ndarray, frames: np.ndarray, desired: np.ndarray,
-                         radius: float) -> None:
+                         q: np.ndarray, frames: np.ndarray, desired: np.ndarray, radius: float,
+                         gain: float) -> None:
     """
     Change ``q`` in place to the joint values whose points best match ``desired``.
 
@@ -91,6 +91,8 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, orientation_wei
     :param desired: (N + 1, 3) desired points, m.
     :param radius: largest motion of a revolute joint, rad (prismatic ones: this times the
         chain's length, m).
+    :param gain: multiple of each revolute joint's optimal motion it takes (above 1: over-
+        relaxed, as in successive over-relaxation).
     """
     count = q.shape[0]
     points, _ = chain_points(chain, frames)
@@ -133,7 +135,7 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, orientation_wei
                     for c in range(3):
                         moment[r, c] += orientation_weight * tip_axes[k, r] * target_axes[k, c]
         a, b = sinusoid_coefficients(ux, uy, uz, moment)
-        new = best_joint_value(q[i], a, b, lower, upper, 1.0, negligible)
+        new = best_joint_value(q[i], a, b, lower, upper, gain, negligible)
         if new != q[i]:
             rotate_about_axis(ux, uy, uz, new - q[i], origin, points[i + 1:], axes[i + 1:])
             rotate_about_axis(ux, uy, uz, new - q[i], origin, no_vectors, tip_axes)

@@ -257,8 +257,10 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     Search from the seed ``q`` until solved, out of starts, or past the deadline.
 
     :param step: the heuristic's compiled step,
-        ``step(chain, target, settings, options, q, frames, error, radius)``: it changes ``q``
-        in place, given ``frames`` (forward kinematics of ``q``) and ``error`` (its residual).
+        ``step(chain, target, settings, options, q, frames, error, radius, memory)``: it
+        changes ``q`` in place, given ``frames`` (forward kinematics of ``q``), ``error`` (its
+        residual) and the trust ``radius`` (rad); ``memory`` is an (N, 4) array the step may
+        keep state in, zeroed at every start.
     :param chain: the chain's arrays.
     :param target: (4, 4) target pose in the base frame, m.
     :param settings: (SETTINGS_SIZE,) see the layout above.
@@ -278,6 +280,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     error = np.empty(6)
     best_q = q.copy()
     best = np.full(1, math.inf)
+    memory = np.zeros((count, 4))
     state = np.full(1, RESTART_SEED, dtype=np.int64)
     beyond_reach = _beyond_reach(chain, target, settings)
     heuristic_steps = 0
@@ -293,6 +296,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         since_decrease = 0
         radius = math.inf
         solved = False
+        memory[:, :] = 0.0
         for iteration in range(int(settings[HEURISTIC_ITERATIONS]) + 1):
             cost, solved, near = _evaluate(chain, target, settings, q, frames, error, best_q,
                                            best)
@@ -311,7 +315,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                     or since_decrease >= settings[STALL_ITERATIONS]
                     or monotonic_seconds() > settings[DEADLINE]):
                 break
-            step(chain, target, settings, options, q, frames, error, radius)
+            step(chain, target, settings, options, q, frames, error, radius, memory)
             heuristic_steps += 1
         if not solved and settings[FINISHER_ITERATIONS] > 0.0:
             used, solved = _finish(chain, target, settings, q, frames, error, best_q, best)
