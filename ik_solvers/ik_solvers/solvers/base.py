@@ -158,7 +158,7 @@ class Solver:
     polish_by_default: ClassVar[bool] = True
     #: Iterations per start when the heuristic runs alone, and when the finisher follows.
     iterations_alone: ClassVar[int] = 200
-    iterations_before_finisher: ClassVar[int] = 8
+    iterations_before_finisher: ClassVar[int] = 2
     #: Iterations without a 5 % lower error that end a start.
     stall_iterations: ClassVar[int] = 8
     #: Default gain of the trust region (see :mod:`.search`).

@@ -132,7 +132,6 @@ class CCDSolver(Solver):
                                   '(0, 2)'),
     }
     iterations_alone = 1000
-    iterations_before_finisher = 8
     stall_iterations = 20
     trust_region = 0.5
     search = staticmethod(ccd_search)

@@ -86,7 +86,6 @@ class FABRIKSolver(Solver):
                                   'joints are recovered from the points, in (0, 2)'),
     }
     iterations_alone = 1000
-    iterations_before_finisher = 8
     stall_iterations = 10
     trust_region = 1.0
     search = staticmethod(fabrik_search)

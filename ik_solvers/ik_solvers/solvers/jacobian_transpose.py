@@ -93,7 +93,6 @@ class JacobianTransposeSolver(Solver):
                             'gradients J^T e (Polak-Ribiere) instead of the gradient alone'),
     }
     iterations_alone = 2000
-    iterations_before_finisher = 8
     stall_iterations = 20
     trust_region = 1.0
     search = staticmethod(jacobian_transpose_search)

@@ -87,7 +87,6 @@ class LengthRelaxationSolver(Solver):
                                   'joints are recovered from the points, in (0, 2)'),
     }
     iterations_alone = 1000
-    iterations_before_finisher = 8
     stall_iterations = 10
     trust_region = 1.0
     search = staticmethod(length_relaxation_search)
