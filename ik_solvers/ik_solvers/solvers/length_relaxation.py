@@ -65,8 +65,10 @@ def length_relaxation_step(chain, target, settings, options, q, frames, error, r
                 points[j] += 0.5 * corrections[j]
                 points[j + 1] -= 0.5 * corrections[j]
     weight = 0.0 if position_only else 0.5 * settings[ORIENTATION_WEIGHT] ** 2
-    recover_joint_values(chain, target, weight, q, frames, points, radius,
-                         options[_OVER_RELAXATION])
+    # Over-relaxing assumes the point model is exact, which it is not when a mimic joint
+    # turns the tip after the last independent joint.
+    gain = options[_OVER_RELAXATION] if chain.tip_follows_last_joint else 1.0
+    recover_joint_values(chain, target, weight, q, frames, points, radius, gain)
 
 
 @compiled

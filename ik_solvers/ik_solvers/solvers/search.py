@@ -97,15 +97,23 @@ _FINISHER_PATIENCE = 3
 _FINISHER_MARKS = ((5, 0.2), (8, 0.02), (12, 1e-3))
 # Multiplier of the squared residual (m^2) in the finisher's damping.
 _FINISHER_DAMPING = 0.1
-# Across restarts, the best cost "improves" when it drops by this fraction.
+# Across restarts, the best cost "improves" when it drops by this fraction, and by more than
+# this fraction of the chain's length (below it, differences are rounding noise).
 _IMPROVEMENT = 0.01
+_IMPROVEMENT_FLOOR = 1e-12
 _PARK_MILLER_MODULUS = 2147483647
 # A seed whose error is below this fraction of the chain's length is taken as a warm seed (a
 # drag's previous solution): its first restarts stay near it, at growing distances (rad or,
 # for prismatic joints, that times the chain's length), before any restart drawn from the
 # whole range, so that a solution on the seed's branch is preferred to a far one.
 _WARM_SEED_COST = 0.05
-_NEAR_RESTART_RADII = (0.05, 0.1, 0.2, 0.4)
+_NEAR_RESTART_RADII = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+# A warm seed's solution farther than this from the seed (rad, largest joint motion) is kept
+# only as a fallback while up to _NEARER_SEARCH_STARTS more starts look for a nearer one: a
+# drag must not flip to another branch when its own is within reach.
+_FAR_SOLUTION = 0.5
+_NEARER_SEARCH_STARTS = 24
+_BEYOND_REACH_ITERATIONS = 200
 
 
 @compiled
@@ -250,6 +258,14 @@ def nearest_turn(q: np.ndarray, start: np.ndarray, chain: ChainArrays) -> None:
         q[i] += turns * turn
 
 
+@compiled
+def _distance_from(q: np.ndarray, seed: np.ndarray, chain: ChainArrays) -> float:
+    """Largest joint motion (rad or m) from ``seed`` to ``q`` on the turn nearest the seed."""
+    nearest = q.copy()
+    nearest_turn(nearest, seed, chain)
+    return np.max(np.abs(nearest - seed))
+
+
 @compiled(inline=True)
 def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
                options: np.ndarray, q: np.ndarray, report: np.ndarray) -> None:
@@ -283,6 +299,11 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     memory = np.zeros((count, 4))
     state = np.full(1, RESTART_SEED, dtype=np.int64)
     beyond_reach = _beyond_reach(chain, target, settings)
+    # Beyond reach, the one start runs its heuristic until it stalls, so that the pose
+    # returned is the closest the chain can get, not whatever the hand-over left.
+    iteration_cap = settings[HEURISTIC_ITERATIONS]
+    if beyond_reach:
+        iteration_cap = max(iteration_cap, _BEYOND_REACH_ITERATIONS)
     heuristic_steps = 0
     finisher_steps = 0
     attempts = 0
@@ -290,6 +311,9 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     improved_at = 0
     recorded = math.inf
     warm_seed = False
+    fallback = q.copy()
+    fallback_distance = math.inf
+    far_found_at = 0
     while True:
         attempts += 1
         stall_reference = math.inf
@@ -297,7 +321,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         radius = math.inf
         solved = False
         memory[:, :] = 0.0
-        for iteration in range(int(settings[HEURISTIC_ITERATIONS]) + 1):
+        for iteration in range(int(iteration_cap) + 1):
             cost, solved, near = _evaluate(chain, target, settings, q, frames, error, best_q,
                                            best)
             if solved:
@@ -311,7 +335,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             else:
                 since_decrease += 1
             if ((near and settings[FINISHER_ITERATIONS] > 0.0)
-                    or iteration == settings[HEURISTIC_ITERATIONS]
+                    or iteration == iteration_cap
                     or since_decrease >= settings[STALL_ITERATIONS]
                     or monotonic_seconds() > settings[DEADLINE]):
                 break
@@ -320,17 +344,32 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         if not solved and settings[FINISHER_ITERATIONS] > 0.0:
             used, solved = _finish(chain, target, settings, q, frames, error, best_q, best)
             finisher_steps += used
-        if best[0] < recorded * (1.0 - _IMPROVEMENT):
+        if (best[0] < recorded * (1.0 - _IMPROVEMENT)
+                and recorded - best[0] > _IMPROVEMENT_FLOOR * chain.length_scale):
             recorded, improved_at = best[0], attempts
         if solved:
-            status = STATUS_SUCCESS
-            break
-        if beyond_reach or attempts >= settings[MAX_ATTEMPTS]:
-            status = STATUS_NO_SOLUTION
-            break
-        if monotonic_seconds() > settings[DEADLINE]:
-            # Nothing better in the later half of the starts: more time would not help.
-            if attempts >= 8 and attempts - improved_at >= attempts // 2:
+            distance = _distance_from(best_q, seed, chain) if warm_seed else 0.0
+            if distance <= _FAR_SOLUTION:
+                status = STATUS_SUCCESS
+                break
+            # A far solution of a warm seed: keep the nearest such, look for a nearer one.
+            if distance < fallback_distance:
+                fallback[:] = best_q
+                fallback_distance = distance
+            if far_found_at == 0:
+                far_found_at = attempts
+            best[0] = math.inf
+        past_deadline = monotonic_seconds() > settings[DEADLINE]
+        out_of_starts = beyond_reach or attempts >= settings[MAX_ATTEMPTS]
+        if (past_deadline or out_of_starts or (
+                far_found_at > 0 and attempts - far_found_at >= _NEARER_SEARCH_STARTS)):
+            if fallback_distance < math.inf:
+                best_q[:] = fallback
+                status = STATUS_SUCCESS
+            elif out_of_starts:
+                status = STATUS_NO_SOLUTION
+            elif attempts >= 8 and attempts - improved_at >= attempts // 2:
+                # Nothing better in the later half of the starts: more time would not help.
                 status = STATUS_NO_SOLUTION
             break
         near = warm_seed and attempts <= len(_NEAR_RESTART_RADII)

@@ -1,0 +1,399 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The one search loop every heuristic runs in, compiled: starts, hand-over, finisher, deadline.
+
+A heuristic supplies one compiled ``step`` that improves a configuration in place; this module
+owns the rest, once for all of them:
+
+* every start (the seed, then restarts drawn from a seeded generator) runs the heuristic first,
+  for at most ``heuristic_iterations`` steps, until it is within the hand-over errors, meets the
+  tolerances, or stalls (no 5 % lower cost within ``stall_iterations`` steps);
+* the finisher (damped least squares, :mod:`.finisher`) then takes over when it is on;
+* the best configuration seen anywhere is kept; the deadline is read inside the loop;
+* a trust region bounds each joint's motion per heuristic step to ``trust_region`` times the
+  start's cost over the chain's length, so that a warm seed's solution stays near the seed.
+
+The outcome tells an unreachable target from a lack of time: ``STATUS_NO_SOLUTION`` when the
+target lies beyond the chain's reach, or when the best cost stopped improving over the later
+half of the starts; ``STATUS_TIMED_OUT`` when the deadline came while it still improved.
+
+Heuristic modules bind their step to the loop in a compiled ``search`` function of their own::
+
+    @compiled
+    def search(chain, target, settings, options, q, report):
+        return run_search(my_step, chain, target, settings, options, q, report)
+
+(numba caches a compiled function only when the functions it calls are fixed in its source; the
+loop is compiled into each of them.)
+"""
+
+import math
+
+import numpy as np
+
+from .finisher import damped_step
+from .pose_error import pose_residual
+from ..kinematics.jit import compiled, monotonic_seconds
+from ..kinematics.kernels import (
+    ChainArrays,
+    forward_frames,
+    jacobian_from_frames,
+    LIMIT_LOWER,
+    LIMIT_SAMPLE_LOW,
+    LIMIT_SAMPLE_WIDTH,
+    LIMIT_UPPER,
+)
+
+__all__ = [
+    'REPORT_SIZE',
+    'SETTINGS_SIZE',
+    'STATUS_NO_SOLUTION',
+    'STATUS_SUCCESS',
+    'STATUS_TIMED_OUT',
+    'run_search',
+]
+
+# Layout of the settings array (float64) that solve() packs for the loop.
+POSITION_TOLERANCE = 0        # m
+ORIENTATION_TOLERANCE = 1     # rad
+ORIENTATION_WEIGHT = 2        # m per rad
+POSITION_ONLY = 3             # 1.0 or 0.0
+DEADLINE = 4                  # s, on the monotonic clock (time.perf_counter)
+HANDOFF_POSITION = 5          # m: the heuristic hands over to the finisher within this ...
+HANDOFF_ORIENTATION = 6       # rad: ... and this
+PER_CALL_SETTINGS = 7         # the entries above change with every call, the ones below not
+HEURISTIC_ITERATIONS = 7      # cap on heuristic steps per start
+STALL_ITERATIONS = 8          # steps without a 5 % lower cost that end a start
+TRUST_REGION = 9              # gain of the trust region; inf for none
+FINISHER_ITERATIONS = 10      # cap on finisher steps per start; 0 turns the finisher off
+MAX_ATTEMPTS = 11             # cap on starts; inf for none
+SETTINGS_SIZE = 12
+
+# Layout of the report array (float64) the loop fills.
+REPORT_STATUS = 0
+REPORT_ATTEMPTS = 1
+REPORT_HEURISTIC_ITERATIONS = 2
+REPORT_FINISHER_ITERATIONS = 3
+REPORT_POSITION_ERROR = 4     # m, of the returned q by forward kinematics
+REPORT_ORIENTATION_ERROR = 5  # rad, likewise
+REPORT_SIZE = 6
+
+STATUS_SUCCESS = 0
+STATUS_NO_SOLUTION = 1
+STATUS_TIMED_OUT = 2
+# Refusals: the search did not start.
+STATUS_INVALID_TARGET = 3
+STATUS_INVALID_SEED = 4
+
+# Seed of the restart generator: the same inputs give the same restarts, run after run.
+RESTART_SEED = 20260101
+# A start whose cost does not drop by this fraction within STALL_ITERATIONS steps has stalled.
+_STALL_DECREASE = 0.05
+# The finisher gives up after this many steps without a lower cost (a local minimum) ...
+_FINISHER_PATIENCE = 3
+# ... or when by step k its best cost is still above this fraction of the chain's length: a
+# restart is then the better use of the time.
+_FINISHER_MARKS = ((5, 0.2), (8, 0.02), (12, 1e-3))
+# Multiplier of the squared residual (m^2) in the finisher's damping.
+_FINISHER_DAMPING = 0.1
+# Across restarts, the best cost "improves" when it drops by this fraction, and by more than
+# this fraction of the chain's length (below it, differences are rounding noise).
+_IMPROVEMENT = 0.01
+_IMPROVEMENT_FLOOR = 1e-12
+_PARK_MILLER_MODULUS = 2147483647
+# A seed whose error is below this fraction of the chain's length is taken as a warm seed (a
+# drag's previous solution): its first restarts stay near it, at growing distances (rad or,
+# for prismatic joints, that times the chain's length), before any restart drawn from the
+# whole range, so that a solution on the seed's branch is preferred to a far one.
+_WARM_SEED_COST = 0.05
+_NEAR_RESTART_RADII = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+# A warm seed's solution farther than this from the seed (rad, largest joint motion) is kept
+# only as a fallback while up to _NEARER_SEARCH_STARTS more starts look for a nearer one: a
+# drag must not flip to another branch when its own is within reach.
+_FAR_SOLUTION = 0.5
+_NEARER_SEARCH_STARTS = 24
+_BEYOND_REACH_ITERATIONS = 200
+
+
+@compiled
+def _next_uniform(state: np.ndarray) -> float:
+    # Park and Miller's minimal standard generator: exact in int64 and in Python ints, so the
+    # restarts are the same compiled or not.
+    state[0] = (state[0] * 48271) % _PARK_MILLER_MODULUS
+    return state[0] / _PARK_MILLER_MODULUS
+
+
+@compiled
+def _evaluate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
+              frames: np.ndarray, error: np.ndarray, best_q: np.ndarray,
+              best: np.ndarray) -> tuple:
+    """
+    Measure q by forward kinematics and keep it in ``best_q`` if it is the best so far.
+
+    :returns: ``(cost, solved, near)``: the cost (m), whether the tolerances are met, and
+        whether the errors are within the hand-over errors.
+    """
+    forward_frames(chain, q, frames)
+    position_only = settings[POSITION_ONLY] != 0.0
+    position_error, orientation_error = pose_residual(target, frames[-1], position_only, error)
+    cost = position_error + settings[ORIENTATION_WEIGHT] * orientation_error
+    solved = (position_error <= settings[POSITION_TOLERANCE]
+              and (position_only or orientation_error <= settings[ORIENTATION_TOLERANCE]))
+    # A solution wins even over a lower cost that misses one of the tolerances.
+    if solved or cost < best[0]:
+        best[0] = min(cost, best[0])
+        best_q[:] = q
+    near = (position_error <= settings[HANDOFF_POSITION]
+            and (position_only or orientation_error <= settings[HANDOFF_ORIENTATION]))
+    return cost, solved, near
+
+
+@compiled
+def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
+            frames: np.ndarray, error: np.ndarray, best_q: np.ndarray, best: np.ndarray) -> tuple:
+    """Damped least-squares steps from q (changed in place); return (steps, solved)."""
+    count = q.shape[0]
+    rows = 3 if settings[POSITION_ONLY] != 0.0 else 6
+    weight = settings[ORIENTATION_WEIGHT]
+    lower = chain.joint_limits[:, LIMIT_LOWER]
+    upper = chain.joint_limits[:, LIMIT_UPPER]
+    full_jacobian = np.empty((6, count))
+    residual = np.empty(rows)
+    step = np.empty(count)
+    own_best = math.inf
+    since_best = 0
+    mark = 0
+    steps = 0
+    while True:
+        cost, solved, _ = _evaluate(chain, target, settings, q, frames, error, best_q, best)
+        if solved:
+            return steps, True
+        if cost < own_best:
+            own_best, since_best = cost, 0
+        else:
+            since_best += 1
+        if mark < len(_FINISHER_MARKS) and steps >= _FINISHER_MARKS[mark][0]:
+            if own_best > _FINISHER_MARKS[mark][1] * chain.length_scale:
+                return steps, False
+            mark += 1
+        if (since_best >= _FINISHER_PATIENCE or steps >= settings[FINISHER_ITERATIONS]
+                or monotonic_seconds() > settings[DEADLINE]):
+            return steps, False
+        steps += 1
+        jacobian_from_frames(chain, frames, full_jacobian)
+        jacobian = full_jacobian[:rows].copy()
+        for i in range(rows):
+            residual[i] = error[i] * (weight if i >= 3 else 1.0)
+        if rows == 6:
+            jacobian[3:] *= weight
+        damped_step(jacobian, residual, _FINISHER_DAMPING, q, lower, upper, step)
+        for i in range(count):
+            q[i] = min(max(q[i] + step[i], lower[i]), upper[i])
+
+
+# Tolerance on the rigid-transform checks of a target: rotation orthonormality, last row.
+RIGID_TOLERANCE = 1e-6
+
+
+@compiled
+def refusal(chain: ChainArrays, target: np.ndarray, q: np.ndarray) -> int:
+    """
+    Check the inputs of a search; clamp the seed ``q`` into the limits in place.
+
+    :returns: ``STATUS_INVALID_TARGET`` when ``target`` is not a finite rigid transform (its
+        rotation orthonormal and right-handed, its last row 0 0 0 1, within ``RIGID_TOLERANCE``),
+        ``STATUS_INVALID_SEED`` when ``q`` holds a non-finite value, otherwise -1.
+    """
+    for i in range(4):
+        for j in range(4):
+            if not math.isfinite(target[i, j]):
+                return STATUS_INVALID_TARGET
+    if (abs(target[3, 0]) > RIGID_TOLERANCE or abs(target[3, 1]) > RIGID_TOLERANCE
+            or abs(target[3, 2]) > RIGID_TOLERANCE or abs(target[3, 3] - 1.0) > RIGID_TOLERANCE):
+        return STATUS_INVALID_TARGET
+    for a in range(3):
+        for b in range(a, 3):
+            dot = target[0, a] * target[0, b] + target[1, a] * target[1, b] + target[2, a] * target[2, b]
+            if abs(dot - (1.0 if a == b else 0.0)) > RIGID_TOLERANCE:
+                return STATUS_INVALID_TARGET
+    handedness = (target[0, 0] * (target[1, 1] * target[2, 2] - target[2, 1] * target[1, 2])
+                  - target[1, 0] * (target[0, 1] * target[2, 2] - target[2, 1] * target[0, 2])
+                  + target[2, 0] * (target[0, 1] * target[1, 2] - target[1, 1] * target[0, 2]))
+    if handedness < 0.0:
+        return STATUS_INVALID_TARGET
+    for i in range(q.shape[0]):
+        if not math.isfinite(q[i]):
+            return STATUS_INVALID_SEED
+        q[i] = min(max(q[i], chain.joint_limits[i, LIMIT_LOWER]), chain.joint_limits[i, LIMIT_UPPER])
+    return -1
+
+
+@compiled
+def _beyond_reach(chain: ChainArrays, target: np.ndarray, settings: np.ndarray) -> bool:
+    """Whether no configuration brings the tip within the position tolerance of the target."""
+    first = chain.segments[0]
+    dx, dy, dz = target[0, 3] - first[0, 3], target[1, 3] - first[1, 3], target[2, 3] - first[2, 3]
+    distance = math.sqrt(dx * dx + dy * dy + dz * dz)
+    return distance > chain.reach * (1.0 + 1e-9) + settings[POSITION_TOLERANCE]
+
+
+@compiled
+def nearest_turn(q: np.ndarray, start: np.ndarray, chain: ChainArrays) -> None:
+    """
+    Move each revolute joint of ``q`` (in place) by whole turns to the value nearest ``start``.
+
+    The pose is the same and the limits are kept, but a joint whose limits span more than a
+    turn (continuous joints, many industrial arms' +-2 pi) is not commanded a spin to get there.
+    """
+    turn = 2.0 * math.pi
+    for i in range(q.shape[0]):
+        if chain.joint_prismatic[i] != 0.0:
+            continue
+        turns = math.floor((start[i] - q[i]) / turn + 0.5)
+        while turns > 0 and q[i] + turns * turn > chain.joint_limits[i, LIMIT_UPPER]:
+            turns -= 1
+        while turns < 0 and q[i] + turns * turn < chain.joint_limits[i, LIMIT_LOWER]:
+            turns += 1
+        q[i] += turns * turn
+
+
+@compiled
+def _distance_from(q: np.ndarray, seed: np.ndarray, chain: ChainArrays) -> float:
+    """Largest joint motion (rad or m) from ``seed`` to ``q`` on the turn nearest the seed."""
+    nearest = q.copy()
+    nearest_turn(nearest, seed, chain)
+    return np.max(np.abs(nearest - seed))
+
+
+@compiled(inline=True)
+def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
+               options: np.ndarray, q: np.ndarray, report: np.ndarray) -> None:
+    """
+    Search from the seed ``q`` until solved, out of starts, or past the deadline.
+
+    :param step: the heuristic's compiled step,
+        ``step(chain, target, settings, options, q, frames, error, radius, memory)``: it
+        changes ``q`` in place, given ``frames`` (forward kinematics of ``q``), ``error`` (its
+        residual) and the trust ``radius`` (rad); ``memory`` is an (N, 4) array the step may
+        keep state in, zeroed at every start.
+    :param chain: the chain's arrays.
+    :param target: (4, 4) target pose in the base frame, m.
+    :param settings: (SETTINGS_SIZE,) see the layout above.
+    :param options: the heuristic's own options, packed by its solver class.
+    :param q: (N,) seed on entry (clamped into the limits); the best configuration found on
+        return, on the turn nearest the seed.
+    :param report: (REPORT_SIZE,) output, see the layout above; its status is a refusal
+        (see :func:`refusal`), and nothing else is filled, when the inputs are invalid.
+    """
+    refused = refusal(chain, target, q)
+    if refused >= 0:
+        report[REPORT_STATUS] = refused
+        return
+    count = q.shape[0]
+    seed = q.copy()
+    frames = np.empty((chain.segments.shape[0], 4, 4))
+    error = np.empty(6)
+    best_q = q.copy()
+    best = np.full(1, math.inf)
+    memory = np.zeros((count, 4))
+    state = np.full(1, RESTART_SEED, dtype=np.int64)
+    beyond_reach = _beyond_reach(chain, target, settings)
+    # Beyond reach, the one start runs its heuristic until it stalls, so that the pose
+    # returned is the closest the chain can get, not whatever the hand-over left.
+    iteration_cap = settings[HEURISTIC_ITERATIONS]
+    if beyond_reach:
+        iteration_cap = max(iteration_cap, _BEYOND_REACH_ITERATIONS)
+    heuristic_steps = 0
+    finisher_steps = 0
+    attempts = 0
+    status = STATUS_TIMED_OUT
+    improved_at = 0
+    recorded = math.inf
+    warm_seed = False
+    fallback = q.copy()
+    fallback_distance = math.inf
+    far_found_at = 0
+    while True:
+        attempts += 1
+        stall_reference = math.inf
+        since_decrease = 0
+        radius = math.inf
+        solved = False
+        memory[:, :] = 0.0
+        for iteration in range(int(iteration_cap) + 1):
+            cost, solved, near = _evaluate(chain, target, settings, q, frames, error, best_q,
+                                           best)
+            if solved:
+                break
+            if iteration == 0:
+                radius = settings[TRUST_REGION] * cost / chain.length_scale
+                if attempts == 1:
+                    warm_seed = cost < _WARM_SEED_COST * chain.length_scale
+            if cost < stall_reference * (1.0 - _STALL_DECREASE):
+                stall_reference, since_decrease = cost, 0
+            else:
+                since_decrease += 1
+            if ((near and settings[FINISHER_ITERATIONS] > 0.0)
+                    or iteration == iteration_cap
+                    or since_decrease >= settings[STALL_ITERATIONS]
+                    or monotonic_seconds() > settings[DEADLINE]):
+                break
+            step(chain, target, settings, options, q, frames, error, radius, memory)
+            heuristic_steps += 1
+        if not solved and settings[FINISHER_ITERATIONS] > 0.0:
+            used, solved = _finish(chain, target, settings, q, frames, error, best_q, best)
+            finisher_steps += used
+        if (best[0] < recorded * (1.0 - _IMPROVEMENT)
+                and recorded - best[0] > _IMPROVEMENT_FLOOR * chain.length_scale):
+            recorded, improved_at = best[0], attempts
+        if solved:
+            distance = _distance_from(best_q, seed, chain) if warm_seed else 0.0
+            if distance <= _FAR_SOLUTION:
+                status = STATUS_SUCCESS
+                break
+            # A far solution of a warm seed: keep the nearest such, look for a nearer one.
+            if distance < fallback_distance:
+                fallback[:] = best_q
+                fallback_distance = distance
+            if far_found_at == 0:
+                far_found_at = attempts
+            best[0] = math.inf
+        past_deadline = monotonic_seconds() > settings[DEADLINE]
+        out_of_starts = beyond_reach or attempts >= settings[MAX_ATTEMPTS]
+        if (past_deadline or out_of_starts or (
+                far_found_at > 0 and attempts - far_found_at >= _NEARER_SEARCH_STARTS)):
+            if fallback_distance < math.inf:
+                best_q[:] = fallback
+                status = STATUS_SUCCESS
+            elif out_of_starts:
+                status = STATUS_NO_SOLUTION
+            elif attempts >= 8 and attempts - improved_at >= attempts // 2:
+                # Nothing better in the later half of the starts: more time would not help.
+                status = STATUS_NO_SOLUTION
+            break
+        near = warm_seed and attempts <= len(_NEAR_RESTART_RADII)
+        for i in range(count):
+            if near:
+                spread = _NEAR_RESTART_RADII[attempts - 1]
+                if chain.joint_prismatic[i] != 0.0:
+                    spread *= chain.length_scale
+                q[i] = min(max(seed[i] + spread * (2.0 * _next_uniform(state) - 1.0),
+                               chain.joint_limits[i, LIMIT_LOWER]),
+                           chain.joint_limits[i, LIMIT_UPPER])
+            else:
+                q[i] = (chain.joint_limits[i, LIMIT_SAMPLE_LOW]
+                        + chain.joint_limits[i, LIMIT_SAMPLE_WIDTH] * _next_uniform(state))
+
+    q[:] = best_q
+    nearest_turn(q, seed, chain)
+    # The errors reported are measured afresh on the very configuration returned.
+    forward_frames(chain, q, frames)
+    position_error, orientation_error = pose_residual(
+        target, frames[-1], settings[POSITION_ONLY] != 0.0, error)
+    report[REPORT_STATUS] = status
+    report[REPORT_ATTEMPTS] = attempts
+    report[REPORT_HEURISTIC_ITERATIONS] = heuristic_steps
+    report[REPORT_FINISHER_ITERATIONS] = finisher_steps
+    report[REPORT_POSITION_ERROR] = position_error
+    report[REPORT_ORIENTATION_ERROR] = orientation_error
