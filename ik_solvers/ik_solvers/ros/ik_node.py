@@ -55,7 +55,6 @@ from .parameters import (
     coerce_value,
     describe,
     known_solvers,
-    MAX_TIMEOUT,
     NodeSettings,
     PARAMETERS,
 )
@@ -96,6 +95,9 @@ class IKNode(Node):
         self._loggers: Dict[str, object] = {}
         self._descriptions_received = 0
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
+        # Held by the worker while it uses the node after a solve; destroy_node takes it to
+        # know that the worker will not touch the node again.
+        self._worker_output = threading.Lock()
         self._tf_buffer, self._tf_listener, self._tf_exception = None, None, None
         self._engine = IKEngine(external_lookup=self._start_tf())
         if hasattr(self, 'add_pre_set_parameters_callback'):
@@ -178,11 +180,17 @@ class IKNode(Node):
         return self._descriptions_received
 
     def destroy_node(self) -> None:
-        """Stop the worker, then destroy the node."""
+        """
+        Close the worker's mailbox, then destroy the node without waiting for a solve in flight.
+
+        A streamed solve may last its whole timeout (up to 10 s). Once the mailbox is closed the
+        worker never touches the node again: it only finishes the solve in its own (daemon)
+        thread and ends, so shutdown does not wait for it.
+        """
         self._targets.close()
-        if self._worker.is_alive() and self._worker is not threading.current_thread():
-            # A solve in flight ends by its deadline, after at most one TF wait.
-            self._worker.join(timeout=MAX_TIMEOUT + self._settings().tf_timeout + 1.0)
+        with self._worker_output:
+            # Only waits for the publications of a finished solve; none start after this.
+            pass
         super().destroy_node()
 
     # Parameters ----------------------------------------------------------------------------
@@ -330,20 +338,24 @@ class IKNode(Node):
             try:
                 self._solve_streamed(target)
             except Exception as error:  # noqa: B902 - the worker must outlive any bug
-                self.get_logger().error('streamed solve failed: %r' % error)
+                if not self._targets.closed:
+                    self.get_logger().error('streamed solve failed: %r' % error)
 
     def _solve_streamed(self, target: PoseStamped) -> None:
         settings = self._settings()
         outcome = self._engine.solve(
             IKRequest(pose=target.pose, frame_id=target.header.frame_id), settings)
-        commanded = self._command(outcome, settings)
-        if outcome.error_code == Codes.NO_ROBOT_MODEL and not self._engine.has_model:
-            self.get_logger().warning(
-                'waiting for robot_description on %s; targets are ignored until one arrives'
-                % self.resolve_topic_name(ROBOT_DESCRIPTION_TOPIC), once=True)
-        else:
-            self._log_outcome(outcome, 'target_pose')
-        self._publish_feedback(outcome, settings, commanded=commanded, status=True)
+        with self._worker_output:
+            if self._targets.closed:
+                return  # the node is being destroyed while this solve ran
+            commanded = self._command(outcome, settings)
+            if outcome.error_code == Codes.NO_ROBOT_MODEL and not self._engine.has_model:
+                self.get_logger().warning(
+                    'waiting for robot_description on %s; targets are ignored until one '
+                    'arrives' % self.resolve_topic_name(ROBOT_DESCRIPTION_TOPIC), once=True)
+            else:
+                self._log_outcome(outcome, 'target_pose')
+            self._publish_feedback(outcome, settings, commanded=commanded, status=True)
 
     def _command(self, outcome: IKOutcome, settings: NodeSettings) -> bool:
         if not outcome.success:

@@ -7,34 +7,59 @@ from typing import Callable, List, Optional
 import rclpy
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
+
+from .stop_signals import StopRequested, StopSignals
 
 __all__ = ['run_node']
 
 
 def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) -> None:
     """
-    Create a node with ``make_node`` and spin it until Ctrl-C or an external shutdown.
+    Create a node with ``make_node`` and spin it until SIGINT, SIGTERM or an external shutdown.
 
     One thread spins: rclpy's multi-threaded executor spends more CPU polling than these
     nodes' callbacks need, and slow work (streamed solves) has a worker thread of its own.
+    The first SIGINT or SIGTERM ends the spin, whether the executor is idle or in a callback
+    (see :mod:`ik_solvers.ros.stop_signals`); the node is then destroyed and the process exits.
 
     :param make_node: called after ``rclpy.init``; returns the node to spin.
     :param args: command-line arguments for ``rclpy.init`` (None: ``sys.argv``).
+    :raises ValueError: When called from a thread other than the main thread.
     """
-    rclpy.init(args=args)
+    stop = StopSignals()
+    stop.install()
     node = None
     executor = None
     try:
+        # rclpy's handlers would shut the context down from a thread of their own, under the
+        # callbacks and the worker threads that are still using it.
+        rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
         node = make_node()
         executor = SingleThreadedExecutor()
         executor.add_node(node)
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
+        # Its callback does nothing: waking the executor is enough for the loop to see the
+        # request.
+        stop.wake = node.create_guard_condition(lambda: None).trigger
+        stop.loop_code = run_node.__code__
+        while not stop.requested and executor.context.ok():
+            try:
+                executor.spin_once()
+            except Exception:  # noqa: B902
+                # An interruption that rclpy reported as another error is still a stop.
+                if stop.requested:
+                    break
+                raise
+    except (StopRequested, ExternalShutdownException):
         pass
     finally:
-        # No callback may run on a node that is being destroyed.
-        if executor is not None:
-            executor.shutdown()
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+        stop.loop_code = None
+        try:
+            # No callback may run on a node that is being destroyed.
+            if executor is not None:
+                executor.shutdown()
+            if node is not None:
+                node.destroy_node()
+            rclpy.try_shutdown()
+        finally:
+            stop.uninstall()

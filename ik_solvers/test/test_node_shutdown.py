@@ -1,0 +1,205 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Every installed node ends on the first SIGINT or SIGTERM, whatever it is doing at that moment.
+
+The signal goes to the node's process group, as a terminal's Ctrl-C does. The ik_node is first
+driven through what preceded a missed Ctrl-C in the field: a target out of reach, then a
+service call with an unknown frame. Rounds are repeated because the fault was intermittent.
+"""
+
+import importlib.util
+import os
+from pathlib import Path
+import signal
+import subprocess
+import time
+
+from ik_solvers.kinematics import Chain
+from ik_solvers_interfaces.srv import SolveIK
+import numpy as np
+import pytest
+import rclpy
+from test_node_support import (
+    COMMAND_TOPIC,
+    Probe,
+    same_position,
+    Spinner,
+    unique_namespace,
+    WAIT,
+    wait_until,
+)
+import yaml
+
+#: Seconds from the signal to the process's exit: generous for a loaded machine, far below the
+#: 10 s and more that a missed signal took.
+EXIT_WITHIN = 3.0
+URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_text()
+CHAIN = Chain.from_urdf(URDF, 'panda_link0', 'panda_hand_tcp')
+#: (signal, what the ik_node is doing when it arrives), one process per round: 'idle' (the
+#: worker waits, the executor too), 'solving' (the worker is in a streamed solve), 'answering'
+#: (the spinning thread is in a service solve).
+STATES = ('idle', 'solving', 'answering')
+ROUNDS = [(signal.SIGINT, state) for state in STATES * 3] + [
+    (signal.SIGTERM, state) for state in STATES]
+
+
+def _installed(relative: str) -> Path:
+    try:
+        from ament_index_python.packages import get_package_prefix, PackageNotFoundError
+    except ImportError:
+        pytest.skip('ament_index_python is not installed')
+    try:
+        path = Path(get_package_prefix('ik_solvers')) / relative
+    except PackageNotFoundError:
+        pytest.skip('ik_solvers is not built and sourced (colcon build; source install/setup)')
+    if not path.exists():
+        pytest.skip('%s is not installed; rebuild with colcon' % path)
+    return path
+
+
+class NodeProcess:
+    """An installed executable in a process group of its own, its output in a file."""
+
+    def __init__(self, executable: str, ros_arguments, log: Path) -> None:
+        self.log = log
+        with open(log, 'w') as output:
+            # A file, not a pipe: a pipe nobody reads would stall a chatty node on its own.
+            self.process = subprocess.Popen(
+                [str(_installed('lib/ik_solvers/' + executable)), '--ros-args', *ros_arguments],
+                stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def output(self) -> str:
+        return self.log.read_text(errors='replace')
+
+    def interrupt(self, signum: int) -> float:
+        """
+        Send ``signum`` to the process group and wait for the exit.
+
+        :returns: Seconds from the signal to the exit.
+        :raises AssertionError: The process did not exit within :data:`EXIT_WITHIN` seconds.
+        """
+        start = time.monotonic()
+        os.killpg(self.process.pid, signum)
+        try:
+            self.process.wait(timeout=EXIT_WITHIN)
+        except subprocess.TimeoutExpired:
+            raise AssertionError('still running %g s after %s:\n%s' % (
+                EXIT_WITHIN, signal.Signals(signum).name, self.output()[-3000:]))
+        return time.monotonic() - start
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=WAIT)
+
+
+@pytest.fixture
+def ros():
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    spinner = Spinner(context)
+    try:
+        yield context, spinner.executor
+    finally:
+        spinner.stop()
+        rclpy.shutdown(context=context)
+
+
+def _description_parameters(tmp_path: Path) -> Path:
+    """Write a parameters file giving every node the robot description; return its path."""
+    path = tmp_path / 'description.yaml'
+    path.write_text(yaml.safe_dump({'/**': {'ros__parameters': {'robot_description': URDF}}}))
+    return path
+
+
+def _check_clean_exit(node: NodeProcess) -> None:
+    output = node.output()
+    assert node.process.returncode == 0, output[-3000:]
+    assert 'Traceback' not in output and 'Exception ignored' not in output, output[-3000:]
+
+
+def _ik_node_round(ros, tmp_path: Path, index: int, signum: int, state: str) -> float:
+    context, executor = ros
+    namespace = unique_namespace()
+    # While 'solving', an out-of-reach target keeps the worker busy for up to this timeout.
+    timeout = '5.0' if state == 'solving' else '0.05'
+    far = np.eye(4)
+    far[:3, 3] = [10.0, 0.0, 0.5]
+    node = NodeProcess('ik_node', [
+        '-r', '__ns:=' + namespace,
+        '--params-file', str(_installed('share/ik_solvers/config/ik_solvers.yaml')),
+        '-p', 'command_topic:=' + COMMAND_TOPIC, '-p', 'base_link:=' + CHAIN.base_link,
+        '-p', 'tip_link:=' + CHAIN.tip_link, '-p', 'timeout:=' + timeout],
+        tmp_path / ('ik_node_%d.log' % index))
+    probe = Probe(context, namespace)
+    executor.add_node(probe.node)
+    try:
+        probe.wait_for_ik_node()
+        probe.stream_joint_states(CHAIN.joint_names, CHAIN.mid_configuration())
+        probe.publish_description(URDF)
+        probe.wait_for_model()
+        start = probe.statuses.count()
+        probe.publish_target(far)
+        if state == 'idle':
+            probe.statuses.wait_for(lambda s: same_position(s.target, far), start=start)
+        unknown = probe.target_request(CHAIN.fk(CHAIN.mid_configuration()))
+        unknown.target.header.frame_id = 'no_such_frame'
+        assert probe.call(unknown).error_code == SolveIK.Response.UNKNOWN_FRAME
+        if state == 'answering':
+            slow = probe.target_request(far)
+            slow.timeout.sec = 5
+            probe.solve_ik.call_async(slow)
+        if state != 'idle':
+            # Only decides which state the signal meets: the request has long arrived by then,
+            # and the solve lasts seconds.
+            time.sleep(0.2)
+        assert node.process.poll() is None, node.output()[-3000:]
+        elapsed = node.interrupt(signum)
+        _check_clean_exit(node)
+        return elapsed
+    finally:
+        node.kill()
+        executor.remove_node(probe.node)
+        probe.node.destroy_node()
+
+
+def test_the_ik_node_ends_on_the_first_signal_whatever_it_is_doing(ros, tmp_path):
+    times = [_ik_node_round(ros, tmp_path, index, signum, state)
+             for index, (signum, state) in enumerate(ROUNDS)]
+    assert max(times) < EXIT_WITHIN
+
+
+def test_the_simulated_executor_ends_on_the_first_signal(tmp_path):
+    for index, signum in enumerate([signal.SIGINT] * 3 + [signal.SIGTERM]):
+        node = NodeProcess('sim_executor', [
+            '-r', '__ns:=' + unique_namespace(),
+            '--params-file', str(_description_parameters(tmp_path))],
+            tmp_path / ('sim_executor_%d.log' % index))
+        try:
+            assert wait_until(lambda: 'robot description from the parameter' in node.output()
+                              or node.process.poll() is not None)
+            assert node.process.poll() is None, node.output()
+            node.interrupt(signum)
+            _check_clean_exit(node)
+        finally:
+            node.kill()
+
+
+def test_the_goal_marker_ends_on_the_first_signal(tmp_path):
+    if importlib.util.find_spec('interactive_markers') is None:
+        pytest.skip('interactive_markers is not installed (rosdep key interactive_markers), so '
+                    'the goal_marker executable cannot start')
+    for index, signum in enumerate([signal.SIGINT] * 3 + [signal.SIGTERM]):
+        node = NodeProcess('goal_marker', [
+            '-r', '__ns:=' + unique_namespace(), '-p', 'tip_link:=' + CHAIN.tip_link,
+            '--params-file', str(_description_parameters(tmp_path))],
+            tmp_path / ('goal_marker_%d.log' % index))
+        try:
+            assert wait_until(lambda: 'interactive marker server' in node.output()
+                              or node.process.poll() is not None)
+            assert node.process.poll() is None, node.output()
+            node.interrupt(signum)
+            _check_clean_exit(node)
+        finally:
+            node.kill()
