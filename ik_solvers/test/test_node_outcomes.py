@@ -59,9 +59,6 @@ def _ten_metres_away() -> np.ndarray:
     return goal
 
 
-@pytest.mark.xfail(strict=False, reason='solve() still reports every unsolved goal at its '
-                   'deadline as timed_out; the solver library is being changed to report '
-                   'no_solution for goals provably out of reach')
 def test_a_goal_ten_metres_away_is_no_solution_on_the_service_and_on_the_status_topic(probe):
     goal = _ten_metres_away()
     response = probe.call(probe.target_request(goal))

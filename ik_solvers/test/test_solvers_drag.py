@@ -1,6 +1,6 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
-"""Dragging at the library level: warm-seeded solves follow the seed's branch, even when singular."""
+"""Dragging at the library level: warm-seeded solves keep to the seed's branch, singular or not."""
 
 from pathlib import Path
 
