@@ -232,9 +232,56 @@ def test_large_joint_jumps_are_not_commanded(engine):
     assert outcome.success, outcome.message
     strict = NodeSettings(tip_link='tool0', max_joint_jump=0.01)
     with pytest.raises(CommandRefusedError, match='max_joint_jump'):
-        engine.plan_command(outcome, strict)
+        engine.plan_command(outcome, strict, streamed=True)
     disabled = NodeSettings(tip_link='tool0', max_joint_jump=0.0)
-    assert engine.plan_command(outcome, disabled).points
+    assert engine.plan_command(outcome, disabled, streamed=True).points
+
+
+def test_a_streamed_jump_from_the_last_command_is_refused_while_the_joint_states_lag(engine):
+    # The arm lags 0.3 rad behind the last command on one joint (within the 0.35 rad bound),
+    # and the next solution lies 0.3 rad on the other side of the arm: 0.6 rad from the last
+    # command. Judged against the lagging joint states alone it would pass.
+    chain = engine.chain('', 'tool0')
+    settings = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.35)
+    first = engine.solve(_request(chain.fk(Q_GOAL), streamed=True), settings)
+    assert first.success, first.message
+    engine.plan_command(first, NodeSettings(tip_link='tool0', max_joint_jump=0.0),
+                        streamed=True)
+    lagging = first.result.q.copy()
+    lagging[0] -= 0.3
+    engine.update_joint_states(chain.joint_names, lagging)
+    beyond = first.result.q.copy()
+    beyond[0] -= 0.6
+    second = engine.solve(_request(chain.fk(beyond), streamed=True), settings)
+    assert second.success, second.message
+    assert abs(second.result.q[0] - first.result.q[0]) > 0.35
+    assert np.max(np.abs(second.result.q - lagging)) <= 0.35
+    with pytest.raises(CommandRefusedError, match='shoulder_pan_joint .* the last command'):
+        engine.plan_command(second, settings, streamed=True)
+    # The same solution asked for once, through the service, is an explicit move.
+    assert engine.plan_command(second, settings, streamed=False).points
+
+
+def test_a_drag_starts_from_the_last_command_unless_the_robot_moved_away(engine):
+    chain = engine.chain('', 'tool0')
+    settings = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.35)
+    first = engine.solve(_request(chain.fk(Q_GOAL), streamed=True), settings)
+    engine.plan_command(first, NodeSettings(tip_link='tool0', max_joint_jump=0.0),
+                        streamed=True)
+    behind = first.result.q - 0.1
+    engine.update_joint_states(chain.joint_names, behind)
+    nearby = chain.fk(Q_GOAL + 0.02)
+    followed = engine.solve(_request(nearby, streamed=True), settings)
+    assert followed.success and followed.start == pytest.approx(behind)
+    # Seeded at the last command, the drag stays within a few hundredths of a radian of it.
+    assert np.max(np.abs(followed.result.q - first.result.q)) < 0.1
+    engine.plan_command(followed, settings, streamed=True)
+    # Someone moved the arm far away: the last command no longer holds, the joint states do.
+    elsewhere = Q_GOAL + np.array([0.8, 0.0, 0.0, 0.0, 0.0, 0.0])
+    engine.update_joint_states(chain.joint_names, elsewhere)
+    there = engine.solve(_request(chain.fk(elsewhere + 0.02), streamed=True), settings)
+    assert there.success, there.message
+    assert engine.plan_command(there, settings, streamed=True).points
 
 
 def test_bad_descriptions_keep_the_previous_model(engine):

@@ -56,6 +56,9 @@ class DemoOptions:
     description: Optional[Path] = None
     base_link: str = DEFAULT_BASE_LINK
     tip_link: str = DEFAULT_TIP_LINK
+    #: Where the arm starts each drag: 'mid' (the middle of the limits, where the simulated
+    #: executor starts, as a real user gets it), 'zero', or comma-separated joint values.
+    start: str = 'mid'
     #: Longest wait for the nodes to start and for their first answers, seconds.
     startup_timeout: float = 30.0
     #: Longest wait for the node's answer to the last path goal and to each far goal, and for
@@ -84,6 +87,28 @@ def reach_bound(chain: Chain) -> float:
     frames, tip = chain.joint_frames(chain.mid_configuration())
     points = np.vstack([np.zeros(3), frames[:, :3, 3], tip[:3, 3]])
     return float(np.sum(np.linalg.norm(np.diff(points, axis=0), axis=1)))
+
+
+def start_configuration(chain: Chain, start: str) -> np.ndarray:
+    """
+    Return the configuration named by ``start``: 'mid', 'zero', or N comma-separated values.
+
+    Values outside the limits are clamped into them.
+
+    :raises IKError: ``start`` is none of these, or holds the wrong number of values.
+    """
+    if start == 'mid':
+        return chain.mid_configuration()
+    if start == 'zero':
+        return chain.clip(np.zeros(chain.num_joints))
+    try:
+        values = np.array([float(value) for value in start.split(',')])
+    except ValueError:
+        values = None
+    if values is None or values.shape != (chain.num_joints,) or not np.isfinite(values).all():
+        raise IKError("--start must be 'mid', 'zero' or %d comma-separated numbers (%s), got "
+                      '%r' % (chain.num_joints, ', '.join(chain.joint_names), start))
+    return chain.clip(values)
 
 
 def _share_file(*parts: str) -> Path:
@@ -143,7 +168,9 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             executor.add_node(driver)
             spinner.start()
             try:
-                home = driver.wait_for_joint_states(timeout=options.startup_timeout)
+                driver.wait_for_joint_states(timeout=options.startup_timeout)
+                home = start_configuration(chain, options.start)
+                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
                 start_pose = chain.fk(home)
                 driver.wait_for_model(start_pose, timeout=options.startup_timeout)
             except IKError:
@@ -201,13 +228,16 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
                         help='URDF file (default: the bundled panda_like.urdf)')
     parser.add_argument('--base-link', default=DEFAULT_BASE_LINK)
     parser.add_argument('--tip-link', default=DEFAULT_TIP_LINK)
+    parser.add_argument('--start', default='mid',
+                        help="where the arm starts each drag: 'mid' (middle of the limits, the "
+                             "default), 'zero', or comma-separated joint values (rad or m)")
     arguments = parser.parse_args(argv)
     return DemoOptions(
         output=arguments.output.resolve(),
         solvers=tuple(name.strip() for name in arguments.solvers.split(',') if name.strip()),
         path_length=arguments.poses, rate=arguments.rate, unreachable=arguments.unreachable,
         description=arguments.description, base_link=arguments.base_link,
-        tip_link=arguments.tip_link)
+        tip_link=arguments.tip_link, start=arguments.start)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

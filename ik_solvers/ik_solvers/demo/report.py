@@ -21,6 +21,7 @@ _COLUMNS = (
     ('pos err mm', 'med    max', 15),
     ('ori err mrad', 'med    max', 15),
     ('max jump', 'deg', 9),
+    ('path goals', 'failed', 11),
     ('far goals', 'failed', 9),
 )
 
@@ -29,6 +30,8 @@ LEGEND = (
     'first (latest wins).\n'
     'success: solved path goals reached within the tolerances. Errors: path goals, by FK.\n'
     'max jump: largest change of one joint between consecutive commands along the path.\n'
+    'path goals failed: path goals answered without a command: not reached within the '
+    'tolerances, or refused as a jump larger than max_joint_jump.\n'
     'far goals failed: goals out of reach that the node reported as failures (it should).')
 
 
@@ -57,6 +60,7 @@ def format_row(summary: SolverSummary) -> str:
         _number(1e3 * summary.orientation_error_median, 2, 7),
         _number(1e3 * summary.orientation_error_max, 1, 8),
         _number(math.degrees(summary.max_joint_jump), 1, 9),
+        ('%d' % (summary.path_solved - summary.path_success)).ljust(11),
         '%d/%d' % (summary.unreachable_flagged, summary.unreachable_sent),
     ]
     return ''.join(cells)

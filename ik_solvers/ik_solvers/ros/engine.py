@@ -254,6 +254,30 @@ class IKEngine:
             seed[index] = mapping.get(name, seed[index])
         return np.asarray(chain.clip(seed), dtype=float)
 
+    def _drag_reference(self, chain: Chain, current: np.ndarray,
+                        settings: NodeSettings) -> Optional[np.ndarray]:
+        """
+        Return the last command, if the robot is still near it, else None.
+
+        While a goal is dragged the joint states lag behind the commands: the last command is
+        where the drag is. When the joint states are farther from it than ``max_joint_jump``,
+        the robot was moved by something else (another controller, a person), and the last
+        command no longer says anything about where the drag continues from.
+        """
+        with self._lock:
+            if self._last_command is None or self._last_command[0] != tuple(chain.joint_names):
+                return None
+            last = self._last_command[1].copy()
+        last = nearest_equivalent(current, last, chain.is_continuous)
+        bound = settings.max_joint_jump if settings.max_joint_jump > 0.0 else math.inf
+        return last if largest_joint_jump(current, last) <= bound else None
+
+    def _drag_seed(self, chain: Chain, current: np.ndarray,
+                   settings: NodeSettings) -> np.ndarray:
+        # Seeding at the last command keeps consecutive solutions of a drag on one branch.
+        last = self._drag_reference(chain, current, settings)
+        return current if last is None else last
+
     @staticmethod
     def _tolerance(value: float, default: float, upper: float, name: str) -> float:
         if value == 0.0:
@@ -312,6 +336,8 @@ class IKEngine:
         current, outcome.notes = self.current_configuration(chain)
         outcome.start = current
         seed = self._seed(chain, request, current)
+        if request.streamed:
+            seed = self._drag_seed(chain, current, settings)
         try:
             base_from_frame = frame_to_base(
                 model, chain.base_link, request.frame_id, self._joint_mapping(chain, current),
@@ -353,15 +379,20 @@ class IKEngine:
             outcome.message = '%s found no solution within tolerance: %s' % (
                 outcome.solver, errors)
 
-    def plan_command(self, outcome: IKOutcome, settings: NodeSettings) -> JointTrajectory:
+    def plan_command(self, outcome: IKOutcome, settings: NodeSettings, *,
+                     streamed: bool = False) -> JointTrajectory:
         """
         Turn a verified solution into a JointTrajectory command, and remember it as commanded.
 
         :param outcome: A successful outcome of :meth:`solve`.
         :param settings: Velocity scale, minimum duration and largest joint jump.
+        :param streamed: a dragged target: one joint moving further than
+            ``settings.max_joint_jump`` from where the chain is, or from the last command, is a
+            jump to another branch and is refused. A one-shot request (False) is an explicit
+            move and is not bounded.
         :return: The command.
-        :raises CommandRefusedError: If the outcome is not a verified solution, or one joint
-            would move further than ``settings.max_joint_jump`` from where the chain is.
+        :raises CommandRefusedError: If the outcome is not a verified solution, or a streamed
+            one would jump.
         """
         if not outcome.success or outcome.chain is None or outcome.result is None:
             raise CommandRefusedError('only verified solutions are commanded')
@@ -371,11 +402,21 @@ class IKEngine:
         start = outcome.start if outcome.start is not None else self.current_configuration(
             chain)[0]
         q = nearest_equivalent(start, q, chain.is_continuous)
-        jump = largest_joint_jump(start, q)
-        if settings.max_joint_jump > 0.0 and jump > settings.max_joint_jump:
-            raise CommandRefusedError(
-                'a joint would move %.3g (rad or m) from its current position, more than '
-                'max_joint_jump = %.3g; not commanded' % (jump, settings.max_joint_jump))
+        if streamed and settings.max_joint_jump > 0.0:
+            # The joint states lag behind a drag, so a flip could pass the check against them
+            # in steps; against the last command it cannot.
+            references = [('its current position', start)]
+            last = self._drag_reference(chain, start, settings)
+            if last is not None:
+                references.append(('the last command', last))
+            for name, reference in references:
+                jump = largest_joint_jump(reference, q)
+                if jump > settings.max_joint_jump:
+                    joint = chain.joint_names[int(np.argmax(np.abs(q - reference)))]
+                    raise CommandRefusedError(
+                        'joint %s would move %.3g (rad or m) from %s, more than '
+                        'max_joint_jump = %.3g; not commanded'
+                        % (joint, jump, name, settings.max_joint_jump))
         command = build_trajectory(chain.joint_names, start, q, chain.velocity_limits,
                                    velocity_scale=settings.velocity_scale,
                                    min_duration=settings.min_duration)

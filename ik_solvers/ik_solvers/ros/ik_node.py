@@ -344,11 +344,12 @@ class IKNode(Node):
     def _solve_streamed(self, target: PoseStamped) -> None:
         settings = self._settings()
         outcome = self._engine.solve(
-            IKRequest(pose=target.pose, frame_id=target.header.frame_id), settings)
+            IKRequest(pose=target.pose, frame_id=target.header.frame_id, streamed=True),
+            settings)
         with self._worker_output:
             if self._targets.closed:
                 return  # the node is being destroyed while this solve ran
-            commanded = self._command(outcome, settings)
+            commanded = self._command(outcome, settings, streamed=True)
             if outcome.error_code == Codes.NO_ROBOT_MODEL and not self._engine.has_model:
                 self.get_logger().warning(
                     'waiting for robot_description on %s; targets are ignored until one '
@@ -357,11 +358,11 @@ class IKNode(Node):
                 self._log_outcome(outcome, 'target_pose')
             self._publish_feedback(outcome, settings, commanded=commanded, status=True)
 
-    def _command(self, outcome: IKOutcome, settings: NodeSettings) -> bool:
+    def _command(self, outcome: IKOutcome, settings: NodeSettings, *, streamed: bool) -> bool:
         if not outcome.success:
             return False
         try:
-            command = self._engine.plan_command(outcome, settings)
+            command = self._engine.plan_command(outcome, settings, streamed=streamed)
         except (CommandRefusedError, ValueError) as error:
             outcome.error_code = Codes.EXECUTION_FAILED
             outcome.message = '%s; but %s' % (outcome.message, error)
@@ -394,7 +395,7 @@ class IKNode(Node):
                 position_tolerance=request.position_tolerance,
                 orientation_tolerance=request.orientation_tolerance,
                 timeout=duration_to_seconds(request.timeout)), settings)
-            if request.execute and self._command(outcome, settings):
+            if request.execute and self._command(outcome, settings, streamed=False):
                 outcome.message += '; commanded'
             self._log_outcome(outcome, 'solve_ik')
             self._publish_feedback(outcome, settings, commanded=False, status=False)

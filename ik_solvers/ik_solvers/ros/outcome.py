@@ -32,6 +32,8 @@ class IKRequest:
     orientation_tolerance: float = 0.0
     #: Seconds.
     timeout: float = 0.0
+    #: A streamed target (a drag): seeded from the last command and held to continuity with it.
+    streamed: bool = False
 
 
 @dataclass

@@ -90,9 +90,11 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'Shortest duration of a command, in seconds.',
         floating_range=(0.001, 60.0)),
     ParameterSpec(
-        'max_joint_jump', math.pi,
-        'Largest change of one joint (rad or m) between the seed and a solution that may be '
-        'commanded; a larger one is a configuration flip and is not sent. 0 disables the check.',
+        'max_joint_jump', 0.35,
+        'Largest change of one joint (rad or m) that a streamed target may command, from the '
+        'joint states and from the last command; a larger one is a jump to another '
+        'configuration and is not sent. SolveIK requests with execute are not bounded. 0 '
+        'disables the check.',
         floating_range=(0.0, 100.0)),
     ParameterSpec(
         'tf_timeout', 0.1,
