@@ -1,8 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-``ik_solvers_bench``: success rates and timings of the solvers, with ik_LM, TRAC-IK and ikpy
-anchors.
+``ik_solvers_bench``: success rates and timings of the solvers against ik_LM, TRAC-IK and ikpy.
 
 It follows the protocol of the TRAC-IK benchmark (see :mod:`.protocol`) and writes
 ``results.md``, ``results.json``, ``readme_table.md`` and PNG plots to the output folder.

@@ -206,7 +206,8 @@ def refusal(chain: ChainArrays, target: np.ndarray, q: np.ndarray) -> int:
         return STATUS_INVALID_TARGET
     for a in range(3):
         for b in range(a, 3):
-            dot = target[0, a] * target[0, b] + target[1, a] * target[1, b] + target[2, a] * target[2, b]
+            dot = (target[0, a] * target[0, b] + target[1, a] * target[1, b]
+                   + target[2, a] * target[2, b])
             if abs(dot - (1.0 if a == b else 0.0)) > RIGID_TOLERANCE:
                 return STATUS_INVALID_TARGET
     handedness = (target[0, 0] * (target[1, 1] * target[2, 2] - target[2, 1] * target[1, 2])
@@ -217,7 +218,8 @@ def refusal(chain: ChainArrays, target: np.ndarray, q: np.ndarray) -> int:
     for i in range(q.shape[0]):
         if not math.isfinite(q[i]):
             return STATUS_INVALID_SEED
-        q[i] = min(max(q[i], chain.joint_limits[i, LIMIT_LOWER]), chain.joint_limits[i, LIMIT_UPPER])
+        q[i] = min(max(q[i], chain.joint_limits[i, LIMIT_LOWER]),
+                   chain.joint_limits[i, LIMIT_UPPER])
     return -1
 
 
