@@ -31,8 +31,8 @@ TOLERANCE = 1e-5
 def quick_run(tmp_path_factory):
     output = tmp_path_factory.mktemp('bench')
     status = main(['--quick', '--robots', 'ur5_like', '--solvers', 'fabrik', 'ccd',
-                   '--anchors', 'trac_ik', '--scaling', '--snakes', '6', '--no-progress',
-                   '--output', str(output)])
+                   '--anchors', 'rtb_ik_lm', 'trac_ik', '--scaling', '--snakes', '6',
+                   '--no-progress', '--output', str(output)])
     return status, output
 
 
@@ -60,13 +60,25 @@ def test_quick_run_has_a_row_per_solver_configuration_and_case(quick_run):
     trac_ik = [row for row in rows if row['anchor'] == 'trac_ik']
     assert {row['seed'] for row in trac_ik} == {'mid', 'random', 'warm'}
     assert all(row['mode'] == 'pose' for row in trac_ik)
+    ik_lm = [row for row in rows if row['anchor'] == 'rtb_ik_lm']
+    assert {(row['mode'], row['seed']) for row in ik_lm} == {
+        (mode, seed) for mode in ('pose', 'position') for seed in ('mid', 'random', 'warm')}
     assert all(row['robot'] == 'ur5_like' and row['attempts'] == 5 for row in rows)
     for row in ours:
-        if row['mode'] == 'pose':
-            assert row['trac_ik_ratio'] == pytest.approx(
-                row['time_all']['median'] / next(
-                    anchor['time_all']['median'] for anchor in trac_ik
-                    if anchor['seed'] == row['seed']))
+        # Each ratio divides by its own anchor's median in the same case; TRAC-IK runs full
+        # poses only, so position-only rows have no TRAC-IK ratio but do have an ik_LM one.
+        for key, anchors in (('trac_ik_ratio', trac_ik), ('ik_lm_ratio', ik_lm)):
+            reference = [anchor['time_all']['median'] for anchor in anchors
+                         if (anchor['mode'], anchor['seed']) == (row['mode'], row['seed'])]
+            if reference:
+                assert row[key] == pytest.approx(row['time_all']['median'] / reference[0])
+            else:
+                assert row[key] is None
+        assert row['claimed_rate'] == pytest.approx(row['success_rate'])
+    for row in trac_ik + ik_lm:
+        # Claimed = confirmed + refuted; the anchors' refuted claims are counted, not believed.
+        assert row['claimed_rate'] == pytest.approx(
+            100.0 * (row['successes'] + row['discrepancies']) / row['attempts'])
     assert document['checks']['refuted'] == 0
     assert document['checks']['limit_violations'] == 0
     scaling = document['scaling']
@@ -81,6 +93,8 @@ def test_quick_run_has_a_row_per_solver_configuration_and_case(quick_run):
     readme = (output / 'readme_table.md').read_text()
     headline, scaling_table = readme.split('#### Targets')[0], readme.split('#### Scaling')[1]
     assert '| ur5_like | 6 | ccd |' in headline and '| ur5_like | 6 | *trac_ik* |' in headline
+    assert '| ur5_like | 6 | *rtb_ik_lm* |' in headline
+    assert 'median × TRAC-IK | median × ik_LM |' in headline
     assert 'polish=False' not in headline and '| ccd[polish=False] | 6 |' in scaling_table
     assert [row['variant'] for row in ours] == ['[' in row['method'] for row in ours]
 

@@ -222,7 +222,7 @@ def _meta(argv: Sequence[str]) -> Dict[str, object]:
     except OSError:
         pass
     versions = {}
-    for distribution in ('pytracik', 'ikpy', 'example-robot-data'):
+    for distribution in ('roboticstoolbox-python', 'pytracik', 'ikpy', 'example-robot-data'):
         try:
             versions[distribution] = importlib.metadata.version(distribution)
         except importlib.metadata.PackageNotFoundError:
