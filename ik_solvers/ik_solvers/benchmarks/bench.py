@@ -315,7 +315,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         progress.close()
 
     meta = _meta(argv)
-    goals = evaluate_goals(rows, scaling_rows, solvers=solvers)
+    goals = evaluate_goals(rows, scaling_rows, solvers=solvers, tolerance=config.tolerance)
     output = arguments.output
     output.mkdir(parents=True, exist_ok=True)
     report = markdown_report(rows, scaling_rows, goals, meta, notes)

@@ -9,7 +9,7 @@ what the independent check confirmed, "claimed %" what the method said of itself
 """
 
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .goals import best_row, HEADLINE_CASE
 from .summary import claimed_rate
@@ -118,12 +118,29 @@ def _headline_table(rows: Sequence[Row], *, variants: bool = True) -> List[str]:
     return lines
 
 
+def _goal_cell(goal: Row) -> str:
+    verdict = {True: 'yes', False: '**no**', None: None}[goal['met']]
+    return goal['measured'] if verdict is None else '%s: %s' % (verdict, goal['measured'])
+
+
 def _goal_table(goals: Sequence[Row]) -> List[str]:
-    lines = ['| target | robot | measured | met |', '|---|---|---|:-:|']
+    """One line per (target, solver), one column per robot; a table per set of robots."""
+    counts = [sum(goal['met'] is verdict for goal in goals) for verdict in (True, False, None)]
+    lines = ['%d met, %d not met, %d not measured' % tuple(counts)]
+    cells: Dict[Tuple[str, str], Dict[str, str]] = {}
     for goal in goals:
-        met = {True: 'yes', False: '**no**', None: '—'}[goal['met']]
-        lines.append('| %s | %s | %s | %s |' % (goal['goal'], goal['robot'], goal['measured'],
-                                                met))
+        cells.setdefault((goal['goal'], goal['solver']), {})[goal['robot']] = _goal_cell(goal)
+    # The arms share one table and the snake gets its own, without columns of blanks.
+    tables: Dict[Tuple[str, ...], List[Tuple[str, str]]] = {}
+    for key, by_robot in cells.items():
+        tables.setdefault(tuple(by_robot), []).append(key)
+    for robots, keys in tables.items():
+        lines += ['', '| target | solver | %s |' % ' | '.join(robots),
+                  '|---|---|%s' % ('---|' * len(robots))]
+        for goal, solver in keys:
+            by_robot = cells[(goal, solver)]
+            measured = ' | '.join(by_robot[robot] for robot in robots)
+            lines.append('| %s | %s | %s |' % (goal, solver, measured))
     return lines
 
 
