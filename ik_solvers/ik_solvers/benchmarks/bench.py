@@ -1,9 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-``ik_solvers_bench``: success rates and timings of the solvers, with anchors.
-
-The anchors are ik_LM (Robotics Toolbox), TRAC-IK and ikpy, each where installed.
+``ik_solvers_bench``: success rates and timings of the solvers against ik_LM, TRAC-IK and ikpy.
 
 It follows the protocol of the TRAC-IK benchmark (see :mod:`.protocol`) and writes
 ``results.md``, ``results.json``, ``readme_table.md`` and PNG plots to the output folder.
@@ -224,7 +222,7 @@ def _meta(argv: Sequence[str]) -> Dict[str, object]:
     except OSError:
         pass
     versions = {}
-    for distribution in ('pytracik', 'ikpy', 'example-robot-data'):
+    for distribution in ('roboticstoolbox-python', 'pytracik', 'ikpy', 'example-robot-data'):
         try:
             versions[distribution] = importlib.metadata.version(distribution)
         except importlib.metadata.PackageNotFoundError:
@@ -317,7 +315,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         progress.close()
 
     meta = _meta(argv)
-    goals = evaluate_goals(rows, scaling_rows, solvers=solvers)
+    goals = evaluate_goals(rows, scaling_rows, solvers=solvers, tolerance=config.tolerance)
     output = arguments.output
     output.mkdir(parents=True, exist_ok=True)
     report = markdown_report(rows, scaling_rows, goals, meta, notes)

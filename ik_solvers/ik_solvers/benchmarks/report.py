@@ -4,13 +4,15 @@
 The benchmark's outputs: Markdown tables, a README-ready summary and PNG plots.
 
 Times in the tables are in milliseconds. "all" columns count every attempt with the time it
-took, failures included; "solved" columns count successful attempts only.
+took, failures included; "solved" columns count successful attempts only. "success %" is
+what the independent check confirmed, "claimed %" what the method said of itself.
 """
 
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .goals import best_row, HEADLINE_CASE
+from .summary import claimed_rate
 
 __all__ = [
     'check_summary',
@@ -21,10 +23,11 @@ __all__ = [
 
 Row = Dict[str, object]
 
-_HEADER = ('| method | success % | all: median / mean / p95 ms | solved: median / mean / p95 ms'
-           ' | median × TRAC-IK | iterations median / mean | seed distance: median max abs /'
-           ' median L2 (rad) | > 0.1 rad from seed % | refuted claims |')
-_RULE = '|---|--:|--:|--:|--:|--:|--:|--:|--:|'
+_HEADER = ('| method | success % | claimed % | all: median / mean / p95 ms'
+           ' | solved: median / mean / p95 ms | median × TRAC-IK | median × ik_LM'
+           ' | iterations median / mean | seed distance: median max abs / median L2 (rad)'
+           ' | > 0.1 rad from seed % | refuted claims |')
+_RULE = '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'
 
 
 def _times(times: Optional[Mapping[str, float]]) -> str:
@@ -38,6 +41,17 @@ def _budget(budget: Optional[float]) -> str:
     return 'no budget' if budget is None else '%g ms' % (1e3 * budget)
 
 
+def _ratio(row: Row, key: str) -> str:
+    ratio = row.get(key)
+    return '—' if ratio is None else '%.2f' % ratio
+
+
+def _claimed(row: Row) -> str:
+    # A method that never says whether it succeeded has no claimed rate to show.
+    rate = claimed_rate(row)
+    return 'n/a' if rate is None else '%.1f' % rate
+
+
 def _method(row: Row) -> str:
     if row['anchor'] is None:
         return row['method']
@@ -47,15 +61,14 @@ def _method(row: Row) -> str:
 def _row_line(row: Row) -> str:
     iterations = row['iterations']
     distance = row['seed_distance']
-    ratio = row.get('trac_ik_ratio')
     refuted = row['discrepancies']
     if row['anchor'] is None and refuted:
         refuted = '**%d !!**' % refuted
     elif not row['claims_success']:
         refuted = 'n/a'
-    return '| %s | %.1f | %s | %s | %s | %s | %s | %s | %s |' % (
-        _method(row), row['success_rate'], _times(row['time_all']),
-        _times(row['time_success']), '—' if ratio is None else '%.2f' % ratio,
+    return '| %s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+        _method(row), row['success_rate'], _claimed(row), _times(row['time_all']),
+        _times(row['time_success']), _ratio(row, 'trac_ik_ratio'), _ratio(row, 'ik_lm_ratio'),
         '—' if not iterations else '%.0f / %.1f' % (iterations['median'], iterations['mean']),
         '—' if not distance else '%.3f / %.3f' % (distance['max_median'],
                                                   distance['l2_median']),
@@ -87,30 +100,47 @@ def check_summary(rows: Sequence[Row], scaling_rows: Sequence[Row] = ()) -> Dict
 
 def _headline_table(rows: Sequence[Row], *, variants: bool = True) -> List[str]:
     mode, seed, budget = HEADLINE_CASE
-    lines = ['| robot | joints | method | success % | all: median / p95 ms |'
-             ' solved: median / p95 ms | median × TRAC-IK |', '|---|--:|---|--:|--:|--:|--:|']
+    lines = ['| robot | joints | method | success % | claimed % | all: median / p95 ms |'
+             ' solved: median / p95 ms | median × TRAC-IK | median × ik_LM |',
+             '|---|--:|---|--:|--:|--:|--:|--:|--:|']
     for row in rows:
         if (row['mode'], row['seed'], row['budget']) != (mode, seed, budget):
             continue
         if row.get('variant') and not variants:
             continue
-        ratio = row.get('trac_ik_ratio')
-        lines.append('| %s | %d | %s | %.1f | %s | %s | %s |' % (
-            row['robot'], row['dof'], _method(row), row['success_rate'],
+        lines.append('| %s | %d | %s | %.1f | %s | %s | %s | %s | %s |' % (
+            row['robot'], row['dof'], _method(row), row['success_rate'], _claimed(row),
             '—' if not row['time_all'] else '%.3f / %.3f' % (
                 1e3 * row['time_all']['median'], 1e3 * row['time_all']['p95']),
             '—' if not row['time_success'] else '%.3f / %.3f' % (
                 1e3 * row['time_success']['median'], 1e3 * row['time_success']['p95']),
-            '—' if ratio is None else '%.2f' % ratio))
+            _ratio(row, 'trac_ik_ratio'), _ratio(row, 'ik_lm_ratio')))
     return lines
 
 
+def _goal_cell(goal: Row) -> str:
+    verdict = {True: 'yes', False: '**no**', None: None}[goal['met']]
+    return goal['measured'] if verdict is None else '%s: %s' % (verdict, goal['measured'])
+
+
 def _goal_table(goals: Sequence[Row]) -> List[str]:
-    lines = ['| target | robot | measured | met |', '|---|---|---|:-:|']
+    """One line per (target, solver), one column per robot; a table per set of robots."""
+    counts = [sum(goal['met'] is verdict for goal in goals) for verdict in (True, False, None)]
+    lines = ['%d met, %d not met, %d not measured' % tuple(counts)]
+    cells: Dict[Tuple[str, str], Dict[str, str]] = {}
     for goal in goals:
-        met = {True: 'yes', False: '**no**', None: '—'}[goal['met']]
-        lines.append('| %s | %s | %s | %s |' % (goal['goal'], goal['robot'], goal['measured'],
-                                                met))
+        cells.setdefault((goal['goal'], goal['solver']), {})[goal['robot']] = _goal_cell(goal)
+    # The arms share one table and the snake gets its own, without columns of blanks.
+    tables: Dict[Tuple[str, ...], List[Tuple[str, str]]] = {}
+    for key, by_robot in cells.items():
+        tables.setdefault(tuple(by_robot), []).append(key)
+    for robots, keys in tables.items():
+        lines += ['', '| target | solver | %s |' % ' | '.join(robots),
+                  '|---|---|%s' % ('---|' * len(robots))]
+        for goal, solver in keys:
+            by_robot = cells[(goal, solver)]
+            measured = ' | '.join(by_robot[robot] for robot in robots)
+            lines.append('| %s | %s | %s |' % (goal, solver, measured))
     return lines
 
 
@@ -157,7 +187,9 @@ def readme_summary(rows: Sequence[Row], scaling_rows: Sequence[Row], goals: Sequ
     lines += _meta_lines(meta)
     lines += ['- times are wall-clock per call, measured around the Python call; the machine '
               'was shared, so they are noisy; each solver in its recommended configuration, '
-              '*TRAC-IK* (pytracik, Speed) on the same targets and seeds', '']
+              'the anchors *rtb_ik_lm* (Robotics Toolbox ik_LM) and *trac_ik* (pytracik, '
+              'Speed) on the same targets and seeds; success % is what the independent check '
+              'confirmed, claimed % what the method said', '']
     lines += _headline_table(rows, variants=False)
     lines += ['', '#### Targets', ''] + _goal_table(goals)
     if scaling_rows:
@@ -188,9 +220,12 @@ def markdown_report(rows: Sequence[Row], scaling_rows: Sequence[Row], goals: Seq
         "every URDF joint's limits, mimic joints included "
         '(position error <= 1e-5 m, rotation angle <= 1e-5 rad)',
         '- times: wall-clock per call in ms; "all" counts failures with the time they took, '
-        '"solved" counts successes only; *italic* rows are anchors (TRAC-IK via pytracik, '
-        'ikpy); ikpy has no time budget and runs on fewer targets; option variants such as '
-        '`[polish=False]` run with the smallest budget only, unless asked otherwise',
+        '"solved" counts successes only; *italic* rows are anchors (ik_LM of the Robotics '
+        'Toolbox, TRAC-IK via pytracik, ikpy); "median × anchor" is the median over all '
+        'attempts divided by that anchor\'s in the same case; "claimed %" is what a method '
+        'said, "success %" what the check confirmed (ikpy claims nothing); ikpy has no time '
+        'budget and runs on fewer targets; option variants such as `[polish=False]` run with '
+        'the smallest budget only, unless asked otherwise',
         '', '## Independent check', '',
         '- ik_solvers answers checked: %d' % checks['answers'],
         '- claimed successes refuted by the check: %d%s' % (

@@ -20,7 +20,7 @@ from .anchors import Anchor, AnchorUnavailableError, make_anchor
 from .progress import ProgressBar
 from .protocol import check_solution, draw_seeds, draw_targets, TargetSet
 from .robots import BenchRobot, load_robot
-from .summary import Attempt, summarize
+from .summary import add_anchor_ratios, Attempt, claimed_rate, summarize
 from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
 from ..solvers import solve, solver_class
@@ -318,9 +318,10 @@ def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
 
     :returns: One JSON-ready row per combination: ``robot``, ``dof``, ``mode``, ``seed``,
         ``budget`` (s, or None), ``method``, ``solver``, ``options``, ``anchor``,
-        ``variant`` (an option set after the first), the figures
-        of :func:`summary.summarize`, and for ik_solvers rows ``trac_ik_ratio``, the median
-        time over all attempts divided by TRAC-IK's in the same case (None without it).
+        ``variant`` (an option set after the first), ``claims_success``, the figures
+        of :func:`summary.summarize`, ``claimed_rate`` (see :func:`summary.claimed_rate`),
+        and for ik_solvers rows ``trac_ik_ratio`` and ``ik_lm_ratio``, the median time over
+        all attempts divided by TRAC-IK's or ik_LM's in the same case (None without it).
 
     :raises BenchmarkSetupError: A solver configuration cannot run at all.
     """
@@ -353,8 +354,9 @@ def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
                     'claims_success': True if anchor is None else anchor.claims_success,
                 }
                 row.update(summarize(attempts))
+                row['claimed_rate'] = claimed_rate(row)
                 rows.append(row)
-    _add_ratios(rows)
+    add_anchor_ratios(rows)
     return sorted(rows, key=_ordering(config, prepared))
 
 
@@ -369,19 +371,6 @@ def _ordering(config: BenchConfig, prepared: Sequence[PreparedRobot]
                 list(config.seed_kinds).index(row['seed']),
                 float('inf') if budget is None else budget, methods.index(row['method']))
     return key
-
-
-def _add_ratios(rows: List[Dict[str, object]]) -> None:
-    reference = {(row['robot'], row['mode'], row['seed'], row['budget']): row
-                 for row in rows if row['anchor'] == 'trac_ik'}
-    for row in rows:
-        if row['anchor'] is not None:
-            continue
-        anchor = reference.get((row['robot'], row['mode'], row['seed'], row['budget']))
-        ratio = None
-        if anchor is not None and anchor['time_all'] and row['time_all']:
-            ratio = row['time_all']['median'] / anchor['time_all']['median']
-        row['trac_ik_ratio'] = ratio
 
 
 def default_log(message: str) -> None:

@@ -10,20 +10,27 @@ usually the whole budget), because each alone flatters one kind of solver.
 
 from dataclasses import dataclass
 import math
-from typing import Dict, Optional, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
 from .protocol import SolutionCheck
 
 __all__ = [
+    'add_anchor_ratios',
+    'ANCHOR_RATIOS',
     'Attempt',
+    'claimed_rate',
     'FAR_FROM_SEED',
     'summarize',
 ]
 
 # rad: a warm-started solution farther than this from its seed is a jump, not a small motion.
 FAR_FROM_SEED = 0.1
+
+#: Anchor name -> row key of an ik_solvers row's median time (all attempts) over that
+#: anchor's median in the same case.
+ANCHOR_RATIOS: Mapping[str, str] = {'trac_ik': 'trac_ik_ratio', 'rtb_ik_lm': 'ik_lm_ratio'}
 
 
 @dataclass(frozen=True)
@@ -124,3 +131,45 @@ def summarize(attempts: Sequence[Attempt]) -> Dict[str, object]:
         'errors': sum(attempt.error is not None for attempt in attempts),
         'first_error': next((attempt.error for attempt in attempts if attempt.error), None),
     }
+
+
+def claimed_rate(row: Mapping[str, object]) -> Optional[float]:
+    """
+    Return the % of attempts the method claimed to solve, refuted claims included.
+
+    Beside ``success_rate`` (claimed and confirmed by the check) it shows how far a method's
+    own word can be trusted.
+
+    :param row: A row with ``attempts``, ``successes`` and ``discrepancies``, and
+        ``claims_success`` (True when absent).
+
+    :returns: The rate in %, or None for a method that does not say whether it succeeded
+        (its every answer counts as claimed, so the figure would mean nothing) or ran no
+        attempt.
+    """
+    if not row.get('claims_success', True) or not row['attempts']:
+        return None
+    return 100.0 * (row['successes'] + row['discrepancies']) / row['attempts']
+
+
+def add_anchor_ratios(rows: List[Dict[str, object]]) -> None:
+    """
+    Give each ik_solvers row its median time relative to each anchor of :data:`ANCHOR_RATIOS`.
+
+    The ratio is the median time over all attempts divided by the anchor's, in the same
+    (robot, mode, seed kind, budget) case of the same run; None when that anchor did not run
+    there. Anchor rows get no ratio.
+
+    :param rows: Benchmark rows, changed in place.
+    """
+    for anchor_name, key in ANCHOR_RATIOS.items():
+        reference = {(row['robot'], row['mode'], row['seed'], row['budget']): row
+                     for row in rows if row['anchor'] == anchor_name}
+        for row in rows:
+            if row['anchor'] is not None:
+                continue
+            anchor = reference.get((row['robot'], row['mode'], row['seed'], row['budget']))
+            ratio = None
+            if anchor is not None and anchor['time_all'] and row['time_all']:
+                ratio = row['time_all']['median'] / anchor['time_all']['median']
+            row[key] = ratio
