@@ -66,19 +66,39 @@ def solve_positive_definite(matrix: np.ndarray, vector: np.ndarray) -> None:
 @compiled
 def _least_squares(jacobian: np.ndarray, residual: np.ndarray, regularisation: float,
                    step: np.ndarray) -> None:
+    # Plain loops: on matrices this small a BLAS call costs more than its arithmetic.
     rows, columns = jacobian.shape
     if columns >= rows:  # through the (rows x rows) normal matrix: step = J^T (J J^T + l I)^-1 e
-        normal = jacobian @ jacobian.T
-        multipliers = residual.copy()
+        normal = np.empty((rows, rows))
         for i in range(rows):
+            for j in range(i + 1):
+                total = 0.0
+                for k in range(columns):
+                    total += jacobian[i, k] * jacobian[j, k]
+                normal[i, j] = total
+                normal[j, i] = total
             normal[i, i] += regularisation
+        multipliers = residual.copy()
         solve_positive_definite(normal, multipliers)
-        step[:] = jacobian.T @ multipliers
+        for k in range(columns):
+            total = 0.0
+            for i in range(rows):
+                total += jacobian[i, k] * multipliers[i]
+            step[k] = total
     else:  # through the (columns x columns) one: step = (J^T J + l I)^-1 J^T e
-        normal = jacobian.T @ jacobian
+        normal = np.empty((columns, columns))
         for i in range(columns):
+            for j in range(i + 1):
+                total = 0.0
+                for k in range(rows):
+                    total += jacobian[k, i] * jacobian[k, j]
+                normal[i, j] = total
+                normal[j, i] = total
             normal[i, i] += regularisation
-        step[:] = jacobian.T @ residual
+            total = 0.0
+            for k in range(rows):
+                total += jacobian[k, i] * residual[k]
+            step[i] = total
         solve_positive_definite(normal, step)
 
 
@@ -96,7 +116,10 @@ def damped_step(jacobian: np.ndarray, residual: np.ndarray, damping: float, q: n
     :param lower: (N,) lower limits (``upper`` likewise).
     :param step: (N,) output, rad or m.
     """
-    regularisation = damping * float(residual @ residual) + DAMPING_FLOOR
+    squared = 0.0
+    for i in range(residual.shape[0]):
+        squared += residual[i] * residual[i]
+    regularisation = damping * squared + DAMPING_FLOOR
     _least_squares(jacobian, residual, regularisation, step)
     frozen = False
     for i in range(q.shape[0]):
@@ -108,5 +131,5 @@ def damped_step(jacobian: np.ndarray, residual: np.ndarray, damping: float, q: n
         return
     _least_squares(jacobian, residual, regularisation, step)
     for i in range(q.shape[0]):
-        if not jacobian[:, i].any():
+        if not np.any(jacobian[:, i]):
             step[i] = 0.0

@@ -33,6 +33,14 @@ _PREVIOUS_NORM = 2
 
 
 @compiled
+def _dot(first: np.ndarray, second: np.ndarray) -> float:
+    total = 0.0
+    for i in range(first.shape[0]):
+        total += first[i] * second[i]
+    return total
+
+
+@compiled
 def jacobian_transpose_step(chain, target, settings, options, q, frames, error, radius,
                             memory) -> None:
     """One step along the gradient, or a conjugate direction; see :func:`.search.run_search`."""
@@ -45,24 +53,31 @@ def jacobian_transpose_step(chain, target, settings, options, q, frames, error, 
     if rows == 6:
         jacobian[3:] *= weight
         residual[3:] *= weight
-    jacobian = jacobian[:rows]
-    gradient = jacobian.T @ residual
+    # Plain loops: on matrices this small a BLAS call costs more than its arithmetic.
+    gradient = np.zeros(count)
+    for i in range(count):
+        for k in range(rows):
+            gradient[i] += jacobian[k, i] * residual[k]
     direction = gradient.copy()
-    gradient_norm = float(gradient @ gradient)
+    gradient_norm = _dot(gradient, gradient)
     previous_norm = memory[0, _PREVIOUS_NORM]
     if options[_CONJUGATE] != 0.0 and previous_norm > 0.0:
         # Polak-Ribiere: beta = g.(g - g_previous) / |g_previous|^2, restarted when negative.
-        beta = max(0.0, float(gradient @ (gradient - memory[:, _PREVIOUS_GRADIENT]))
+        beta = max(0.0, (gradient_norm - _dot(gradient, memory[:, _PREVIOUS_GRADIENT]))
                    / previous_norm)
-        direction += beta * memory[:, _PREVIOUS_DIRECTION]
-        if float(direction @ gradient) <= 0.0:  # not a descent direction: start afresh
+        for i in range(count):
+            direction[i] += beta * memory[i, _PREVIOUS_DIRECTION]
+        if _dot(direction, gradient) <= 0.0:  # not a descent direction: start afresh
             direction[:] = gradient
-    image = jacobian @ direction
-    image_norm = float(image @ image)
+    image = np.zeros(rows)
+    for k in range(rows):
+        for i in range(count):
+            image[k] += jacobian[k, i] * direction[i]
+    image_norm = _dot(image, image)
     if image_norm == 0.0:  # no joint can reduce the error: a stationary point
         return
     # The step that best reduces the linearised error along the direction.
-    step = (float(residual @ image) / image_norm) * direction
+    step = (_dot(residual, image) / image_norm) * direction
     memory[:, _PREVIOUS_GRADIENT] = gradient
     memory[:, _PREVIOUS_DIRECTION] = direction
     memory[0, _PREVIOUS_NORM] = gradient_norm
