@@ -32,7 +32,7 @@ from .metrics import DragRecording, summarise, SolverSummary
 from .plot import plot_drags
 from .processes import ProcessGroup
 from .report import format_header, format_row, LEGEND, ProgressLine
-from .scripted_drag import scripted_drag
+from .scripted_drag import scripted_drag, start_configuration
 
 __all__ = ['DemoOptions', 'DemoResult', 'main', 'reach_bound', 'run_demo']
 
@@ -87,28 +87,6 @@ def reach_bound(chain: Chain) -> float:
     frames, tip = chain.joint_frames(chain.mid_configuration())
     points = np.vstack([np.zeros(3), frames[:, :3, 3], tip[:3, 3]])
     return float(np.sum(np.linalg.norm(np.diff(points, axis=0), axis=1)))
-
-
-def start_configuration(chain: Chain, start: str) -> np.ndarray:
-    """
-    Return the configuration named by ``start``: 'mid', 'zero', or N comma-separated values.
-
-    Values outside the limits are clamped into them.
-
-    :raises IKError: ``start`` is none of these, or holds the wrong number of values.
-    """
-    if start == 'mid':
-        return chain.mid_configuration()
-    if start == 'zero':
-        return chain.clip(np.zeros(chain.num_joints))
-    try:
-        values = np.array([float(value) for value in start.split(',')])
-    except ValueError:
-        values = None
-    if values is None or values.shape != (chain.num_joints,) or not np.isfinite(values).all():
-        raise IKError("--start must be 'mid', 'zero' or %d comma-separated numbers (%s), got "
-                      '%r' % (chain.num_joints, ', '.join(chain.joint_names), start))
-    return chain.clip(values)
 
 
 def _share_file(*parts: str) -> Path:

@@ -15,7 +15,10 @@ import math
 import numpy as np
 import transforms3d
 
-__all__ = ['ScriptedGoal', 'figure_eight', 'out_of_reach', 'scripted_drag']
+from ..exceptions import IKError
+
+__all__ = ['ScriptedGoal', 'figure_eight', 'out_of_reach', 'scripted_drag',
+           'start_configuration']
 
 
 @dataclass(frozen=True)
@@ -106,3 +109,25 @@ def scripted_drag(
     goals += [ScriptedGoal(pose, False)
               for pose in out_of_reach(start, count=unreachable, reach=reach)]
     return goals
+
+
+def start_configuration(chain, start: str) -> np.ndarray:
+    """
+    Return the configuration named by ``start``: 'mid', 'zero', or N comma-separated values.
+
+    Values outside the limits are clamped into them.
+
+    :raises IKError: ``start`` is none of these, or holds the wrong number of values.
+    """
+    if start == 'mid':
+        return chain.mid_configuration()
+    if start == 'zero':
+        return chain.clip(np.zeros(chain.num_joints))
+    try:
+        values = np.array([float(value) for value in start.split(',')])
+    except ValueError:
+        values = None
+    if values is None or values.shape != (chain.num_joints,) or not np.isfinite(values).all():
+        raise IKError("--start must be 'mid', 'zero' or %d comma-separated numbers (%s), got "
+                      '%r' % (chain.num_joints, ', '.join(chain.joint_names), start))
+    return chain.clip(values)
