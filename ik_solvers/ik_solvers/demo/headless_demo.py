@@ -37,7 +37,7 @@ from .scripted_drag import scripted_drag, start_configuration
 __all__ = ['DemoOptions', 'DemoResult', 'main', 'reach_bound', 'run_demo']
 
 PACKAGE_NAME = 'ik_solvers'
-DEFAULT_SOLVERS = ('ccd', 'fabrik', 'jacobian_transpose', 'length_relaxation')
+DEFAULT_SOLVERS = tuple(SOLVERS)
 DEFAULT_DESCRIPTION = 'panda_like.urdf'
 DEFAULT_BASE_LINK = 'panda_link0'
 DEFAULT_TIP_LINK = 'panda_hand_tcp'
