@@ -39,7 +39,7 @@ JIT_ENABLED = numba is not None and not numba.config.DISABLE_JIT
 
 if numba is None:
     warnings.warn('numba is not installed: the ik_solvers kernels run as plain Python, about '
-                  '50 times slower (pip install numba, or apt install python3-numba)',
+                  'a hundred times slower (pip install numba, or apt install python3-numba)',
                   RuntimeWarning, stacklevel=2)
 
 

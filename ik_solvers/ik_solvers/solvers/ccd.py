@@ -28,7 +28,7 @@ import numpy as np
 from .base import non_negative_float, Option, over_relaxation, Solver
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, rotate_about_axis
 from .hinge import sinusoid_coefficients
-from .search import ORIENTATION_WEIGHT, POSITION_ONLY, run_search
+from .search import ORIENTATION_WEIGHT, POSITION_ONLY, relaxation_gain, run_search
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import LIMIT_LOWER, LIMIT_UPPER
@@ -57,6 +57,7 @@ def ccd_step(chain, target, settings, options, q, frames, error, radius, memory)
         orientation_weight = 0.5 * settings[ORIENTATION_WEIGHT] ** 2 * options[_EMPHASIS]
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
     slide = radius * chain.length_scale
+    gain = relaxation_gain(settings, options[_OVER_RELAXATION])
     tip_points = tip.reshape(1, 3)
     moment = np.empty((3, 3))
     for i in range(count - 1, -1, -1):
@@ -91,7 +92,7 @@ def ccd_step(chain, target, settings, options, q, frames, error, radius, memory)
             a += orientation_weight * a_rotation
             b += orientation_weight * b_rotation
         new = best_joint_value(q[i], a, b, max(lower, q[i] - radius), min(upper, q[i] + radius),
-                               stiffness * options[_OVER_RELAXATION], negligible)
+                               stiffness * gain, negligible)
         if new != q[i]:
             rotate_about_axis(ux, uy, uz, new - q[i], origin, tip_points, tip_axes)
             q[i] = new
@@ -129,7 +130,7 @@ class CCDSolver(Solver):
                                        'position term'),
         'over_relaxation': Option(1.8, over_relaxation,
                                   'multiple of the one-joint optimum each joint takes, in '
-                                  '(0, 2)'),
+                                  '(0, 2), when the heuristic runs alone (polish=False)'),
     }
     iterations_alone = 1000
     stall_iterations = 20

@@ -24,7 +24,7 @@ import numpy as np
 
 from .base import Option, over_relaxation, positive_integer, Solver
 from .point_chain import chain_points, fix_goal, recover_joint_values
-from .search import ORIENTATION_WEIGHT, POSITION_ONLY, run_search
+from .search import ORIENTATION_WEIGHT, POSITION_ONLY, relaxation_gain, run_search
 from ..kinematics.jit import compiled
 
 __all__ = ['LengthRelaxationSolver']
@@ -67,7 +67,9 @@ def length_relaxation_step(chain, target, settings, options, q, frames, error, r
     weight = 0.0 if position_only else 0.5 * settings[ORIENTATION_WEIGHT] ** 2
     # Over-relaxing assumes the point model is exact, which it is not when a mimic joint
     # turns the tip after the last independent joint.
-    gain = options[_OVER_RELAXATION] if chain.tip_follows_last_joint else 1.0
+    gain = relaxation_gain(settings, options[_OVER_RELAXATION])
+    if not chain.tip_follows_last_joint:
+        gain = 1.0
     recover_joint_values(chain, target, weight, q, frames, points, radius, gain)
 
 
@@ -86,7 +88,8 @@ class LengthRelaxationSolver(Solver):
                                     'length relaxation sweeps between two joint recoveries'),
         'over_relaxation': Option(1.8, over_relaxation,
                                   'multiple of its optimal motion each joint takes when the '
-                                  'joints are recovered from the points, in (0, 2)'),
+                                  'joints are recovered from the points, in (0, 2), when the '
+                                  'heuristic runs alone (polish=False)'),
     }
     iterations_alone = 1000
     stall_iterations = 10
