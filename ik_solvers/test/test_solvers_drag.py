@@ -44,9 +44,10 @@ def test_a_drag_through_the_stretched_elbow_never_flips(ur5, solver):
 def test_a_warm_seed_prefers_a_near_solution_to_a_restart_far_away(solver):
     # The vendor UR5 at zero is stretched flat and wrist-singular (four parallel axes). The
     # first goal of the demo's figure-eight from there tilts the tool a little, which that
-    # pose cannot do: the arm must fold, about 67 degrees at most. The seed's own start stalls
-    # at the singularity and random restarts find solutions half a turn away; near restarts
-    # and the search for a nearer solution must return the fold, not a flip.
+    # pose cannot do: the arm must fold, elbow down (67 degrees at most) or up (99 degrees).
+    # The seed's own start stalls at the singularity and random restarts find solutions half
+    # a turn away (176-179 degrees); near restarts and the search for a nearer solution must
+    # return a fold, not a flip.
     try:
         robot = load_robot('vendor_ur5')
     except RobotModelError as error:
@@ -56,4 +57,4 @@ def test_a_warm_seed_prefers_a_near_solution_to_a_restart_far_away(solver):
     goal = figure_eight(chain.fk(zero), count=300)[1]
     result = solve(chain, goal, seed=zero, solver=solver, timeout=0.05)
     assert result.success, result
-    assert np.max(np.abs(result.q - zero)) <= np.radians(70.0), result.q
+    assert np.max(np.abs(result.q - zero)) <= np.radians(105.0), result.q
