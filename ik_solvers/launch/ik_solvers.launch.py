@@ -74,7 +74,7 @@ def generate_launch_description() -> LaunchDescription:
             'tip_link', default_value='panda_hand_tcp',
             description='Link whose pose follows the goal.'),
         DeclareLaunchArgument(
-            'solver', default_value='fabrik',
+            'solver', default_value='jacobian_transpose',
             description='ccd, fabrik, jacobian_transpose or length_relaxation.'),
         DeclareLaunchArgument(
             'use_rviz', default_value='true', description='Start RViz.'),

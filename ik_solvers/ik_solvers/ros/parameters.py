@@ -54,7 +54,7 @@ def known_solvers() -> Tuple[str, ...]:
 
 PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec(
-        'solver', 'fabrik',
+        'solver', 'jacobian_transpose',
         'Heuristic used for streamed targets and for service calls that name none.',
         constraints='one of: ' + ', '.join(known_solvers())),
     ParameterSpec(

@@ -44,7 +44,7 @@ _DEFAULT_SOLVERS: Dict[type, Solver] = {}
 
 
 def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
-          solver: str = 'fabrik', position_only: bool = False,
+          solver: str = 'jacobian_transpose', position_only: bool = False,
           position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
           timeout: float = 0.005, polish: Optional[bool] = None,
           polish_iterations: int = 20, max_attempts: Optional[int] = None,
