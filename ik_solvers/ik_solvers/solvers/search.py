@@ -33,6 +33,7 @@ import math
 import numpy as np
 
 from .finisher import damped_step
+from .inputs import beyond_reach as _beyond_reach, refusal
 from .pose_error import pose_residual
 from ..kinematics.jit import compiled, monotonic_seconds
 from ..kinematics.kernels import (
@@ -82,9 +83,6 @@ REPORT_SIZE = 6
 STATUS_SUCCESS = 0
 STATUS_NO_SOLUTION = 1
 STATUS_TIMED_OUT = 2
-# Refusals: the search did not start.
-STATUS_INVALID_TARGET = 3
-STATUS_INVALID_SEED = 4
 
 # Seed of the restart generator: the same inputs give the same restarts, run after run.
 RESTART_SEED = 20260101
@@ -205,54 +203,6 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
             q[i] = min(max(q[i] + step[i], lower[i]), upper[i])
 
 
-# Tolerance on the rigid-transform checks of a target: rotation orthonormality, last row.
-RIGID_TOLERANCE = 1e-6
-
-
-@compiled
-def refusal(chain: ChainArrays, target: np.ndarray, q: np.ndarray) -> int:
-    """
-    Check the inputs of a search; clamp the seed ``q`` into the limits in place.
-
-    :returns: ``STATUS_INVALID_TARGET`` when ``target`` is not a finite rigid transform (its
-        rotation orthonormal and right-handed, its last row 0 0 0 1, within ``RIGID_TOLERANCE``),
-        ``STATUS_INVALID_SEED`` when ``q`` holds a non-finite value, otherwise -1.
-    """
-    for i in range(4):
-        for j in range(4):
-            if not math.isfinite(target[i, j]):
-                return STATUS_INVALID_TARGET
-    if (abs(target[3, 0]) > RIGID_TOLERANCE or abs(target[3, 1]) > RIGID_TOLERANCE
-            or abs(target[3, 2]) > RIGID_TOLERANCE or abs(target[3, 3] - 1.0) > RIGID_TOLERANCE):
-        return STATUS_INVALID_TARGET
-    for a in range(3):
-        for b in range(a, 3):
-            dot = (target[0, a] * target[0, b] + target[1, a] * target[1, b]
-                   + target[2, a] * target[2, b])
-            if abs(dot - (1.0 if a == b else 0.0)) > RIGID_TOLERANCE:
-                return STATUS_INVALID_TARGET
-    handedness = (target[0, 0] * (target[1, 1] * target[2, 2] - target[2, 1] * target[1, 2])
-                  - target[1, 0] * (target[0, 1] * target[2, 2] - target[2, 1] * target[0, 2])
-                  + target[2, 0] * (target[0, 1] * target[1, 2] - target[1, 1] * target[0, 2]))
-    if handedness < 0.0:
-        return STATUS_INVALID_TARGET
-    for i in range(q.shape[0]):
-        if not math.isfinite(q[i]):
-            return STATUS_INVALID_SEED
-        q[i] = min(max(q[i], chain.joint_limits[i, LIMIT_LOWER]),
-                   chain.joint_limits[i, LIMIT_UPPER])
-    return -1
-
-
-@compiled
-def _beyond_reach(chain: ChainArrays, target: np.ndarray, settings: np.ndarray) -> bool:
-    """Whether no configuration brings the tip within the position tolerance of the target."""
-    first = chain.segments[0]
-    dx, dy, dz = target[0, 3] - first[0, 3], target[1, 3] - first[1, 3], target[2, 3] - first[2, 3]
-    distance = math.sqrt(dx * dx + dy * dy + dz * dz)
-    return distance > chain.reach * (1.0 + 1e-9) + settings[POSITION_TOLERANCE]
-
-
 @compiled
 def nearest_turn(q: np.ndarray, start: np.ndarray, chain: ChainArrays) -> None:
     """
@@ -313,7 +263,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     best = np.full(1, math.inf)
     memory = np.zeros((count, 4))
     state = np.full(1, RESTART_SEED, dtype=np.int64)
-    beyond_reach = _beyond_reach(chain, target, settings)
+    beyond_reach = _beyond_reach(chain, target, settings[POSITION_TOLERANCE])
     # Beyond reach, the one start runs its heuristic until it stalls, so that the pose
     # returned is the closest the chain can get, not whatever the hand-over left.
     iteration_cap = settings[HEURISTIC_ITERATIONS]

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
 from .base import Solver
+from .inputs import RIGID_TOLERANCE, STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from .registry import solver_class
 from .result import IKResult, STATUS_NO_SOLUTION, STATUS_SUCCESS, STATUS_TIMED_OUT
 from .search import (
@@ -28,9 +29,6 @@ from .search import (
     PER_CALL_SETTINGS,
     nearest_turn as _nearest_turn_kernel,
     REPORT_SIZE,
-    RIGID_TOLERANCE,
-    STATUS_INVALID_SEED,
-    STATUS_INVALID_TARGET,
 )
 from .warm_up import is_warm, warm_up
 
