@@ -105,9 +105,10 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, orientation_wei
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
     moment = np.empty((3, 3))
     no_vectors = np.empty((0, 3))
+    origin = np.empty(3)
     for i in range(count):
         ux, uy, uz = axes[i, 0], axes[i, 1], axes[i, 2]
-        origin = points[i].copy()
+        origin[:] = points[i]
         lower = max(chain.joint_limits[i, LIMIT_LOWER], q[i] - radius)
         upper = min(chain.joint_limits[i, LIMIT_UPPER], q[i] + radius)
         if chain.joint_prismatic[i] != 0.0:
