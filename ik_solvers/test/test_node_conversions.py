@@ -3,6 +3,7 @@
 """Message <-> numpy conversions of the ik_node, and the checks they make."""
 
 import math
+import time
 
 from builtin_interfaces.msg import Duration
 from geometry_msgs.msg import Pose, Transform
@@ -113,6 +114,23 @@ def test_joint_state_mapping_pairs_names_and_positions():
 def test_joint_state_mapping_rejects_bad_pairs(names, positions, match):
     with pytest.raises(InvalidSeedError, match=match):
         joint_state_to_mapping(names, positions)
+
+
+def test_a_repeated_name_in_a_huge_message_is_found_in_linear_time():
+    # 50,000 names with one repeat: counting every name takes tens of seconds, one pass with a
+    # set takes milliseconds. The bound is generous for a loaded machine.
+    names = ['joint_%d' % index for index in range(50_000)]
+    names[-1] = 'joint_7'
+    started = time.monotonic()
+    with pytest.raises(InvalidSeedError, match="joint names repeat: joint_7$"):
+        joint_state_to_mapping(names, [0.0] * len(names))
+    assert time.monotonic() - started < 5.0
+
+
+def test_many_repeated_names_are_listed_briefly():
+    names = ['joint_%d' % (index % 50) for index in range(100)]
+    with pytest.raises(InvalidSeedError, match=r'repeat: joint_0, .*\(40 more\)$'):
+        joint_state_to_mapping(names, [0.0] * len(names))
 
 
 def test_joint_state_message_carries_names_and_positions():

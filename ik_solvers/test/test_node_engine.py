@@ -10,7 +10,13 @@ from ik_solvers.exceptions import InvalidSeedError, RobotModelError
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.solvers import IKResult
 from ik_solvers.ros.conversions import duration_to_seconds, matrix_to_pose
-from ik_solvers.ros.engine import CommandRefusedError, IKEngine, IKOutcome, IKRequest
+from ik_solvers.ros.engine import (
+    CommandRefusedError,
+    IKEngine,
+    IKOutcome,
+    IKRequest,
+    StaleJointStatesError,
+)
 from ik_solvers.ros.frames import UnknownFrameError
 from ik_solvers.ros.parameters import NodeSettings
 from ik_solvers_interfaces.srv import SolveIK
@@ -353,3 +359,92 @@ def test_continuous_joints_are_commanded_the_short_way_round():
     assert solved.success, solved.message
     assert abs(solved.result.q[0] - 3.0) <= math.pi
     engine.plan_command(solved, settings)
+
+
+# Hostile sizes and stale joint states --------------------------------------------------------
+
+def test_a_joint_states_message_far_larger_than_the_robot_is_refused_by_its_size(engine):
+    chain = engine.chain('', 'tool0')
+    engine.update_joint_states(chain.joint_names, Q_GOAL)
+    joints = len(RobotModel.from_urdf(UR5).joint_names)
+    limit = 10 * joints + 100
+    names = ['joint_%d' % index for index in range(20_000)]
+    names[-1] = names[0]
+    with pytest.raises(InvalidSeedError, match='20000 names .* at most %d' % limit):
+        engine.update_joint_states(names, [0.0] * len(names))
+    # Up to the bound, a message with other robots' joints is fine.
+    others = list(chain.joint_names) + ['other_%d' % index for index in range(limit - 6)]
+    engine.update_joint_states(others, list(Q_GOAL + 0.1) + [0.0] * (limit - 6))
+    assert engine.current_configuration(chain)[0] == pytest.approx(Q_GOAL + 0.1)
+
+
+def test_without_a_description_joint_states_are_bounded_too():
+    engine = IKEngine()
+    with pytest.raises(InvalidSeedError, match='1001 names .* at most 1000 .*no robot '
+                       'description'):
+        engine.update_joint_states(['j%d' % i for i in range(1001)], [0.0] * 1001)
+    # Messages that keep inventing names never grow the store beyond the bound.
+    for batch in range(5):
+        names = ['b%d_%d' % (batch, i) for i in range(400)]
+        engine.update_joint_states(names, [0.0] * 400)
+    engine.load_description(UR5, '', 'tool0')
+    chain = engine.chain('', 'tool0')
+    engine.update_joint_states(chain.joint_names, Q_GOAL)
+    # Only the description's joints are kept once it is loaded.
+    assert set(engine._joint_states.positions()) == set(chain.joint_names)
+
+
+def test_a_seed_longer_than_the_chain_is_refused_before_its_names_are_read(engine):
+    names = ['joint_%d' % index for index in range(20_000)]
+    names[-1] = names[0]
+    outcome = engine.solve(_request(_goal(engine), seed_names=names,
+                                    seed_positions=[0.0] * len(names)), SETTINGS)
+    assert outcome.error_code == Codes.INVALID_SEED
+    assert 'the seed has 20000 names and 20000 positions; the chain has 6 joints' in \
+        outcome.message
+
+
+class _FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_stale_joint_states_are_not_trusted_as_the_start_of_a_command():
+    clock = _FakeClock()
+    engine = IKEngine(clock=clock)
+    chain = engine.load_description(UR5, '', 'tool0')
+    engine.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
+    settings = NodeSettings(tip_link='tool0', timeout=0.5, joint_state_timeout=0.5)
+    fresh = engine.solve(_request(_goal(engine)), settings)
+    assert engine.plan_command(fresh, settings).points
+    clock.now += 5.0  # the joint_states publisher went quiet
+    outcome = engine.solve(_request(_goal(engine)), settings)
+    assert outcome.success, outcome.message  # solving goes on
+    with pytest.raises(StaleJointStatesError,
+                       match=r'shoulder_pan_joint.* 5.00 s old.*joint_state_timeout = 0.5 s'):
+        engine.plan_command(outcome, settings)
+    # Disabled, the old behaviour; fresh states command again.
+    assert engine.plan_command(outcome, NodeSettings(tip_link='tool0',
+                                                     joint_state_timeout=0.0)).points
+    engine.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
+    again = engine.solve(_request(_goal(engine)), settings)
+    assert engine.plan_command(again, settings).points
+
+
+def test_one_stale_chain_joint_is_enough_to_refuse_a_command():
+    clock = _FakeClock()
+    engine = IKEngine(clock=clock)
+    chain = engine.load_description(UR5, '', 'tool0')
+    engine.update_joint_states(chain.joint_names, Q_GOAL)
+    clock.now += 1.0
+    # A NaN keeps the old value and its old arrival time.
+    positions = list(Q_GOAL)
+    positions[3] = float('nan')
+    engine.update_joint_states(chain.joint_names, positions)
+    settings = NodeSettings(tip_link='tool0', timeout=0.5)
+    outcome = engine.solve(_request(_goal(engine)), settings)
+    with pytest.raises(StaleJointStatesError, match='of %s are' % chain.joint_names[3]):
+        engine.plan_command(outcome, settings)

@@ -60,6 +60,14 @@ def test_every_float_default_lies_in_its_range():
             assert math.isfinite(low) and math.isfinite(high)
 
 
+def test_the_queue_bound_is_an_integer_parameter_with_a_range():
+    spec = [spec for spec in PARAMETERS if spec.name == 'max_pending_requests'][0]
+    descriptor = describe(spec)
+    assert descriptor.type == ParameterType.PARAMETER_INTEGER
+    bounds = descriptor.integer_range[0]
+    assert 1 == bounds.from_value <= spec.default <= bounds.to_value
+
+
 def test_unknown_solver_is_refused_with_a_reason():
     reason = check_parameter('solver', 'gradient_descent')
     assert reason is not None and 'gradient_descent' in reason

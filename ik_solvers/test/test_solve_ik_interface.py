@@ -15,10 +15,14 @@ from rclpy.executors import MultiThreadedExecutor  # noqa: E402
 
 def test_error_codes_are_distinct_and_cover_the_documented_cases():
     names = ['SUCCESS', 'NO_SOLUTION', 'TIMED_OUT', 'INVALID_TARGET', 'UNKNOWN_FRAME',
-             'NO_ROBOT_MODEL', 'INVALID_SEED', 'UNKNOWN_SOLVER']
+             'NO_ROBOT_MODEL', 'INVALID_SEED', 'UNKNOWN_SOLVER', 'INVALID_TIMEOUT',
+             'EXECUTION_FAILED', 'BUSY', 'INTERNAL_ERROR']
     codes = [getattr(SolveIK.Response, name) for name in names]
     assert len(set(codes)) == len(codes)
-    assert SolveIK.Response.SUCCESS == 0
+    # Codes are never renumbered: clients built against an older interface still understand
+    # every code they know, and BUSY came last.
+    assert codes[:10] == list(range(10))
+    assert SolveIK.Response.BUSY == 10 and SolveIK.Response.INTERNAL_ERROR == 255
 
 
 def test_round_trip_over_dds():

@@ -35,6 +35,9 @@ __all__ = [
 #: values typed with three decimals, such as (0, 0, 0.707, 0.707), stay within 2e-4 of unit norm.
 QUATERNION_NORM_TOLERANCE = 1e-3
 
+# Names quoted in one error message; a hostile message may repeat thousands.
+_MAX_NAMES_SHOWN = 10
+
 
 def _rotation_from_quaternion(x: float, y: float, z: float, w: float) -> np.ndarray:
     quaternion = np.array([w, x, y, z], dtype=float)
@@ -172,8 +175,15 @@ def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
     if any(not name for name in names):
         raise InvalidSeedError('a joint name is empty')
     if len(set(names)) != len(names):
-        repeated = sorted({name for name in names if names.count(name) > 1})
-        raise InvalidSeedError('joint names repeat: %s' % ', '.join(repeated))
+        # One pass with a set: counting each name would take time quadratic in the message.
+        seen, repeated = set(), set()
+        for name in names:
+            (repeated if name in seen else seen).add(name)
+        listed = sorted(repeated)
+        shown = ', '.join(listed[:_MAX_NAMES_SHOWN])
+        if len(listed) > _MAX_NAMES_SHOWN:
+            shown += ', ... (%d more)' % (len(listed) - _MAX_NAMES_SHOWN)
+        raise InvalidSeedError('joint names repeat: %s' % shown)
     dropped = [name for name, value in zip(names, positions) if not math.isfinite(value)]
     kept = {name: float(value) for name, value in zip(names, positions) if math.isfinite(value)}
     return kept, dropped

@@ -11,15 +11,18 @@ raises on bad input: every problem becomes an :class:`IKOutcome` with a SolveIK 
 import dataclasses
 import math
 import threading
+import time
 import traceback
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from trajectory_msgs.msg import JointTrajectory
 
-from .conversions import finite_joint_positions, joint_state_to_mapping, pose_to_matrix
+from .conversions import joint_state_to_mapping, pose_to_matrix
 from .frames import ExternalLookup, frame_to_base, UnknownFrameError
+from .joint_state_store import JointStateStore
+from .model_holder import ModelHolder
 from .outcome import IKOutcome, IKRequest
 from .parameters import MAX_TIMEOUT, NodeSettings
 from .trajectory import build_trajectory, largest_joint_jump, nearest_equivalent
@@ -33,7 +36,7 @@ from ..exceptions import (
 from ..kinematics import Chain, RobotModel
 from ..solvers import solve, SOLVERS
 
-__all__ = ['CommandRefusedError', 'IKEngine', 'IKOutcome', 'IKRequest']
+__all__ = ['CommandRefusedError', 'IKEngine', 'IKOutcome', 'IKRequest', 'StaleJointStatesError']
 
 Codes = SolveIK.Response
 
@@ -44,6 +47,10 @@ MAX_ORIENTATION_TOLERANCE = math.pi
 
 class CommandRefusedError(IKError):
     """A solution may not be sent as a command (unverified, or too far from the robot)."""
+
+
+class StaleJointStatesError(CommandRefusedError):
+    """The joint states are too old to tell where a command would start from."""
 
 
 class _Refusal(Exception):
@@ -58,40 +65,30 @@ class _Refusal(Exception):
 class IKEngine:
     """Robot model, joint states, last command, and the checked path from request to command."""
 
-    def __init__(self, *, external_lookup: Optional[ExternalLookup] = None) -> None:
+    def __init__(self, *, external_lookup: Optional[ExternalLookup] = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """
         Create an engine without a robot model.
 
         :param external_lookup: Resolves target frames that are not links of the description
             (the node passes a tf2 lookup where tf2_ros is installed).
+        :param clock: Seconds on a monotonic clock, for the age of joint states.
         """
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()
         self._external_lookup = external_lookup
-        self._model: Optional[RobotModel] = None
-        # The newest description that parsed but lacked the configured links; adopted when the
-        # links are changed to ones it has.
-        self._candidate_model: Optional[RobotModel] = None
-        self._chains: Dict[Tuple[str, str], Chain] = {}
-        self._joint_positions: Dict[str, float] = {}
+        self._models = ModelHolder(on_adopt=self._forget_other_robots)
+        self._joint_states = JointStateStore(clock)
         self._last_command: Optional[Tuple[Tuple[str, ...], np.ndarray]] = None
 
     @property
     def has_model(self) -> bool:
         """Tell whether a valid robot description was loaded."""
-        with self._lock:
-            return self._model is not None
+        return self._models.has_model
 
     @property
     def has_joint_states(self) -> bool:
         """Tell whether joint states were received."""
-        with self._lock:
-            return bool(self._joint_positions)
-
-    @staticmethod
-    def _build_chain(model: RobotModel, base_link: str, tip_link: str) -> Chain:
-        if not tip_link:
-            raise RobotModelError('the tip_link parameter is empty')
-        return model.chain(base_link or model.root_link, tip_link)
+        return bool(self._joint_states)
 
     def load_description(self, urdf_xml: str, base_link: str, tip_link: str) -> Chain:
         """
@@ -103,23 +100,28 @@ class IKEngine:
         :return: The new chain.
         :raises RobotModelError: If the XML is not a usable URDF or lacks the links.
         """
-        model = RobotModel.from_urdf(urdf_xml)
-        try:
-            chain = self._build_chain(model, base_link, tip_link)
-        except RobotModelError:
-            with self._lock:
-                self._candidate_model = model
-            raise
-        with self._lock:
-            self._adopt(model, base_link, tip_link, chain)
-        return chain
+        return self._models.load(urdf_xml, lambda: (base_link, tip_link))
 
-    def _adopt(self, model: RobotModel, base_link: str, tip_link: str, chain: Chain) -> None:
-        self._model = model
-        self._candidate_model = None
-        self._chains = {(base_link, tip_link): chain}
-        if self._last_command is not None and self._last_command[0] != tuple(chain.joint_names):
-            self._last_command = None
+    def load_description_for(self, urdf_xml: str,
+                             current_links: Callable[[], Tuple[str, str]]) -> Chain:
+        """
+        Parse a description and adopt it for the links configured once it is parsed.
+
+        Solves go on with the old model while this runs (see :class:`ModelHolder`).
+
+        :param urdf_xml: The URDF text.
+        :param current_links: Returns ``(base_link, tip_link)`` as configured now.
+        :return: The new chain.
+        :raises RobotModelError: If the XML is not a usable URDF or lacks the links.
+        """
+        return self._models.load(urdf_xml, current_links)
+
+    def _forget_other_robots(self, model: RobotModel, chain: Chain) -> None:
+        self._joint_states.restrict_to(model.joint_names)
+        with self._lock:
+            if (self._last_command is not None
+                    and self._last_command[0] != tuple(chain.joint_names)):
+                self._last_command = None
 
     def check_links(self, base_link: str, tip_link: str) -> None:
         """
@@ -128,45 +130,13 @@ class IKEngine:
         Passes when no description was received yet. Changes nothing: the change may still be
         refused; :meth:`adopt_links` applies it.
 
-        :param base_link: Proposed base link; empty means the root link.
-        :param tip_link: Proposed tip link.
         :raises RobotModelError: If no received description gives that chain.
         """
-        with self._lock:
-            candidate, model = self._candidate_model, self._model
-        if candidate is None and model is None:
-            return
-        errors = []
-        for option in (candidate, model):
-            if option is None:
-                continue
-            try:
-                self._build_chain(option, base_link, tip_link)
-            except RobotModelError as error:
-                errors.append(str(error))
-                continue
-            return
-        raise RobotModelError('; '.join(errors))
+        self._models.check_links(base_link, tip_link)
 
     def adopt_links(self, base_link: str, tip_link: str) -> None:
-        """
-        Follow base and tip links that were changed, after :meth:`check_links` passed.
-
-        A description that was refused for lacking the old links is adopted when it has the
-        new ones; otherwise the current model stays.
-
-        :param base_link: New base link; empty means the root link.
-        :param tip_link: New tip link.
-        """
-        with self._lock:
-            candidate = self._candidate_model
-            if candidate is None:
-                return
-            try:
-                chain = self._build_chain(candidate, base_link, tip_link)
-            except RobotModelError:
-                return
-            self._adopt(candidate, base_link, tip_link, chain)
+        """Follow base and tip links that were changed, after :meth:`check_links` passed."""
+        self._models.adopt_links(base_link, tip_link)
 
     def chain(self, base_link: str, tip_link: str) -> Chain:
         """
@@ -174,27 +144,21 @@ class IKEngine:
 
         :raises RobotModelError: If there is no model, or it lacks the links.
         """
-        with self._lock:
-            if self._model is None:
-                raise RobotModelError('no valid robot_description received yet')
-            key = (base_link, tip_link)
-            if key not in self._chains:
-                self._chains[key] = self._build_chain(self._model, base_link, tip_link)
-            return self._chains[key]
+        return self._models.chain_and_model(base_link, tip_link)[0]
 
     def update_joint_states(self, names: Sequence[str],
                             positions: Sequence[float]) -> List[str]:
         """
         Merge a joint state message: every named joint with a finite position takes it.
 
+        Once a description is loaded, joints it does not have are not kept.
+
         :return: The joints whose position was NaN or infinite; they keep their old position.
-        :raises InvalidSeedError: If names and positions do not pair up, or a name repeats or
-            is empty; nothing is merged then.
+        :raises InvalidSeedError: If the message is larger than the bound of
+            :class:`~.joint_state_store.JointStateStore`, names and positions do not pair up,
+            or a name repeats or is empty; nothing is merged then.
         """
-        mapping, dropped = finite_joint_positions(names, positions)
-        with self._lock:
-            self._joint_positions.update(mapping)
-        return dropped
+        return self._joint_states.update(names, positions)
 
     def record_command(self, chain: Chain, q: Sequence[float]) -> None:
         """Remember a commanded configuration: the seed while no joint states arrive."""
@@ -210,32 +174,40 @@ class IKEngine:
 
         :return: The (N,) configuration, and warnings about joints that joint states lack.
         """
+        joint_positions = self._joint_states.positions()
         with self._lock:
             q = np.array(chain.mid_configuration(), dtype=float)
             names = list(chain.joint_names)
             if self._last_command is not None and self._last_command[0] == tuple(names):
                 q = self._last_command[1].copy()
-            notes = []
-            if self._joint_positions:
-                missing = [name for name in names if name not in self._joint_positions]
-                for index, name in enumerate(names):
-                    if name in self._joint_positions:
-                        q[index] = self._joint_positions[name]
-                if missing:
-                    notes.append('joint_states lack chain joints %s; using the last command or '
-                                 'the middle of their limits' % ', '.join(missing))
+        notes = []
+        if joint_positions:
+            missing = [name for name in names if name not in joint_positions]
+            for index, name in enumerate(names):
+                if name in joint_positions:
+                    q[index] = joint_positions[name]
+            if missing:
+                notes.append('joint_states lack chain joints %s; using the last command or '
+                             'the middle of their limits' % ', '.join(missing))
         return np.asarray(chain.clip(q), dtype=float), notes
 
     def _joint_mapping(self, chain: Chain, q: np.ndarray) -> Dict[str, float]:
-        with self._lock:
-            mapping = dict(self._joint_positions)
+        mapping = self._joint_states.positions()
         mapping.update(zip(chain.joint_names, (float(value) for value in q)))
         return mapping
 
     def _seed(self, chain: Chain, request: IKRequest, current: np.ndarray) -> np.ndarray:
-        names, positions = list(request.seed_names), list(request.seed_positions)
+        names, positions = request.seed_names, request.seed_positions
         if not names and not positions:
             return current
+        if max(len(names), len(positions)) > chain.num_joints:
+            # Checked before anything looks at the names: a seed names each chain joint at most
+            # once, so a longer one is wrong whatever it holds, and may be huge.
+            raise _Refusal(Codes.INVALID_SEED, 'the seed has %d names and %d positions; the '
+                           'chain has %d joints (%s), each named at most once'
+                           % (len(names), len(positions), chain.num_joints,
+                              ', '.join(chain.joint_names)))
+        names, positions = list(names), list(positions)
         if not names:
             if len(positions) != chain.num_joints:
                 raise _Refusal(Codes.INVALID_SEED, 'the seed has %d positions and no names; the '
@@ -325,13 +297,11 @@ class IKEngine:
         orientation_tolerance = self._tolerance(
             request.orientation_tolerance, settings.orientation_tolerance,
             MAX_ORIENTATION_TOLERANCE, 'orientation_tolerance')
-        with self._lock:
+        try:
             # Chain and model from the same description, even while a new one arrives.
-            try:
-                chain = self.chain(settings.base_link, settings.tip_link)
-            except RobotModelError as error:
-                raise _Refusal(Codes.NO_ROBOT_MODEL, str(error))
-            model = self._model
+            chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
+        except RobotModelError as error:
+            raise _Refusal(Codes.NO_ROBOT_MODEL, str(error))
         outcome.chain = chain
         current, outcome.notes = self.current_configuration(chain)
         outcome.start = current
@@ -379,6 +349,19 @@ class IKEngine:
             outcome.message = '%s found no solution within tolerance: %s' % (
                 outcome.solver, errors)
 
+    def _check_joint_states_fresh(self, chain: Chain, timeout: float) -> None:
+        # Joints never reported are not checked: without any joint states (open loop) the
+        # command starts from the last command, as documented.
+        if timeout <= 0.0:
+            return
+        ages = self._joint_states.ages(chain.joint_names)
+        stale = [name for name, age in ages.items() if age > timeout]
+        if stale:
+            raise StaleJointStatesError(
+                'joint_states of %s are up to %.2f s old, more than joint_state_timeout = %g s: '
+                'where the robot is now is unknown, so it is not commanded until fresh ones '
+                'arrive' % (', '.join(stale), max(ages[name] for name in stale), timeout))
+
     def plan_command(self, outcome: IKOutcome, settings: NodeSettings, *,
                      streamed: bool = False) -> JointTrajectory:
         """
@@ -393,12 +376,15 @@ class IKEngine:
         :return: The command.
         :raises CommandRefusedError: If the outcome is not a verified solution, or a streamed
             one would jump.
+        :raises StaleJointStatesError: If a chain joint's latest joint state is older than
+            ``settings.joint_state_timeout`` (0 disables this check).
         """
         if not outcome.success or outcome.chain is None or outcome.result is None:
             raise CommandRefusedError('only verified solutions are commanded')
         chain, q = outcome.chain, np.asarray(outcome.result.q, dtype=float)
         if not chain.within_limits(q):
             raise CommandRefusedError('the solution is outside the joint limits')
+        self._check_joint_states_fresh(chain, settings.joint_state_timeout)
         start = outcome.start if outcome.start is not None else self.current_configuration(
             chain)[0]
         q = nearest_equivalent(start, q, chain.is_continuous)

@@ -3,10 +3,12 @@
 """
 The ik_node: target poses in, verified JointTrajectory commands out, plus a SolveIK service.
 
-A plain rclpy node, like robot_state_publisher. Callbacks only convert messages; decisions are
-made by :class:`~ik_solvers.ros.engine.IKEngine`. Streamed targets go through a one-slot mailbox
-to a single worker thread, so a burst of targets costs one solve for the newest, not one per
-message. Run it with ``ros2 run ik_solvers ik_node``.
+A plain rclpy node, like robot_state_publisher. Callbacks only convert messages and hand work
+over; decisions are made by :class:`~ik_solvers.ros.engine.IKEngine`. Nothing slow runs on the
+thread that spins the node: streamed targets go through a one-slot mailbox to a worker thread,
+so a burst of targets costs one solve for the newest, not one per message; service requests go
+to a small pool of workers (:mod:`.solve_service`); robot descriptions are parsed on a thread
+of their own (:mod:`.description_loader`). Run it with ``ros2 run ik_solvers ik_node``.
 """
 
 import threading
@@ -33,7 +35,8 @@ from trajectory_msgs.msg import JointTrajectory
 from visualization_msgs.msg import MarkerArray
 
 from .conversions import duration_to_seconds, transform_to_matrix
-from .engine import CommandRefusedError, IKEngine
+from .description_loader import DescriptionLoader, description_size_problem
+from .engine import CommandRefusedError, IKEngine, StaleJointStatesError
 from .frames import ExternalLookup, UnknownFrameError
 from .latest_target import LatestSlot
 from .markers import solve_markers
@@ -44,7 +47,6 @@ from .names import (
     MARKERS_TOPIC,
     NODE_NAME,
     ROBOT_DESCRIPTION_TOPIC,
-    SOLVE_IK_SERVICE,
     STATUS_TOPIC,
     TARGET_POSE_TOPIC,
 )
@@ -59,6 +61,7 @@ from .parameters import (
     PARAMETERS,
 )
 from .reports import fill_response, status_message
+from .solve_service import SolveIKService
 from ..exceptions import InvalidSeedError, InvalidTargetError, RobotModelError
 from ..solvers import warm_up
 
@@ -93,7 +96,8 @@ class IKNode(Node):
             value = spec.default if override is None else coerce_value(spec.name, override.value)
             self.declare_parameter(spec.name, value, describe(spec), ignore_override=True)
         self._loggers: Dict[str, object] = {}
-        self._descriptions_received = 0
+        self._descriptions = DescriptionLoader(self._load_description,
+                                               self._on_description_error)
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
         # Held by the worker while it uses the node after a solve; destroy_node takes it to
         # know that the worker will not touch the node again.
@@ -118,7 +122,7 @@ class IKNode(Node):
                 'is set to a known one' % (settings.solver, ', '.join(known_solvers())))
         fallback = self.get_parameter('robot_description').value
         if fallback:
-            self._load_description(fallback, 'the robot_description parameter')
+            self._descriptions.submit(fallback, 'the robot_description parameter')
 
         try:
             command_topic = command_topic_for(self.get_parameter('command_topic').value,
@@ -140,9 +144,9 @@ class IKNode(Node):
         # Depth 1: only the newest target matters, older ones would be dropped anyway.
         self.create_subscription(PoseStamped, TARGET_POSE_TOPIC, self._on_target, reliable)
         # The node spins on one thread (rclpy's multi-threaded executor cost more CPU than the
-        # solves and made the node skip most dragged goals), so a service solve holds the other
-        # callbacks for at most its timeout; streamed solves run on the worker thread.
-        self.create_service(SolveIK, SOLVE_IK_SERVICE, self._on_solve_ik)
+        # solves and made the node skip most dragged goals); solves run on worker threads.
+        self._solve_service = SolveIKService(
+            self, self._on_solve_ik, lambda: self.get_parameter('max_pending_requests').value)
 
         self._warm_up_solvers(settings.solver)
         self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
@@ -150,7 +154,7 @@ class IKNode(Node):
         self.get_logger().info(
             'ready: solver %s, targets on %s, commands on %s, service %s' % (
                 settings.solver, self.resolve_topic_name(TARGET_POSE_TOPIC),
-                self._command_publisher.topic_name, self.resolve_service_name(SOLVE_IK_SERVICE)))
+                self._command_publisher.topic_name, self._solve_service.service_name))
 
     def _warm_up_solvers(self, chosen: str) -> None:
         # Compiling a solver takes seconds the first time after an install (then it loads from
@@ -176,17 +180,19 @@ class IKNode(Node):
 
     @property
     def descriptions_received(self) -> int:
-        """Count the robot descriptions handled so far, refused ones included."""
-        return self._descriptions_received
+        """Count the robot descriptions handled so far: loaded, refused, or skipped for newer."""
+        return self._descriptions.handled
 
     def destroy_node(self) -> None:
         """
-        Close the worker's mailbox, then destroy the node without waiting for a solve in flight.
+        Close the mailboxes, then destroy the node without waiting for a solve in flight.
 
-        A streamed solve may last its whole timeout (up to 10 s). Once the mailbox is closed the
-        worker never touches the node again: it only finishes the solve in its own (daemon)
-        thread and ends, so shutdown does not wait for it.
+        A solve may last its whole timeout (up to 10 s). Once the mailboxes are closed, no
+        worker touches the node again: they only finish their solve and end, so shutdown does
+        not wait for them.
         """
+        self._descriptions.close(timeout=1.0)
+        self._solve_service.close(timeout=0.0)
         self._targets.close()
         with self._worker_output:
             # Only waits for the publications of a finished solve; none start after this.
@@ -263,7 +269,7 @@ class IKNode(Node):
         if outcome.success:
             self.get_logger().debug('%s: %s' % (origin, outcome.message))
             return
-        kind = _CODE_NAMES.get(outcome.error_code, 'error')
+        kind = outcome.log_kind or _CODE_NAMES.get(outcome.error_code, 'error')
         self._warn(kind, '%s: %s' % (origin, outcome.message))
 
     # TF ------------------------------------------------------------------------------------
@@ -292,9 +298,14 @@ class IKNode(Node):
     # Inputs --------------------------------------------------------------------------------
 
     def _load_description(self, urdf_xml: str, origin: str) -> None:
-        settings = self._settings()
+        # Runs on the description loader's thread; the current model serves meanwhile.
         try:
-            chain = self._engine.load_description(urdf_xml, settings.base_link, settings.tip_link)
+            too_large = description_size_problem(urdf_xml)
+            if too_large:
+                raise RobotModelError(too_large)
+            # The links are read once the text is parsed: they may change during a long parse.
+            chain = self._engine.load_description_for(urdf_xml, lambda: (
+                self.get_parameter('base_link').value, self.get_parameter('tip_link').value))
         except RobotModelError as error:
             keeping = ('keeping the previous robot model' if self._engine.has_model
                        else 'waiting for a valid robot_description')
@@ -305,13 +316,11 @@ class IKNode(Node):
             origin, chain.base_link, chain.tip_link, chain.num_joints,
             ', '.join(chain.joint_names)))
 
+    def _on_description_error(self, error: Exception, origin: str) -> None:
+        self.get_logger().error('failed to load the description from %s: %r' % (origin, error))
+
     def _on_description(self, message: String) -> None:
-        try:
-            self._load_description(message.data, 'the %s topic' % ROBOT_DESCRIPTION_TOPIC)
-        except Exception as error:  # noqa: B902 - a bad description must not stop the node
-            self.get_logger().error('failed to load robot_description: %r' % error)
-        finally:
-            self._descriptions_received += 1
+        self._descriptions.submit(message.data, 'the %s topic' % ROBOT_DESCRIPTION_TOPIC)
 
     def _on_joint_states(self, message: JointState) -> None:
         try:
@@ -366,6 +375,8 @@ class IKNode(Node):
         except (CommandRefusedError, ValueError) as error:
             outcome.error_code = Codes.EXECUTION_FAILED
             outcome.message = '%s; but %s' % (outcome.message, error)
+            if isinstance(error, StaleJointStatesError):
+                outcome.log_kind = 'joint_states_stale'
             return False
         self._command_publisher.publish(command)
         return True
@@ -386,6 +397,7 @@ class IKNode(Node):
 
     def _on_solve_ik(self, request: SolveIK.Request,
                      response: SolveIK.Response) -> SolveIK.Response:
+        # Runs on a worker of the SolveIK service, never on the executor's thread.
         try:
             settings = self._settings()
             outcome = self._engine.solve(IKRequest(

@@ -51,6 +51,8 @@ class IKOutcome:
     start: Optional[np.ndarray] = None
     #: Warnings that did not prevent the solve (joint states missing chain joints).
     notes: List[str] = field(default_factory=list)
+    #: Names the throttled logger of a failure when the error code alone is too coarse.
+    log_kind: str = ''
 
     @property
     def success(self) -> bool:

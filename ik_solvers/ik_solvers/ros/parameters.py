@@ -12,7 +12,12 @@ from dataclasses import dataclass
 import math
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
-from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, ParameterType
+from rcl_interfaces.msg import (
+    FloatingPointRange,
+    IntegerRange,
+    ParameterDescriptor,
+    ParameterType,
+)
 
 from ..solvers import SOLVERS
 
@@ -41,6 +46,8 @@ class ParameterSpec:
     description: str
     #: Inclusive (low, high) for floating-point parameters.
     floating_range: Optional[Tuple[float, float]] = None
+    #: Inclusive (low, high) for integer parameters.
+    integer_range: Optional[Tuple[int, int]] = None
     #: Free-text constraints shown by ``ros2 param describe``.
     constraints: str = ''
     #: Read once at start-up; changing it needs a restart.
@@ -102,6 +109,17 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'description, in seconds (only where tf2_ros is installed).',
         floating_range=(0.0, 5.0)),
     ParameterSpec(
+        'joint_state_timeout', 0.5,
+        'Joint states older than this, in seconds, are not trusted as the start of a command: '
+        'while any chain joint\'s latest joint state is older, nothing is commanded (solving '
+        'goes on). 0 disables the check.',
+        floating_range=(0.0, 60.0)),
+    ParameterSpec(
+        'max_pending_requests', 100,
+        'SolveIK requests accepted at once (being solved or waiting); a request beyond them is '
+        'answered at once with error code BUSY.',
+        integer_range=(1, 10000)),
+    ParameterSpec(
         'command_topic', '',
         'Topic of the JointTrajectory commands; empty means /<controller_name>/joint_trajectory.',
         read_only=True),
@@ -128,7 +146,7 @@ def describe(spec: ParameterSpec) -> ParameterDescriptor:
     :return: Its descriptor, with type, description, constraints, range and read-only flag.
     """
     types = {bool: ParameterType.PARAMETER_BOOL, float: ParameterType.PARAMETER_DOUBLE,
-             str: ParameterType.PARAMETER_STRING}
+             int: ParameterType.PARAMETER_INTEGER, str: ParameterType.PARAMETER_STRING}
     descriptor = ParameterDescriptor(
         name=spec.name, type=types[type(spec.default)], description=spec.description,
         additional_constraints=spec.constraints, read_only=spec.read_only)
@@ -136,6 +154,9 @@ def describe(spec: ParameterSpec) -> ParameterDescriptor:
         low, high = spec.floating_range
         descriptor.floating_point_range = [
             FloatingPointRange(from_value=float(low), to_value=float(high), step=0.0)]
+    if spec.integer_range is not None:
+        low, high = spec.integer_range
+        descriptor.integer_range = [IntegerRange(from_value=low, to_value=high, step=1)]
     return descriptor
 
 
@@ -187,6 +208,8 @@ class NodeSettings:
     min_duration: float = _SPECS['min_duration'].default
     max_joint_jump: float = _SPECS['max_joint_jump'].default
     tf_timeout: float = _SPECS['tf_timeout'].default
+    joint_state_timeout: float = _SPECS['joint_state_timeout'].default
+    max_pending_requests: int = _SPECS['max_pending_requests'].default
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> 'NodeSettings':
