@@ -296,7 +296,11 @@ def test_a_burst_of_targets_ends_on_the_latest_and_solves_no_dropped_one(ros):
     command = probe.commands.wait_for(
         lambda c: np.allclose(c.points[-1].positions, status.solution.position))
     _check_command(command, last)
-    assert probe.commands.messages[-1] is command
+    # The last command sent is the last target's solution (an earlier one may equal it: a
+    # drag is seeded from the last command, and these targets differ by less than the
+    # tolerance).
+    assert np.allclose(probe.commands.messages[-1].points[-1].positions,
+                       status.solution.position)
     # Every command comes from a target the worker took, never from a dropped one (that the
     # mailbox drops under load is shown deterministically in test_node_latest_target.py).
     taken = node.targets_received - node.targets_dropped
