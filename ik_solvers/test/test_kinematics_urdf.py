@@ -4,12 +4,14 @@
 
 import math
 from pathlib import Path
+import time
 
 import numpy as np
 import pytest
 
 from ik_solvers.exceptions import InvalidSeedError, RobotModelError
 from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.kinematics.joint import JointDescription
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 
@@ -159,17 +161,88 @@ def test_root_link_with_inertia_is_accepted():
     np.testing.assert_allclose(chain.fk([math.pi])[:3, 3], [-1, 0, 0], atol=1e-15)
 
 
-def test_revolute_joint_without_limit_gets_plus_minus_pi_and_default_velocity():
-    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1', limit=''))
-    chain = Chain.from_urdf(urdf, 'base', 'a')
-    assert (chain.lower[0], chain.upper[0]) == (-math.pi, math.pi)
-    assert chain.velocity_limits[0] == 1.0
+@pytest.mark.parametrize('joint_type', ['revolute', 'prismatic'])
+def test_a_revolute_or_prismatic_joint_without_limit_is_refused_like_urdfdom_does(joint_type):
+    # Even outside any chain: robot_state_publisher refuses the whole file.
+    urdf = _robot(_joint('arm', 'revolute', 'base', 'a', axis='0 0 1'),
+                  _joint('j', joint_type, 'base', 'b', axis='0 0 1', limit=''))
+    with pytest.raises(RobotModelError, match="joint 'j' is %s but has no <limit>" % joint_type):
+        RobotModel.from_urdf(urdf)
 
 
-def test_zero_velocity_limit_falls_back_to_the_default():
-    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1',
-                         limit='<limit lower="-1" upper="1" effort="1" velocity="0"/>'))
+def test_a_continuous_joint_without_limit_gets_the_default_velocity():
+    urdf = _robot(_joint('wheel', 'continuous', 'base', 'a', axis='0 0 1', limit=''))
     assert Chain.from_urdf(urdf, 'base', 'a').velocity_limits[0] == 1.0
+
+
+@pytest.mark.parametrize('attribute', ['velocity', 'effort'])
+@pytest.mark.parametrize('value, problem', [
+    ('0', 'must be positive'), ('-1', 'must be positive'), ('inf', 'must be finite'),
+    ('nan', 'must be finite'), ('1e999', 'must be finite'), ('fast', 'must be a number'),
+])
+def test_a_limit_that_is_not_a_positive_finite_number_is_refused_naming_it(attribute, value,
+                                                                           problem):
+    values = {'velocity': '1', 'effort': '1', attribute: value}
+    limit = '<limit lower="-1" upper="1" effort="%(effort)s" velocity="%(velocity)s"/>' % values
+    for joint_type in ('revolute', 'continuous', 'prismatic'):
+        urdf = _robot(_joint('j', joint_type, 'base', 'a', axis='0 0 1', limit=limit))
+        with pytest.raises(RobotModelError) as raised:
+            RobotModel.from_urdf(urdf)
+        message = str(raised.value)
+        assert "joint 'j'" in message and '%s="%s"' % (attribute, value) in message, message
+        assert problem in message, message
+
+
+@pytest.mark.parametrize('attribute', ['velocity', 'effort'])
+def test_a_limit_without_effort_or_velocity_is_refused_naming_it(attribute):
+    limit = '<limit lower="-1" upper="1" %s="1"/>' % (
+        'effort' if attribute == 'velocity' else 'velocity')
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1', limit=limit))
+    with pytest.raises(RobotModelError, match="joint 'j': <limit> has no %s" % attribute):
+        RobotModel.from_urdf(urdf)
+
+
+@pytest.mark.parametrize('fields, expected', [
+    ({'rpy': '0 inf 0'}, "joint 'j': <origin rpy=\"0 inf 0\">: rpy must be finite"),
+    ({'xyz': '0 0 nan'}, "joint 'j': <origin xyz=\"0 0 nan\">: xyz must be finite"),
+    ({'axis': '0 0'}, "joint 'j': <axis xyz=\"0 0\">: xyz must hold 3 numbers"),
+    ({'limit': '<limit lower="low" upper="1" effort="1" velocity="1"/>'},
+     "joint 'j': <limit lower=\"low\">: lower must be a number"),
+])
+def test_joint_numbers_that_are_not_finite_name_the_joint_and_attribute(fields, expected):
+    fields.setdefault('axis', '0 0 1')
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', **fields))
+    with pytest.raises(RobotModelError) as raised:
+        RobotModel.from_urdf(urdf)
+    assert str(raised.value) == expected
+
+
+def test_link_numbers_are_checked_too():
+    inertial = ('<inertial><mass value="inf"/>'
+                '<inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>')
+    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1'), root_inertial=inertial)
+    with pytest.raises(RobotModelError, match="link 'base': <mass value=\"inf\">"):
+        RobotModel.from_urdf(urdf)
+
+
+def test_a_deep_tree_is_checked_in_linear_time():
+    # 20,000 links in one line: walking up from every link would take minutes.
+    links = ['l%d' % index for index in range(20_001)]
+    joints = [JointDescription(name='j%d' % index, joint_type='fixed', parent=links[index],
+                               child=links[index + 1], origin=np.eye(4), axis=np.zeros(3))
+              for index in range(20_000)]
+    started = time.monotonic()
+    model = RobotModel('deep', links, joints)
+    assert model.root_link == 'l0'
+    assert time.monotonic() - started < 5.0
+    # A loop of links hanging nowhere is still found.
+    looped = joints + [
+        JointDescription(name='x', joint_type='fixed', parent='c', child='d', origin=np.eye(4),
+                         axis=np.zeros(3)),
+        JointDescription(name='y', joint_type='fixed', parent='d', child='c', origin=np.eye(4),
+                         axis=np.zeros(3))]
+    with pytest.raises(RobotModelError, match="above link 'c' form a cycle"):
+        RobotModel('looped', links + ['c', 'd'], looped)
 
 
 # Mimic joints -------------------------------------------------------------------------------
@@ -469,5 +542,5 @@ def test_unusable_limits_are_refused():
     with pytest.raises(RobotModelError, match="joint 'j' has unusable limits"):
         Chain.from_urdf(inverted, 'base', 'a')
     unbounded_slider = _robot(_joint('s', 'prismatic', 'base', 'a', axis='0 0 1', limit=''))
-    with pytest.raises(RobotModelError, match="prismatic joint 's' has no <limit>"):
+    with pytest.raises(RobotModelError, match="joint 's' is prismatic but has no <limit>"):
         Chain.from_urdf(unbounded_slider, 'base', 'a')

@@ -33,12 +33,13 @@ __all__ = [
 #: Joint types whose motion is one scalar variable.
 MOVING_JOINT_TYPES = ('revolute', 'continuous', 'prismatic')
 
-#: Limits, rad, given to a revolute joint whose URDF has no ``<limit>`` element. The URDF
-#: specification requires the element; being lenient keeps sloppy descriptions usable while
-#: still giving the solvers a bounded range to sample from.
+#: Limits, rad, of a revolute joint built without ``lower``/``upper`` (directly, as a
+#: :class:`JointDescription`). A URDF without ``<limit>`` on a revolute joint is refused when
+#: parsed, as urdfdom refuses it (see :mod:`.urdf_rules`).
 DEFAULT_REVOLUTE_LIMIT = math.pi
 
-#: Velocity limit, rad/s or m/s, used when the URDF gives none or a non-positive one.
+#: Velocity limit, rad/s, of a continuous joint whose URDF has no ``<limit>`` (urdfdom allows
+#: that). Revolute and prismatic joints always have one: the parser refuses them otherwise.
 DEFAULT_VELOCITY_LIMIT = 1.0
 
 
@@ -62,8 +63,8 @@ class JointDescription:
 
     ``origin`` is the 4x4 pose of the joint frame in the parent link frame. ``axis`` is
     the axis as written in the URDF (not normalised, possibly zero: checked only where the
-    joint is used). ``lower``/``upper`` are None when the URDF has no ``<limit>`` element;
-    ``velocity`` is None when it gives no positive velocity limit.
+    joint is used). ``lower``/``upper`` and ``velocity`` are None when the URDF has no
+    ``<limit>`` element (parsed URDFs: continuous, fixed, planar and floating joints only).
     """
 
     name: str
@@ -154,10 +155,10 @@ def position_limits(joint: JointDescription) -> Tuple[float, float]:
     """
     Return the ``(lower, upper)`` limits of a moving joint, rad or m.
 
-    Continuous joints get ``(-inf, inf)`` and a revolute joint without ``<limit>`` gets
-    ``DEFAULT_REVOLUTE_LIMIT`` either way. Raises :class:`RobotModelError` for a prismatic
-    joint without ``<limit>`` (no range can be guessed) and for limits that are not finite or
-    whose lower exceeds the upper.
+    Continuous joints get ``(-inf, inf)`` and a revolute joint built without limits gets
+    ``DEFAULT_REVOLUTE_LIMIT`` either way (a parsed URDF always has them). Raises
+    :class:`RobotModelError` for a prismatic joint without ``<limit>`` (no range can be
+    guessed) and for limits that are not finite or whose lower exceeds the upper.
     """
     if joint.joint_type == 'continuous':
         return -math.inf, math.inf

@@ -4,7 +4,8 @@
 The kinematic tree of a URDF: links, joints, the path between two links, link poses.
 
 Only kinematics is read (joint origins, types, axes, limits, mimic tags); geometry,
-inertia, transmissions and plugin tags are ignored.
+inertia, transmissions and plugin tags are ignored. Descriptions that urdfdom (the parser of
+robot_state_publisher) refuses are refused too, naming what is wrong (see :mod:`.urdf_rules`).
 """
 
 import difflib
@@ -13,12 +14,14 @@ import threading
 from typing import Dict, List, Mapping, Sequence, Tuple, TYPE_CHECKING
 import xml.etree.ElementTree as ElementTree
 
+from lxml import etree
 import numpy as np
 from urdf_parser_py import urdf as urdf_parser
 import urdf_parser_py.xml_reflection as xml_reflection
 import urdf_parser_py.xml_reflection.core as xml_reflection_core
 
 from .joint import JointDescription, joint_transform, Mimic, origin_matrix
+from .urdf_rules import check_joint_limits, check_numbers, dismantle, feed_in_chunks, parse_xml
 from ..exceptions import InvalidSeedError, RobotModelError
 
 if TYPE_CHECKING:
@@ -62,24 +65,43 @@ def _parse_robot(urdf_xml: str) -> Tuple[urdf_parser.Robot, Tuple[str, ...]]:
         raise RobotModelError('the URDF text is empty')
     # The standard library's messages name the line and column of a syntax error.
     try:
-        root = ElementTree.fromstring(urdf_xml.encode('utf-8'))
+        root = parse_xml(urdf_xml)
     except ElementTree.ParseError as error:
         raise RobotModelError('malformed URDF XML: %s' % error) from error
     if root.tag != 'robot':
         raise RobotModelError(
             "malformed URDF: the root element is <%s>, expected <robot>" % root.tag)
+    check_numbers(root)
+    check_joint_limits(root)
+    dismantle(root)
     messages: List[str] = []
     with _PARSER_LOCK:
         saved = (xml_reflection_core.on_error, xml_reflection.on_error)
         xml_reflection_core.on_error = messages.append
         xml_reflection.on_error = messages.append
         try:
-            robot = urdf_parser.URDF.from_xml_string(urdf_xml.encode('utf-8'))
+            # As URDF.from_xml_string, but parsed in chunks (see urdf_rules.feed_in_chunks).
+            root = feed_in_chunks(etree.XMLParser(), urdf_xml.encode('utf-8'))
+            robot = urdf_parser.URDF.from_xml(root, xml_reflection_core.Path(
+                'robot', tree=etree.ElementTree(root)))
+            dismantle(root)
         except Exception as error:  # the parser raises bare Exception and AssertionError
             raise RobotModelError('malformed URDF: %s' % str(error).strip()) from error
         finally:
             xml_reflection_core.on_error, xml_reflection.on_error = saved
     return robot, tuple(messages)
+
+
+def _release(robot: urdf_parser.Robot) -> None:
+    """Free the parser's objects one at a time (see :func:`.urdf_rules.dismantle`)."""
+    attributes = vars(robot).values()
+    for value in attributes:
+        if isinstance(value, dict):
+            value.clear()
+    for value in attributes:
+        if isinstance(value, list):
+            while value:
+                value.pop()
 
 
 def _describe_joint(joint: urdf_parser.Joint) -> JointDescription:
@@ -161,8 +183,26 @@ class RobotModel:
                 "robot '%s' must have exactly one root link (a link that is no joint's child);"
                 ' found %d: %s' % (name, len(roots), ', '.join(repr(r) for r in roots)))
         self._root_link = roots[0]
-        for link in self._link_names:
-            self._path_from_root(link)  # raises on a cycle
+        self._check_tree()
+
+    def _check_tree(self) -> None:
+        """Raise :class:`RobotModelError` unless every link hangs below the root."""
+        # Every other link has exactly one parent: the links the root does not reach lie on
+        # or below a cycle. One walk down from the root, linear in the size of the tree
+        # (walking up from every link would be quadratic in the depth).
+        children: Dict[str, List[str]] = {}
+        for joint in self._joints.values():
+            children.setdefault(joint.parent, []).append(joint.child)
+        reached = {self._root_link}
+        stack = [self._root_link]
+        while stack:
+            for child in children.get(stack.pop(), ()):
+                reached.add(child)
+                stack.append(child)
+        if len(reached) != len(self._link_names):
+            stranded = next(link for link in self._link_names if link not in reached)
+            raise RobotModelError(
+                "the joints above link '%s' form a cycle: a URDF is a tree" % stranded)
 
     @classmethod
     def from_urdf(cls, urdf_xml: str) -> 'RobotModel':
@@ -175,7 +215,9 @@ class RobotModel:
         """
         robot, messages = _parse_robot(urdf_xml)
         joints = [_describe_joint(joint) for joint in robot.joints]
-        return cls(robot.name, [link.name for link in robot.links], joints, messages)
+        model = cls(robot.name, [link.name for link in robot.links], joints, messages)
+        _release(robot)
+        return model
 
     @property
     def name(self) -> str:
