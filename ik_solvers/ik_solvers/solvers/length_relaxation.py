@@ -24,7 +24,7 @@ import numpy as np
 
 from .base import Option, over_relaxation, positive_integer, Solver
 from .point_chain import chain_points, fix_goal, recover_joint_values
-from .search import ORIENTATION_WEIGHT, POSITION_ONLY, relaxation_gain, run_search
+from .search import POSITION_ONLY, run_search
 from ..kinematics.jit import compiled
 
 __all__ = ['LengthRelaxationSolver']
@@ -64,13 +64,8 @@ def length_relaxation_step(chain, target, settings, options, q, frames, error, r
             else:
                 points[j] += 0.5 * corrections[j]
                 points[j + 1] -= 0.5 * corrections[j]
-    weight = 0.0 if position_only else 0.5 * settings[ORIENTATION_WEIGHT] ** 2
-    # Over-relaxing assumes the point model is exact, which it is not when a mimic joint
-    # turns the tip after the last independent joint.
-    gain = relaxation_gain(settings, options[_OVER_RELAXATION])
-    if not chain.tip_follows_last_joint:
-        gain = 1.0
-    recover_joint_values(chain, target, weight, q, frames, points, radius, gain)
+    recover_joint_values(chain, target, settings, options[_OVER_RELAXATION], q, frames,
+                         points, radius)
 
 
 @compiled

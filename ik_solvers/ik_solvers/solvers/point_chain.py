@@ -27,6 +27,7 @@ import numpy as np
 
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, rotate_about_axis
 from .hinge import sinusoid_coefficients
+from .search import ORIENTATION_WEIGHT, POSITION_ONLY, relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
@@ -76,25 +77,30 @@ def fix_goal(chain: ChainArrays, target: np.ndarray, position_only: bool,
 
 
 @compiled
-def recover_joint_values(chain: ChainArrays, target: np.ndarray, orientation_weight: float,
-                         q: np.ndarray, frames: np.ndarray, desired: np.ndarray, radius: float,
-                         gain: float) -> None:
+def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
+                         over_relaxation: float, q: np.ndarray, frames: np.ndarray,
+                         desired: np.ndarray, radius: float) -> None:
     """
     Change ``q`` in place to the joint values whose points best match ``desired``.
 
     :param chain: the chain.
-    :param target: (4, 4) target pose; its rotation counts when ``orientation_weight`` > 0.
-    :param orientation_weight: weight of the tip frame's axes against the points, m^2 per
-        unit of alignment (0 for position only).
+    :param target: (4, 4) target pose; its rotation counts unless the search is position-only.
+    :param settings: the search's settings (goal kind, orientation weight, finisher).
+    :param over_relaxation: the heuristic's option; see :func:`.search.relaxation_gain`.
     :param q: (N,) current configuration.
     :param frames: forward kinematics of ``q`` (see ``kinematics.kernels.forward_frames``).
     :param desired: (N + 1, 3) desired points, m.
     :param radius: largest motion of a revolute joint, rad (prismatic ones: this times the
         chain's length, m).
-    :param gain: multiple of each revolute joint's optimal motion it takes (above 1: over-
-        relaxed, as in successive over-relaxation).
     """
     count = q.shape[0]
+    orientation_weight = 0.0
+    if settings[POSITION_ONLY] == 0.0:
+        # Half the squared weight turns the summed axis alignments into the squared angle.
+        orientation_weight = 0.5 * settings[ORIENTATION_WEIGHT] ** 2
+    # Over-relaxing assumes the point model is exact, which it is not when a mimic joint
+    # turns the tip after the last independent joint.
+    gain = relaxation_gain(settings, over_relaxation) if chain.tip_follows_last_joint else 1.0
     points, _ = chain_points(chain, frames)
     axes = np.empty((count, 3))
     for i in range(count):
