@@ -56,13 +56,11 @@ def paused_garbage_collection() -> Iterator[None]:
     """
     Suspend Python's cyclic garbage collector while a description is parsed.
 
-    Parsing a large description allocates objects by the hundred thousand; each full
-    collection this triggers scans them all while holding the interpreter lock, and stalls
-    the solving threads for hundreds of milliseconds. Reference counting still frees the
-    parser's temporaries (they hold no cycles). Afterwards the objects alive, the new model
-    among them, are frozen (:func:`gc.freeze`): the model of 40,000 links would otherwise be
-    rescanned by the next full collections, tens of milliseconds each. Frozen objects are
-    still freed by reference counting when the model is replaced. Nests safely.
+    Parsing a large description allocates objects by the hundred thousand; the full
+    collections this triggers scan them all while holding the interpreter lock, and stall the
+    solving threads for up to hundreds of milliseconds each. Reference counting still frees the
+    parser's temporaries (they hold no cycles); cycles made meanwhile by other threads are
+    collected once the collector runs again. Nests safely.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -70,7 +68,6 @@ def paused_garbage_collection() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
-            gc.freeze()
             gc.enable()
 
 
