@@ -7,23 +7,18 @@ import threading
 
 from ik_solvers import SOLVERS
 from ik_solvers.kinematics import Chain, RobotModel
-from ik_solvers.ros.ik_node import IKNode
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
-import rclpy
 from rclpy.parameter import Parameter
 from rclpy.parameter_client import AsyncParameterClient
 from sensor_msgs.msg import JointState
 from test_node_support import (
-    COMMAND_TOPIC,
     fk_of_command,
     jtc_accepts,
-    Probe,
     rotation_angle,
+    Ros,
     same_position,
-    Spinner,
-    unique_namespace,
     WAIT,
     wait_until,
 )
@@ -34,44 +29,12 @@ UR5 = (URDF_DIR / 'ur5_like.urdf').read_text()
 PLANAR = (URDF_DIR / 'planar_3link.urdf').read_text()
 CHAIN = Chain.from_urdf(UR5, 'base_link', 'tool0')
 HOME = np.array([0.2, -1.2, 1.4, -0.6, 0.5, 0.1])
-POSITION_TOLERANCE = 1e-4
-ORIENTATION_TOLERANCE = 1e-3
+POSITION_TOLERANCE = Ros.DEFAULTS['position_tolerance']
+ORIENTATION_TOLERANCE = Ros.DEFAULTS['orientation_tolerance']
 
 
 def _goal(offset: float) -> np.ndarray:
     return CHAIN.fk(HOME + np.array([offset, -offset, offset, 0.5 * offset, -offset, offset]))
-
-
-class Ros:
-    """One rclpy context with a spinning executor; starts ik_nodes and probes in it."""
-
-    def __init__(self) -> None:
-        self.context = rclpy.Context()
-        rclpy.init(context=self.context)
-        self._spinner = Spinner(self.context)
-        self.executor = self._spinner.executor
-        self.nodes = []
-
-    def start(self, **parameters):
-        namespace = unique_namespace()
-        overrides = {'command_topic': COMMAND_TOPIC, 'timeout': 0.5,
-                     'position_tolerance': POSITION_TOLERANCE,
-                     'orientation_tolerance': ORIENTATION_TOLERANCE}
-        overrides.update(parameters)
-        node = IKNode(namespace=namespace, context=self.context, parameter_overrides=[
-            Parameter(name, value=value) for name, value in overrides.items()])
-        probe = Probe(self.context, namespace)
-        for each in (node, probe.node):
-            self.nodes.append(each)
-            self.executor.add_node(each)
-        probe.wait_for_ik_node()
-        return node, probe
-
-    def close(self) -> None:
-        self._spinner.stop()
-        for node in self.nodes:
-            node.destroy_node()
-        rclpy.shutdown(context=self.context)
 
 
 @pytest.fixture

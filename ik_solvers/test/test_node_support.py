@@ -14,11 +14,15 @@ import uuid
 
 from geometry_msgs.msg import PoseStamped
 from ik_solvers.ros.conversions import matrix_to_pose
+from ik_solvers.ros.ik_node import IKNode
 from ik_solvers_interfaces.msg import IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
+from rcl_interfaces.msg import Log
+import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
+from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
@@ -28,6 +32,7 @@ from visualization_msgs.msg import MarkerArray
 __all__ = [
     'Collector',
     'Probe',
+    'Ros',
     'Spinner',
     'jtc_accepts',
     'fk_of_command',
@@ -135,10 +140,27 @@ class Probe:
             IKStatus, node_name + '/status',
             self.statuses, QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE))
         self.node.create_subscription(MarkerArray, node_name + '/markers', self.markers, 100)
-        self.solve_ik = self.node.create_client(SolveIK, node_name + '/solve_ik')
+        # Deep enough for the answers to a burst of calls, which arrive together.
+        self.solve_ik = self.node.create_client(
+            SolveIK, node_name + '/solve_ik',
+            qos_profile=QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE))
+        # The ik_node's log lines (its loggers are named after its namespace).
+        self.logs = Collector()
+        self._logger_prefix = (namespace.strip('/').replace('/', '.') + '.' + node_name)
+        self.node.create_subscription(Log, '/rosout', self._on_log, QoSProfile(
+            depth=1000, reliability=ReliabilityPolicy.RELIABLE,
+            durability=DurabilityPolicy.TRANSIENT_LOCAL))
         self._joint_state = None
         # Like a robot driver: joint states keep coming, so a lost best-effort sample is harmless.
         self.node.create_timer(0.05, self._republish_joint_states)
+
+    def _on_log(self, message: Log) -> None:
+        if message.name.startswith(self._logger_prefix):
+            self.logs(message)
+
+    def stop_joint_states(self) -> None:
+        """Stop publishing joint states, as a driver that died."""
+        self._joint_state = None
 
     def _republish_joint_states(self) -> None:
         if self._joint_state is not None:
@@ -208,6 +230,39 @@ class Probe:
         for name, value in fields.items():
             setattr(request, name, value)
         return request
+
+
+class Ros:
+    """One rclpy context with a spinning executor; starts ik_nodes and probes in it."""
+
+    #: Parameters every started ik_node gets unless a test overrides them.
+    DEFAULTS = {'command_topic': COMMAND_TOPIC, 'timeout': 0.5,
+                'position_tolerance': 1e-4, 'orientation_tolerance': 1e-3}
+
+    def __init__(self) -> None:
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context)
+        self._spinner = Spinner(self.context)
+        self.executor = self._spinner.executor
+        self.nodes = []
+
+    def start(self, **parameters):
+        namespace = unique_namespace()
+        overrides = dict(self.DEFAULTS, **parameters)
+        node = IKNode(namespace=namespace, context=self.context, parameter_overrides=[
+            Parameter(name, value=value) for name, value in overrides.items()])
+        probe = Probe(self.context, namespace)
+        for each in (node, probe.node):
+            self.nodes.append(each)
+            self.executor.add_node(each)
+        probe.wait_for_ik_node()
+        return node, probe
+
+    def close(self) -> None:
+        self._spinner.stop()
+        for node in self.nodes:
+            node.destroy_node()
+        rclpy.shutdown(context=self.context)
 
 
 def jtc_accepts(trajectory: JointTrajectory, controller_joints: Sequence[str]) -> bool:

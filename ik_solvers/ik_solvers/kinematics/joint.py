@@ -43,7 +43,7 @@ DEFAULT_REVOLUTE_LIMIT = math.pi
 DEFAULT_VELOCITY_LIMIT = 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mimic:
     """
     A joint that copies another: ``value = multiplier * leader_value + offset``.
@@ -56,7 +56,7 @@ class Mimic:
     offset: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class JointDescription:
     """
     Everything the kinematics needs from one ``<joint>`` element.

@@ -380,6 +380,18 @@ class RobotModel:
         source_pose = self._pose_in_root(source_frame, joint_positions)
         return _rigid_inverse(target_pose) @ source_pose
 
+    def discard(self) -> None:
+        """
+        Empty the model one joint at a time; it is unusable afterwards.
+
+        Dropped at once, a model of tens of thousands of joints is freed in a single call that
+        holds the interpreter lock for tens of milliseconds; piecewise, other threads run in
+        between. Only for a model nobody else uses any more.
+        """
+        for table in (self._parent_joint, self._joints):
+            while table:
+                table.popitem()
+
     def __repr__(self) -> str:
         """Name the robot and count its parts."""
         return 'RobotModel(%r, %d links, %d joints, root %r)' % (

@@ -7,6 +7,7 @@ Parsing a description and building its chain take no lock a solve needs: the old
 serving until the new one is ready, and then model and chain are swapped together.
 """
 
+import sys
 import threading
 from typing import Callable, Dict, Optional, Tuple
 
@@ -87,9 +88,14 @@ class ModelHolder:
         if self._on_adopt is not None:
             self._on_adopt(model, chain)
         with self._lock:
+            retired = self._model
             self._model = model
             self._candidate = None
             self._chains = {(base_link, tip_link): chain}
+        # Two references: ``retired`` and getrefcount's argument. More means a solve still
+        # uses the old model; it is then freed at once when that solve ends.
+        if retired is not None and sys.getrefcount(retired) == 2:
+            retired.discard()
 
     def check_links(self, base_link: str, tip_link: str) -> None:
         """

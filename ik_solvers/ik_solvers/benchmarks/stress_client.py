@@ -1,0 +1,215 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+An ik_node in a process of its own, and a client node that drives it over DDS.
+
+Used by :mod:`.node_stress`. The node runs as ``python -m ik_solvers.ros.ik_node`` so that a
+crash is a real process exit and its interpreter lock is not shared with the client.
+"""
+
+import os
+from pathlib import Path
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+import uuid
+
+__all__ = ['IKNodeProcess', 'StressClient', 'TimedCall']
+
+#: Topic of the commands, relative to the namespace of the run.
+COMMAND_TOPIC = 'commands'
+
+
+class IKNodeProcess:
+    """The ik_node as a child process in a namespace of its own."""
+
+    def __init__(self, *, base_link: str, tip_link: str, log_path: Path,
+                 parameters: Optional[Dict[str, str]] = None) -> None:
+        """
+        Start the node.
+
+        :param base_link: Chain base.
+        :param tip_link: Chain tip.
+        :param log_path: File that receives the node's output.
+        :param parameters: More ``name: value`` parameters, as on the command line.
+        """
+        self.namespace = '/stress_' + uuid.uuid4().hex[:10]
+        values = {'base_link': base_link, 'tip_link': tip_link,
+                  'command_topic': COMMAND_TOPIC}
+        values.update(parameters or {})
+        arguments = [sys.executable, '-m', 'ik_solvers.ros.ik_node', '--ros-args',
+                     '-r', '__ns:=' + self.namespace]
+        for name, value in values.items():
+            arguments += ['-p', '%s:=%s' % (name, value)]
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = open(log_path, 'w')
+        self._process = subprocess.Popen(arguments, stdout=self._log,
+                                         stderr=subprocess.STDOUT, env=dict(os.environ))
+
+    @property
+    def alive(self) -> bool:
+        """Tell whether the process still runs."""
+        return self._process.poll() is None
+
+    @property
+    def returncode(self) -> Optional[int]:
+        """Return the exit status, or ``None`` while it runs."""
+        return self._process.poll()
+
+    def rss_megabytes(self) -> float:
+        """Return the resident memory of the process in MB (0 when it is gone)."""
+        try:
+            for line in Path('/proc/%d/status' % self._process.pid).read_text().splitlines():
+                if line.startswith('VmRSS:'):
+                    return int(line.split()[1]) / 1024.0
+        except OSError:
+            pass
+        return 0.0
+
+    def stop(self, timeout: float = 20.0) -> Optional[int]:
+        """Interrupt the node as Ctrl-C would, kill it if it lingers; return its status."""
+        if self.alive:
+            self._process.send_signal(signal.SIGINT)
+            try:
+                self._process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait(timeout=timeout)
+        self._log.close()
+        return self._process.returncode
+
+
+class TimedCall:
+    """One SolveIK call: when it was sent, its deadline, and its answer once it comes."""
+
+    def __init__(self, future: Any, deadline: float, label: str) -> None:
+        """Wrap ``future``; ``deadline`` is on the ``time.monotonic`` clock."""
+        self.sent = time.monotonic()
+        self.deadline = deadline
+        self.label = label
+        self.answered: Optional[float] = None
+        self._done = threading.Event()
+        future.add_done_callback(self._finish)
+        self._future = future
+
+    def _finish(self, _future: Any) -> None:
+        self.answered = time.monotonic()
+        self._done.set()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the answer; tell whether it came."""
+        return self._done.wait(max(0.0, timeout))
+
+    @property
+    def response(self) -> Any:
+        """Return the response, or ``None`` without one."""
+        return self._future.result() if self._done.is_set() else None
+
+    @property
+    def latency(self) -> Optional[float]:
+        """Return seconds from sending to the answer, or ``None`` without one."""
+        return None if self.answered is None else self.answered - self.sent
+
+
+class StressClient:
+    """A client node: publishes to the ik_node, calls its service, records what it sends back."""
+
+    def __init__(self, namespace: str, joint_names: Sequence[str],
+                 joint_positions: Sequence[float]) -> None:
+        """
+        Create the node and start spinning it; publish joint states at 50 Hz.
+
+        :param namespace: The ik_node's namespace.
+        :param joint_names: Joints to report on joint_states.
+        :param joint_positions: Their positions, rad or m.
+        """
+        import rclpy
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
+                               ReliabilityPolicy)
+        from geometry_msgs.msg import PoseStamped
+        from ik_solvers_interfaces.msg import IKStatus
+        from ik_solvers_interfaces.srv import SolveIK
+        from rcl_interfaces.msg import Log
+        from sensor_msgs.msg import JointState
+        from std_msgs.msg import String
+        from trajectory_msgs.msg import JointTrajectory
+
+        self._rclpy = rclpy
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context)
+        self.node = rclpy.create_node('stress_client', namespace=namespace,
+                                      context=self.context)
+        self._namespace = namespace
+        deep = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        self.description = self.node.create_publisher(String, 'robot_description', latched)
+        self.joint_states = self.node.create_publisher(JointState, 'joint_states',
+                                                       qos_profile_sensor_data)
+        self.targets = self.node.create_publisher(PoseStamped, 'target_pose', deep)
+        # A burst's responses arrive together: a client queue of 10 would lose some.
+        self.solve_ik = self.node.create_client(SolveIK, 'ik_node/solve_ik', qos_profile=deep)
+        self.commands: List[Tuple[float, Any]] = []
+        self.statuses: List[Tuple[float, Any]] = []
+        self.logs: List[Any] = []
+        self.node.create_subscription(JointTrajectory, COMMAND_TOPIC, self._stamped(
+            self.commands), deep)
+        self.node.create_subscription(IKStatus, 'ik_node/status', self._stamped(self.statuses),
+                                      deep)
+        self.node.create_subscription(Log, '/rosout', self._on_log, QoSProfile(
+            depth=1000, reliability=ReliabilityPolicy.RELIABLE,
+            durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        self._joint_state = JointState(name=list(joint_names),
+                                       position=[float(value) for value in joint_positions])
+        self.node.create_timer(0.02, self._publish_joint_states)
+        self._message_types = {'PoseStamped': PoseStamped, 'JointState': JointState,
+                               'String': String, 'Request': SolveIK.Request}
+        self._executor = SingleThreadedExecutor(context=self.context)
+        self._executor.add_node(self.node)
+        self._spinner = threading.Thread(target=self._executor.spin, daemon=True)
+        self._spinner.start()
+
+    def message(self, type_name: str) -> Any:
+        """Return a new ``PoseStamped``, ``JointState``, ``String`` or SolveIK ``Request``."""
+        return self._message_types[type_name]()
+
+    @staticmethod
+    def _stamped(store: List[Tuple[float, Any]]) -> Callable[[Any], None]:
+        return lambda message: store.append((time.monotonic(), message))
+
+    def _on_log(self, message: Any) -> None:
+        if message.name.startswith(self._namespace.strip('/').replace('/', '.')):
+            self.logs.append(message)
+
+    def _publish_joint_states(self) -> None:
+        self._joint_state.header.stamp = self.node.get_clock().now().to_msg()
+        self.joint_states.publish(self._joint_state)
+
+    def wait_for_node(self, timeout: float) -> bool:
+        """Wait until the ik_node's service and subscriptions are discovered."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if (self.solve_ik.service_is_ready() and self.targets.get_subscription_count() > 0
+                    and self.description.get_subscription_count() > 0):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def call(self, request: Any, deadline: float, label: str = '') -> TimedCall:
+        """Send one SolveIK request; returns at once."""
+        return TimedCall(self.solve_ik.call_async(request), deadline, label)
+
+    def logged_since(self, count: int, text: str) -> bool:
+        """Tell whether a log line of the ik_node from index ``count`` on contains ``text``."""
+        return any(text in message.msg for message in self.logs[count:])
+
+    def close(self) -> None:
+        """Stop spinning and shut the client's context down."""
+        self._executor.shutdown()
+        self._spinner.join(timeout=10.0)
+        self.node.destroy_node()
+        self._rclpy.try_shutdown(context=self.context)
