@@ -448,3 +448,12 @@ def test_one_stale_chain_joint_is_enough_to_refuse_a_command():
     outcome = engine.solve(_request(_goal(engine)), settings)
     with pytest.raises(StaleJointStatesError, match='of %s are' % chain.joint_names[3]):
         engine.plan_command(outcome, settings)
+
+
+@pytest.mark.parametrize('field, code', [('solver', Codes.UNKNOWN_SOLVER),
+                                         ('frame_id', Codes.UNKNOWN_FRAME)])
+def test_a_huge_name_is_refused_without_being_quoted_whole(engine, field, code):
+    outcome = engine.solve(_request(_goal(engine), **{field: 'x' * 100_000}), SETTINGS)
+    assert outcome.error_code == code
+    assert 'has 100000 characters' in outcome.message and len(outcome.message) < 200
+    assert len(outcome.solver) < 200

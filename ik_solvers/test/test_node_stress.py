@@ -1,8 +1,10 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The ik_node under hostile input and overload, over real DDS: every call answered, every bad
-input refused with a reason, stale joint states never commanded from.
+The ik_node under hostile input and overload, over real DDS.
+
+Every call is answered, every bad input refused with a reason, and stale joint states are
+never commanded from.
 
 Bounded to a few seconds each. The only time limits asserted are generous ones that the
 defects they guard against broke by far (a quadratic check, a parse on the executor thread).

@@ -67,7 +67,7 @@ def repeated_names(count: int, prefix: str = 'joint_') -> List[str]:
 
 def padded_description(urdf_xml: str, extra_links: int, parent_link: str) -> str:
     """
-    Add fixed links to a valid description: same chain, larger text.
+    Add fixed links to a valid description: the same chain in a larger text.
 
     :param urdf_xml: A valid URDF.
     :param extra_links: Number of links to add, each by a fixed joint below ``parent_link``.
@@ -85,7 +85,7 @@ def padded_description(urdf_xml: str, extra_links: int, parent_link: str) -> str
 def bad_requests(position: Position, orientation: Quaternion, joint_names: Sequence[str]
                  ) -> List[HostileInput]:
     """
-    SolveIK requests that must be refused with an error code, one per kind of mistake.
+    Return SolveIK requests that must be refused with an error code, one per kind of mistake.
 
     :param position: A reachable target position, m; each request spoils one field.
     :param orientation: Its orientation (x, y, z, w).
@@ -122,7 +122,7 @@ def bad_requests(position: Position, orientation: Quaternion, joint_names: Seque
 
 def bad_joint_states(joint_names: Sequence[str]) -> List[HostileInput]:
     """
-    joint_states messages the node must refuse or partly ignore.
+    Return joint_states messages the node must refuse or partly ignore.
 
     :param joint_names: The chain's joints.
     :returns: The messages.
@@ -142,7 +142,7 @@ def bad_joint_states(joint_names: Sequence[str]) -> List[HostileInput]:
 
 def bad_targets(position: Position) -> List[HostileInput]:
     """
-    Streamed target poses the node must report as failures, never command.
+    Return streamed target poses the node must report as failures, never command.
 
     :param position: A reachable target position, m.
     :returns: The targets.
@@ -160,7 +160,7 @@ def bad_targets(position: Position) -> List[HostileInput]:
 
 def bad_descriptions(urdf_xml: str, *, oversized: bool = True) -> List[HostileInput]:
     """
-    Robot descriptions the node must refuse while it keeps the model it has.
+    Return robot descriptions the node must refuse while it keeps the model it has.
 
     :param urdf_xml: A valid URDF with revolute joints and velocity limits.
     :param oversized: Include a description just above the 20 MB bound.
@@ -202,7 +202,7 @@ def fuzz_inputs(count: int, *, seed: int, urdf_xml: str, joint_names: Sequence[s
                 weights: Optional[Dict[str, float]] = None,
                 oversized: bool = True) -> List[HostileInput]:
     """
-    A shuffled mix of ``count`` bad inputs of every kind.
+    Return a shuffled mix of ``count`` bad inputs of every kind.
 
     The oversized description appears at most twice (each is 21 MB to send).
 

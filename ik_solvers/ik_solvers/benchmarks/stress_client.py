@@ -17,7 +17,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import uuid
 
-__all__ = ['IKNodeProcess', 'StressClient', 'TimedCall']
+__all__ = ['DescriptionPublisher', 'IKNodeProcess', 'StressClient', 'TimedCall']
 
 #: Topic of the commands, relative to the namespace of the run.
 COMMAND_TOPIC = 'commands'
@@ -82,6 +82,62 @@ class IKNodeProcess:
         return self._process.returncode
 
 
+class DescriptionPublisher:
+    """
+    A process of its own that publishes one robot description, as robot_state_publisher does.
+
+    Megabytes sent from the client's own participant would queue the client's calls behind
+    them in the middleware, and the calls' latencies would measure the client, not the node.
+    """
+
+    def __init__(self, namespace: str, urdf_xml: str, directory: Path) -> None:
+        """
+        Start publishing; the description stays latched until :meth:`stop`.
+
+        :param namespace: The ik_node's namespace.
+        :param urdf_xml: The description.
+        :param directory: Where the text is written for the child process.
+        """
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / ('description_%s.urdf' % uuid.uuid4().hex[:8])
+        path.write_text(urdf_xml)
+        self._path = path
+        self._process = subprocess.Popen(
+            [sys.executable, '-m', 'ik_solvers.benchmarks.stress_client', namespace, str(path)],
+            env=dict(os.environ))
+
+    def stop(self) -> None:
+        """End the process and remove the text."""
+        self._process.send_signal(signal.SIGINT)
+        try:
+            self._process.wait(timeout=20.0)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait(timeout=20.0)
+        self._path.unlink()
+
+
+def _publish_description(namespace: str, path: str) -> None:
+    """Body of :class:`DescriptionPublisher`'s process: publish latched, spin until Ctrl-C."""
+    import rclpy
+    from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+    from std_msgs.msg import String
+
+    rclpy.init()
+    node = rclpy.create_node('stress_description', namespace=namespace)
+    latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                         durability=DurabilityPolicy.TRANSIENT_LOCAL)
+    node.create_publisher(String, 'robot_description', latched).publish(
+        String(data=Path(path).read_text()))
+    try:
+        rclpy.spin(node)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+
+
 class TimedCall:
     """One SolveIK call: when it was sent, its deadline, and its answer once it comes."""
 
@@ -143,7 +199,7 @@ class StressClient:
         rclpy.init(context=self.context)
         self.node = rclpy.create_node('stress_client', namespace=namespace,
                                       context=self.context)
-        self._namespace = namespace
+        self.namespace = namespace
         deep = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -182,7 +238,7 @@ class StressClient:
         return lambda message: store.append((time.monotonic(), message))
 
     def _on_log(self, message: Any) -> None:
-        if message.name.startswith(self._namespace.strip('/').replace('/', '.')):
+        if message.name.startswith(self.namespace.strip('/').replace('/', '.')):
             self.logs.append(message)
 
     def _publish_joint_states(self) -> None:
@@ -213,3 +269,7 @@ class StressClient:
         self._spinner.join(timeout=10.0)
         self.node.destroy_node()
         self._rclpy.try_shutdown(context=self.context)
+
+
+if __name__ == '__main__':
+    _publish_description(sys.argv[1], sys.argv[2])

@@ -43,6 +43,9 @@ Codes = SolveIK.Response
 #: Upper bounds of request tolerances, the same as the node parameters' ranges.
 MAX_POSITION_TOLERANCE = 1.0
 MAX_ORIENTATION_TOLERANCE = math.pi
+#: Longest solver name and frame id accepted, in characters. A longer one is refused without
+#: being looked up or quoted whole in the answer, the status and the log.
+MAX_NAME_LENGTH = 256
 
 
 class CommandRefusedError(IKError):
@@ -283,6 +286,11 @@ class IKEngine:
             target_in_frame = pose_to_matrix(request.pose)
         except InvalidTargetError as error:
             raise _Refusal(Codes.INVALID_TARGET, 'invalid target: %s' % error)
+        for name, value, code in (('solver name', request.solver, Codes.UNKNOWN_SOLVER),
+                                  ('frame id', request.frame_id, Codes.UNKNOWN_FRAME)):
+            if len(value) > MAX_NAME_LENGTH:
+                raise _Refusal(code, 'the %s has %d characters, more than %d: %r...'
+                               % (name, len(value), MAX_NAME_LENGTH, value[:40]))
         outcome.solver = request.solver or settings.solver
         if outcome.solver not in SOLVERS:
             raise _Refusal(Codes.UNKNOWN_SOLVER, 'unknown solver %r; known solvers: %s'

@@ -4,11 +4,10 @@
 The ik_node: target poses in, verified JointTrajectory commands out, plus a SolveIK service.
 
 A plain rclpy node, like robot_state_publisher. Callbacks only convert messages and hand work
-over; decisions are made by :class:`~ik_solvers.ros.engine.IKEngine`. Nothing slow runs on the
-thread that spins the node: streamed targets go through a one-slot mailbox to a worker thread,
-so a burst of targets costs one solve for the newest, not one per message; service requests go
-to a small pool of workers (:mod:`.solve_service`); robot descriptions are parsed on a thread
-of their own (:mod:`.description_loader`). Run it with ``ros2 run ik_solvers ik_node``.
+over to :class:`~ik_solvers.ros.engine.IKEngine` on other threads: streamed targets through a
+one-slot mailbox to a worker (a burst costs one solve, for the newest), service calls to
+:mod:`.solve_service`, descriptions to :mod:`.description_loader`. Run ``ros2 run ik_solvers
+ik_node``.
 """
 
 import threading
@@ -96,8 +95,9 @@ class IKNode(Node):
             value = spec.default if override is None else coerce_value(spec.name, override.value)
             self.declare_parameter(spec.name, value, describe(spec), ignore_override=True)
         self._loggers: Dict[str, object] = {}
-        self._descriptions = DescriptionLoader(self._load_description,
-                                               self._on_description_error)
+        self._descriptions = DescriptionLoader(self._load_description, lambda error, origin: (
+            self.get_logger().error('failed to load the description from %s: %r'
+                                    % (origin, error))))
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
         # Held by the worker while it uses the node after a solve; destroy_node takes it to
         # know that the worker will not touch the node again.
@@ -315,9 +315,6 @@ class IKNode(Node):
         self.get_logger().info('robot model from %s: chain %s -> %s, %d joints (%s)' % (
             origin, chain.base_link, chain.tip_link, chain.num_joints,
             ', '.join(chain.joint_names)))
-
-    def _on_description_error(self, error: Exception, origin: str) -> None:
-        self.get_logger().error('failed to load the description from %s: %r' % (origin, error))
 
     def _on_description(self, message: String) -> None:
         self._descriptions.submit(message.data, 'the %s topic' % ROBOT_DESCRIPTION_TOPIC)
