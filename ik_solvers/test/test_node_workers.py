@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The ik_node's helpers off the executor thread: request pool, description loader, models."""
 
+import gc
 from pathlib import Path
 import threading
 import time
@@ -11,6 +12,7 @@ from ik_solvers.ros.description_loader import (
     DescriptionLoader,
     description_size_problem,
     MAX_DESCRIPTION_BYTES,
+    paused_garbage_collection,
 )
 from ik_solvers.ros.model_holder import ModelHolder
 from ik_solvers.ros.request_pool import RequestPool
@@ -126,3 +128,12 @@ def test_a_model_a_solve_still_holds_outlives_its_replacement():
     assert holder.chain_and_model('', 'tip')[0].num_joints == 3
     with pytest.raises(RobotModelError):
         holder.chain_and_model('', 'tool0')
+
+
+def test_full_collections_wait_while_a_description_is_parsed():
+    before = gc.get_threshold()
+    with paused_garbage_collection():
+        during = gc.get_threshold()
+        assert gc.isenabled()  # young garbage of other threads is still collected
+        assert during[:2] == before[:2] and during[2] > 1_000_000
+    assert gc.get_threshold() == before
