@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar, Dict, Mapping
 
 import numpy as np
 
-from .search import (
+from .layout import (
     FINISHER_ITERATIONS,
     HEURISTIC_ITERATIONS,
     MAX_ATTEMPTS,

@@ -28,7 +28,8 @@ import numpy as np
 from .base import non_negative_float, Option, over_relaxation, Solver
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, rotate_about_axis
 from .hinge import sinusoid_coefficients
-from .search import ORIENTATION_WEIGHT, POSITION_ONLY, relaxation_gain, run_search
+from .goal import orientation_vectors
+from .search import relaxation_gain, run_search
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import LIMIT_LOWER, LIMIT_UPPER
@@ -42,19 +43,15 @@ _STIFFNESS = 2
 
 
 @compiled
-def ccd_step(chain, target, settings, options, q, frames, error, radius, memory) -> None:
+def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
+             memory) -> None:
     """One sweep from the tip joint to the base joint; see :func:`.search.run_search`."""
     count = q.shape[0]
     tip = np.empty(3)
     tip[:] = frames[-1, :3, 3]
-    tip_axes = frames[-1, :3, :3].T.copy()  # row k: column k of the tip rotation
-    target_axes = target[:3, :3].T
-    tx, ty, tz = target[0, 3], target[1, 3], target[2, 3]
-    # Half the squared weight turns the summed axis alignments into the squared angle for
-    # small errors, comparable with the squared position error.
-    orientation_weight = 0.0
-    if settings[POSITION_ONLY] == 0.0:
-        orientation_weight = 0.5 * settings[ORIENTATION_WEIGHT] ** 2 * options[_EMPHASIS]
+    tip_vectors, goal_vectors, vector_weight = orientation_vectors(settings, frames[-1], goal)
+    orientation_weight = vector_weight * options[_EMPHASIS]
+    tx, ty, tz = goal[0, 3], goal[1, 3], goal[2, 3]
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
     slide = radius * chain.length_scale
     gain = relaxation_gain(settings, options[_OVER_RELAXATION])
@@ -82,19 +79,19 @@ def ccd_step(chain, target, settings, options, q, frames, error, radius, memory)
         along = ux * vx + uy * vy + uz * vz
         a = dx * vx + dy * vy + dz * vz - along * (ux * dx + uy * dy + uz * dz)
         b = ux * (vy * dz - vz * dy) + uy * (vz * dx - vx * dz) + uz * (vx * dy - vy * dx)
-        if orientation_weight > 0.0:
-            for r in range(3):
-                for c in range(3):
-                    moment[r, c] = (tip_axes[0, r] * target_axes[0, c]
-                                    + tip_axes[1, r] * target_axes[1, c]
-                                    + tip_axes[2, r] * target_axes[2, c])
+        if orientation_weight > 0.0 and tip_vectors.shape[0] > 0:
+            moment[:, :] = 0.0
+            for k in range(tip_vectors.shape[0]):
+                for r in range(3):
+                    for c in range(3):
+                        moment[r, c] += tip_vectors[k, r] * goal_vectors[k, c]
             a_rotation, b_rotation = sinusoid_coefficients(ux, uy, uz, moment)
             a += orientation_weight * a_rotation
             b += orientation_weight * b_rotation
         new = best_joint_value(q[i], a, b, max(lower, q[i] - radius), min(upper, q[i] + radius),
                                stiffness * gain, negligible)
         if new != q[i]:
-            rotate_about_axis(ux, uy, uz, new - q[i], origin, tip_points, tip_axes)
+            rotate_about_axis(ux, uy, uz, new - q[i], origin, tip_points, tip_vectors)
             q[i] = new
 
 

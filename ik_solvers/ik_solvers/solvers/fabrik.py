@@ -9,10 +9,11 @@ axis, and the tip, with constant distances between neighbours. One iteration:
 1. Forward kinematics of the current configuration gives the points, so that every offset of
    the URDF (joints that do not sit where the previous link ends, co-located joints, a tool
    offset) is respected.
-2. Backward reaching: the goal points are put in place (the tip, and for a full pose the last
-   joint point derived from the target pose and the last segment's constant transform, which
-   is how the end-effector orientation enters); walking toward the base, each point is pulled
-   onto the line to its already placed neighbour at the segment's length.
+2. Backward reaching: the goal points are put in place (the tip, and for a full pose or an
+   aimed tool axis the last joint point derived from the effective goal pose and the last
+   segment's constant transform, which is how the end-effector orientation enters); walking
+   toward the base, each point is pulled onto the line to its already placed neighbour at the
+   segment's length.
 3. Forward reaching: the first point goes back to the base, and walking toward the tip, each
    point is pulled onto the line from its placed neighbour at the segment's length.
 4. The joint values are recovered from the points (see :func:`.point_chain.recover_joint_values`),
@@ -28,7 +29,7 @@ import numpy as np
 
 from .base import Option, over_relaxation, Solver
 from .point_chain import chain_points, fix_goal, recover_joint_values
-from .search import POSITION_ONLY, run_search
+from .search import run_search
 from ..kinematics.jit import compiled
 
 __all__ = ['FABRIKSolver']
@@ -54,18 +55,18 @@ def _reach(points: np.ndarray, moving: int, anchor: int, length: float) -> None:
 
 
 @compiled
-def fabrik_step(chain, target, settings, options, q, frames, error, radius, memory) -> None:
+def fabrik_step(chain, target, goal, settings, options, q, frames, error, radius,
+                memory) -> None:
     """One backward and forward pass, then joint recovery; see :func:`.search.run_search`."""
     points, lengths = chain_points(chain, frames)
     base = points[0].copy()
-    position_only = settings[POSITION_ONLY] != 0.0
-    fixed_from = fix_goal(chain, target, position_only, points)
+    fixed_from = fix_goal(chain, goal, settings, points)
     for j in range(fixed_from - 1, -1, -1):
         _reach(points, j, j + 1, lengths[j])
     points[0] = base
     for j in range(lengths.shape[0]):
         _reach(points, j + 1, j, lengths[j])
-    recover_joint_values(chain, target, settings, options[_OVER_RELAXATION], q, frames,
+    recover_joint_values(chain, goal, settings, options[_OVER_RELAXATION], q, frames,
                          points, radius)
 
 

@@ -18,7 +18,8 @@ Each step is clamped to the limits.
 import numpy as np
 
 from .base import boolean, Option, positive_float, Solver
-from .search import ORIENTATION_WEIGHT, POSITION_ONLY, run_search
+from .goal import weighted_system
+from .search import run_search
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import jacobian_from_frames, LIMIT_LOWER, LIMIT_UPPER
 
@@ -41,18 +42,16 @@ def _dot(first: np.ndarray, second: np.ndarray) -> float:
 
 
 @compiled
-def jacobian_transpose_step(chain, target, settings, options, q, frames, error, radius,
+def jacobian_transpose_step(chain, target, goal, settings, options, q, frames, error, radius,
                             memory) -> None:
     """One step along the gradient, or a conjugate direction; see :func:`.search.run_search`."""
     count = q.shape[0]
-    rows = 3 if settings[POSITION_ONLY] != 0.0 else 6
-    weight = settings[ORIENTATION_WEIGHT]
+    full_jacobian = np.empty((6, count))
+    jacobian_from_frames(chain, frames, full_jacobian)
     jacobian = np.empty((6, count))
-    jacobian_from_frames(chain, frames, jacobian)
-    residual = error[:rows].copy()
-    if rows == 6:
-        jacobian[3:] *= weight
-        residual[3:] *= weight
+    residual = np.empty(6)
+    rows = weighted_system(target, frames[-1], settings, error, full_jacobian, jacobian,
+                           residual)
     # Plain loops: on matrices this small a BLAS call costs more than its arithmetic.
     gradient = np.zeros(count)
     for i in range(count):
@@ -73,11 +72,16 @@ def jacobian_transpose_step(chain, target, settings, options, q, frames, error, 
     for k in range(rows):
         for i in range(count):
             image[k] += jacobian[k, i] * direction[i]
-    image_norm = _dot(image, image)
+    image_norm = 0.0
+    for k in range(rows):
+        image_norm += image[k] * image[k]
     if image_norm == 0.0:  # no joint can reduce the error: a stationary point
         return
     # The step that best reduces the linearised error along the direction.
-    step = (_dot(residual, image) / image_norm) * direction
+    along = 0.0
+    for k in range(rows):
+        along += residual[k] * image[k]
+    step = (along / image_norm) * direction
     memory[:, _PREVIOUS_GRADIENT] = gradient
     memory[:, _PREVIOUS_DIRECTION] = direction
     memory[0, _PREVIOUS_NORM] = gradient_norm

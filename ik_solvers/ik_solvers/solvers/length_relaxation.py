@@ -7,9 +7,9 @@ The chain is seen as the points of :mod:`.point_chain`. Instead of FABRIK's sequ
 every segment is relaxed at once, like springs settling: one iteration
 
 1. takes the points from the forward kinematics of the current configuration;
-2. fixes the end of the chain from the target: the tip and, for a full pose, the last joint
-   point from the target pose times the inverse of the last segment's constant transform; the
-   base point stays where it is;
+2. fixes the end of the chain from the effective goal: the tip and, for a full pose or an
+   aimed tool axis, the last joint point from the goal pose times the inverse of the last
+   segment's constant transform; the base point stays where it is;
 3. relaxes lengths for a few sweeps: each segment whose length differs from its true one
    pushes or pulls its two end points along itself, half each, or all on the free end when
    the other is fixed; all segments are corrected simultaneously from the same positions;
@@ -24,7 +24,7 @@ import numpy as np
 
 from .base import Option, over_relaxation, positive_integer, Solver
 from .point_chain import chain_points, fix_goal, recover_joint_values
-from .search import POSITION_ONLY, run_search
+from .search import run_search
 from ..kinematics.jit import compiled
 
 __all__ = ['LengthRelaxationSolver']
@@ -34,13 +34,12 @@ _OVER_RELAXATION = 1
 
 
 @compiled
-def length_relaxation_step(chain, target, settings, options, q, frames, error, radius,
+def length_relaxation_step(chain, target, goal, settings, options, q, frames, error, radius,
                            memory) -> None:
     """Relax the segment lengths, then recover the joints; see :func:`.search.run_search`."""
     points, lengths = chain_points(chain, frames)
     count = lengths.shape[0]
-    position_only = settings[POSITION_ONLY] != 0.0
-    fixed_from = fix_goal(chain, target, position_only, points)
+    fixed_from = fix_goal(chain, goal, settings, points)
     corrections = np.empty((count, 3))
     for _ in range(int(options[_SWEEPS])):
         for j in range(count):
@@ -64,7 +63,7 @@ def length_relaxation_step(chain, target, settings, options, q, frames, error, r
             else:
                 points[j] += 0.5 * corrections[j]
                 points[j + 1] -= 0.5 * corrections[j]
-    recover_joint_values(chain, target, settings, options[_OVER_RELAXATION], q, frames,
+    recover_joint_values(chain, goal, settings, options[_OVER_RELAXATION], q, frames,
                          points, radius)
 
 

@@ -27,7 +27,9 @@ import numpy as np
 
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, rotate_about_axis
 from .hinge import sinusoid_coefficients
-from .search import ORIENTATION_WEIGHT, POSITION_ONLY, relaxation_gain
+from .goal import orientation_vectors
+from .layout import MODE_NONE, ORIENTATION_MODE
+from .search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
@@ -56,12 +58,17 @@ def chain_points(chain: ChainArrays, frames: np.ndarray) -> tuple:
 
 
 @compiled
-def fix_goal(chain: ChainArrays, target: np.ndarray, position_only: bool,
+def fix_goal(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
              points: np.ndarray) -> int:
-    """Put the goal points in place in ``points``; return the index of the first fixed one."""
+    """
+    Put the goal points in place in ``points``; return the index of the first fixed one.
+
+    :param target: the effective goal (:func:`.goal.effective_goal`): in MODE_AXIS its
+        rotation aims the tip axis with the least turn, which fixes the last joint point too.
+    """
     count = points.shape[0] - 1
     points[count] = target[:3, 3]
-    if position_only or not chain.tip_follows_last_joint:
+    if settings[ORIENTATION_MODE] == MODE_NONE or not chain.tip_follows_last_joint:
         return count
     # The last joint's frame must sit at target @ inverse(tip offset).
     offset = chain.segments[-1]
@@ -84,8 +91,9 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
     Change ``q`` in place to the joint values whose points best match ``desired``.
 
     :param chain: the chain.
-    :param target: (4, 4) target pose; its rotation counts unless the search is position-only.
-    :param settings: the search's settings (goal kind, orientation weight, finisher).
+    :param target: (4, 4) the effective goal (:func:`.goal.effective_goal`); what of its
+        rotation counts depends on the orientation mode (:func:`.goal.orientation_vectors`).
+    :param settings: the search's settings (orientation mode, weight, finisher).
     :param over_relaxation: the heuristic's option; see :func:`.search.relaxation_gain`.
     :param q: (N,) current configuration.
     :param frames: forward kinematics of ``q`` (see ``kinematics.kernels.forward_frames``).
@@ -94,10 +102,6 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
         chain's length, m).
     """
     count = q.shape[0]
-    orientation_weight = 0.0
-    if settings[POSITION_ONLY] == 0.0:
-        # Half the squared weight turns the summed axis alignments into the squared angle.
-        orientation_weight = 0.5 * settings[ORIENTATION_WEIGHT] ** 2
     # Over-relaxing assumes the point model is exact, which it is not when a mimic joint
     # turns the tip after the last independent joint.
     gain = relaxation_gain(settings, over_relaxation) if chain.tip_follows_last_joint else 1.0
@@ -105,8 +109,8 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
     axes = np.empty((count, 3))
     for i in range(count):
         axes[i] = frames[chain.joint_segment[i], :3, 2]
-    tip_axes = frames[-1, :3, :3].T.copy()  # row k: column k of the tip rotation
-    target_axes = target[:3, :3].T
+    tip_vectors, goal_vectors, orientation_weight = orientation_vectors(settings, frames[-1],
+                                                                        target)
     slide = radius * chain.length_scale
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
     moment = np.empty((3, 3))
@@ -136,14 +140,13 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
             for r in range(3):
                 for c in range(3):
                     moment[r, c] += (points[k, r] - origin[r]) * (desired[k, c] - origin[c])
-        if orientation_weight > 0.0:
-            for k in range(3):
-                for r in range(3):
-                    for c in range(3):
-                        moment[r, c] += orientation_weight * tip_axes[k, r] * target_axes[k, c]
+        for k in range(tip_vectors.shape[0]):
+            for r in range(3):
+                for c in range(3):
+                    moment[r, c] += orientation_weight * tip_vectors[k, r] * goal_vectors[k, c]
         a, b = sinusoid_coefficients(ux, uy, uz, moment)
         new = best_joint_value(q[i], a, b, lower, upper, gain, negligible)
         if new != q[i]:
             rotate_about_axis(ux, uy, uz, new - q[i], origin, points[i + 1:], axes[i + 1:])
-            rotate_about_axis(ux, uy, uz, new - q[i], origin, no_vectors, tip_axes)
+            rotate_about_axis(ux, uy, uz, new - q[i], origin, no_vectors, tip_vectors)
             q[i] = new

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..kinematics.jit import compiled
 
-__all__ = ['orientation_error', 'pose_residual', 'rotation_vector', 'rotation_vector_into']
+__all__ = ['orientation_error', 'rotation_vector', 'rotation_vector_into']
 
 # Below this angle the rotation vector equals the skew part of the rotation to float precision.
 _SMALL_ANGLE = 1e-6
@@ -58,34 +58,6 @@ def rotation_vector_into(r: np.ndarray, out: np.ndarray) -> float:
     for i in range(3):
         out[i] *= sign * angle / norm
     return angle
-
-
-@compiled
-def pose_residual(target: np.ndarray, tip: np.ndarray, position_only: bool,
-                  error: np.ndarray) -> tuple:
-    """
-    Error of a reached tip pose against a target pose (both 4x4, base frame).
-
-    :param position_only: leave the orientation out.
-    :param error: (6,) output: the position error (m, target minus reached), then the rotation
-        vector carrying the reached orientation onto the target (rad, base frame; zeros when
-        ``position_only``).
-
-    :returns: ``(position_error, orientation_error)``: the position error's norm (m) and the
-        rotation angle (rad; 0 when ``position_only``).
-    """
-    for i in range(3):
-        error[i] = target[i, 3] - tip[i, 3]
-    position_error = math.sqrt(error[0] * error[0] + error[1] * error[1] + error[2] * error[2])
-    if position_only:
-        error[3], error[4], error[5] = 0.0, 0.0, 0.0
-        return position_error, 0.0
-    difference = np.empty((3, 3))
-    for i in range(3):
-        for j in range(3):
-            difference[i, j] = (target[i, 0] * tip[j, 0] + target[i, 1] * tip[j, 1]
-                                + target[i, 2] * tip[j, 2])
-    return position_error, rotation_vector_into(difference, error[3:])
 
 
 def rotation_vector(rotation: np.ndarray) -> np.ndarray:

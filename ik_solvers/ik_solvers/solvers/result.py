@@ -6,13 +6,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ['IKResult', 'STATUS_NO_SOLUTION', 'STATUS_SUCCESS', 'STATUS_TIMED_OUT']
+__all__ = ['IKResult', 'STATUS_CLOSEST_ORIENTATION', 'STATUS_NO_SOLUTION', 'STATUS_SUCCESS',
+           'STATUS_TIMED_OUT']
 
 STATUS_SUCCESS = 'success'
 # The search ended before the deadline without meeting the tolerances (``max_attempts``).
 STATUS_NO_SOLUTION = 'no_solution'
 # The deadline came before any attempt met the tolerances.
 STATUS_TIMED_OUT = 'timed_out'
+# No configuration met the pose; with ``orientation_fallback`` the one returned meets the
+# position, with the orientation as close as the search got. Never a success.
+STATUS_CLOSEST_ORIENTATION = 'closest_orientation'
 
 
 @dataclass(frozen=True)
@@ -22,13 +26,16 @@ class IKResult:
 
     :ivar q: joint configuration, (N,), rad or m, always within the joint limits; the closest
         configuration found when ``success`` is false.
-    :ivar success: true only when the forward kinematics of ``q`` is within both tolerances.
+    :ivar success: true only when the forward kinematics of ``q`` meets every tolerance (or
+        per-axis bound) of the goal.
     :ivar position_error: distance from the reached tip position to the target's, m.
-    :ivar orientation_error: angle of the rotation between the reached tip orientation and the
-        target's, rad; 0 when solving for position only.
+    :ivar orientation_error: rad, by the orientation mode: the angle of the rotation between
+        the reached tip orientation and the target's (``'full'``), the angle between the tip
+        axis and the target direction (``'axis'``), 0 (``'none'``).
     :ivar iterations: iterations of the heuristic and of the polish, summed over attempts.
     :ivar elapsed: wall-clock time spent in :func:`ik_solvers.solve`, s.
-    :ivar status: ``'success'``, ``'no_solution'`` or ``'timed_out'``.
+    :ivar status: ``'success'``, ``'no_solution'``, ``'timed_out'`` or, with the orientation
+        fallback, ``'closest_orientation'``.
     :ivar solver: name of the heuristic that ran.
     :ivar attempts: number of starting configurations tried (the seed counts as the first).
     :ivar polished: whether the local polish ran after the heuristic.

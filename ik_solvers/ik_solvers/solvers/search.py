@@ -32,9 +32,26 @@ import math
 
 import numpy as np
 
+from . import layout as _layout
 from .finisher import damped_step
+from .goal import assess, effective_goal, goal_residual, weighted_system
 from .inputs import beyond_reach as _beyond_reach, refusal
-from .pose_error import pose_residual
+from .layout import (
+    DEADLINE,
+    FINISHER_ITERATIONS,
+    HEURISTIC_ITERATIONS,
+    MAX_ATTEMPTS,
+    POSITION_TOLERANCE,
+    REPORT_ATTEMPTS,
+    REPORT_FINISHER_ITERATIONS,
+    REPORT_HEURISTIC_ITERATIONS,
+    REPORT_MET,
+    REPORT_ORIENTATION_ERROR,
+    REPORT_POSITION_ERROR,
+    REPORT_STATUS,
+    STALL_ITERATIONS,
+    TRUST_REGION,
+)
 from ..kinematics.jit import compiled, monotonic_seconds
 from ..kinematics.kernels import (
     ChainArrays,
@@ -55,34 +72,11 @@ __all__ = [
     'run_search',
 ]
 
-# Layout of the settings array (float64) that solve() packs for the loop.
-POSITION_TOLERANCE = 0        # m
-ORIENTATION_TOLERANCE = 1     # rad
-ORIENTATION_WEIGHT = 2        # m per rad
-POSITION_ONLY = 3             # 1.0 or 0.0
-DEADLINE = 4                  # s, on the monotonic clock (time.perf_counter)
-HANDOFF_POSITION = 5          # m: the heuristic hands over to the finisher within this ...
-HANDOFF_ORIENTATION = 6       # rad: ... and this
-PER_CALL_SETTINGS = 7         # the entries above change with every call, the ones below not
-HEURISTIC_ITERATIONS = 7      # cap on heuristic steps per start
-STALL_ITERATIONS = 8          # steps without a 5 % lower cost that end a start
-TRUST_REGION = 9              # gain of the trust region; inf for none
-FINISHER_ITERATIONS = 10      # cap on finisher steps per start; 0 turns the finisher off
-MAX_ATTEMPTS = 11             # cap on starts; inf for none
-SETTINGS_SIZE = 12
-
-# Layout of the report array (float64) the loop fills.
-REPORT_STATUS = 0
-REPORT_ATTEMPTS = 1
-REPORT_HEURISTIC_ITERATIONS = 2
-REPORT_FINISHER_ITERATIONS = 3
-REPORT_POSITION_ERROR = 4     # m, of the returned q by forward kinematics
-REPORT_ORIENTATION_ERROR = 5  # rad, likewise
-REPORT_SIZE = 6
-
-STATUS_SUCCESS = 0
-STATUS_NO_SOLUTION = 1
-STATUS_TIMED_OUT = 2
+STATUS_SUCCESS = _layout.STATUS_SUCCESS
+STATUS_NO_SOLUTION = _layout.STATUS_NO_SOLUTION
+STATUS_TIMED_OUT = _layout.STATUS_TIMED_OUT
+REPORT_SIZE = _layout.REPORT_SIZE
+SETTINGS_SIZE = _layout.SETTINGS_SIZE
 
 # Seed of the restart generator: the same inputs give the same restarts, run after run.
 RESTART_SEED = 20260101
@@ -146,17 +140,12 @@ def _evaluate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: n
         whether the errors are within the hand-over errors.
     """
     forward_frames(chain, q, frames)
-    position_only = settings[POSITION_ONLY] != 0.0
-    position_error, orientation_error = pose_residual(target, frames[-1], position_only, error)
-    cost = position_error + settings[ORIENTATION_WEIGHT] * orientation_error
-    solved = (position_error <= settings[POSITION_TOLERANCE]
-              and (position_only or orientation_error <= settings[ORIENTATION_TOLERANCE]))
+    position_error, orientation_error = goal_residual(target, frames[-1], settings, error)
+    cost, solved, near = assess(target, settings, position_error, orientation_error, error)
     # A solution wins even over a lower cost that misses one of the tolerances.
     if solved or cost < best[0]:
         best[0] = min(cost, best[0])
         best_q[:] = q
-    near = (position_error <= settings[HANDOFF_POSITION]
-            and (position_only or orientation_error <= settings[HANDOFF_ORIENTATION]))
     return cost, solved, near
 
 
@@ -165,12 +154,11 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
             frames: np.ndarray, error: np.ndarray, best_q: np.ndarray, best: np.ndarray) -> tuple:
     """Damped least-squares steps from q (changed in place); return (steps, solved)."""
     count = q.shape[0]
-    rows = 3 if settings[POSITION_ONLY] != 0.0 else 6
-    weight = settings[ORIENTATION_WEIGHT]
     lower = chain.joint_limits[:, LIMIT_LOWER]
     upper = chain.joint_limits[:, LIMIT_UPPER]
     full_jacobian = np.empty((6, count))
-    residual = np.empty(rows)
+    system = np.empty((6, count))
+    residual = np.empty(6)
     step = np.empty(count)
     own_best = math.inf
     since_best = 0
@@ -193,12 +181,10 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
             return steps, False
         steps += 1
         jacobian_from_frames(chain, frames, full_jacobian)
-        jacobian = full_jacobian[:rows].copy()
-        for i in range(rows):
-            residual[i] = error[i] * (weight if i >= 3 else 1.0)
-        if rows == 6:
-            jacobian[3:] *= weight
-        damped_step(jacobian, residual, _FINISHER_DAMPING, q, lower, upper, step)
+        rows = weighted_system(target, frames[-1], settings, error, full_jacobian, system,
+                               residual)
+        damped_step(system[:rows].copy(), residual[:rows].copy(), _FINISHER_DAMPING, q, lower,
+                    upper, step)
         for i in range(count):
             q[i] = min(max(q[i] + step[i], lower[i]), upper[i])
 
@@ -238,17 +224,18 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     Search from the seed ``q`` until solved, out of starts, or past the deadline.
 
     :param step: the heuristic's compiled step,
-        ``step(chain, target, settings, options, q, frames, error, radius, memory)``: it
-        changes ``q`` in place, given ``frames`` (forward kinematics of ``q``), ``error`` (its
-        residual) and the trust ``radius`` (rad); ``memory`` is an (N, 4) array the step may
-        keep state in, zeroed at every start.
+        ``step(chain, target, goal, settings, options, q, frames, error, radius, memory)``:
+        it changes ``q`` in place, given the effective ``goal`` (see
+        :func:`.goal.effective_goal`), ``frames`` (forward kinematics of ``q``), ``error`` (its
+        residual, :func:`.goal.goal_residual`) and the trust ``radius`` (rad); ``memory`` is an
+        (N, 4) array the step may keep state in, zeroed at every start.
     :param chain: the chain's arrays.
     :param target: (4, 4) target pose in the base frame, m.
-    :param settings: (SETTINGS_SIZE,) see the layout above.
+    :param settings: (SETTINGS_SIZE,) see :mod:`.layout`.
     :param options: the heuristic's own options, packed by its solver class.
     :param q: (N,) seed on entry (clamped into the limits); the best configuration found on
         return, on the turn nearest the seed.
-    :param report: (REPORT_SIZE,) output, see the layout above; its status is a refusal
+    :param report: (REPORT_SIZE,) output, see :mod:`.layout`; its status is a refusal
         (see :func:`refusal`), and nothing else is filled, when the inputs are invalid.
     """
     refused = refusal(chain, target, q)
@@ -259,6 +246,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     seed = q.copy()
     frames = np.empty((chain.segments.shape[0], 4, 4))
     error = np.empty(6)
+    goal = np.empty((4, 4))
     best_q = q.copy()
     best = np.full(1, math.inf)
     memory = np.zeros((count, 4))
@@ -304,7 +292,8 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                     or since_decrease >= settings[STALL_ITERATIONS]
                     or monotonic_seconds() > settings[DEADLINE]):
                 break
-            step(chain, target, settings, options, q, frames, error, radius, memory)
+            effective_goal(target, frames[-1], settings, error, goal)
+            step(chain, target, goal, settings, options, q, frames, error, radius, memory)
             heuristic_steps += 1
         if not solved and settings[FINISHER_ITERATIONS] > 0.0:
             used, solved = _finish(chain, target, settings, q, frames, error, best_q, best)
@@ -354,11 +343,12 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     nearest_turn(q, seed, chain)
     # The errors reported are measured afresh on the very configuration returned.
     forward_frames(chain, q, frames)
-    position_error, orientation_error = pose_residual(
-        target, frames[-1], settings[POSITION_ONLY] != 0.0, error)
+    position_error, orientation_error = goal_residual(target, frames[-1], settings, error)
+    _, met, _ = assess(target, settings, position_error, orientation_error, error)
     report[REPORT_STATUS] = status
     report[REPORT_ATTEMPTS] = attempts
     report[REPORT_HEURISTIC_ITERATIONS] = heuristic_steps
     report[REPORT_FINISHER_ITERATIONS] = finisher_steps
     report[REPORT_POSITION_ERROR] = position_error
     report[REPORT_ORIENTATION_ERROR] = orientation_error
+    report[REPORT_MET] = 1.0 if met else 0.0

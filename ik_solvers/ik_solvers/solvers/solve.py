@@ -12,7 +12,6 @@ solution is found before the deadline. The defaults were chosen by measurement; 
 in docs/DECISIONS.md.
 """
 
-import math
 import time
 from typing import Any, Dict, Optional, Tuple
 
@@ -22,30 +21,52 @@ from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTarg
 from .base import Solver
 from .inputs import RIGID_TOLERANCE, STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from .registry import solver_class
-from .result import IKResult, STATUS_NO_SOLUTION, STATUS_SUCCESS, STATUS_TIMED_OUT
-from .search import (
+from .closest_orientation import closest_orientation
+from .goal_options import goal_options, is_positive_number
+from .layout import (
+    DEADLINE,
     FINISHER_ITERATIONS,
     MAX_ATTEMPTS,
     PER_CALL_SETTINGS,
-    nearest_turn as _nearest_turn_kernel,
+    REPORT_ATTEMPTS,
+    REPORT_FINISHER_ITERATIONS,
+    REPORT_HEURISTIC_ITERATIONS,
+    REPORT_MET,
+    REPORT_ORIENTATION_ERROR,
+    REPORT_POSITION_ERROR,
     REPORT_SIZE,
+    REPORT_STATUS,
 )
+from .result import (
+    IKResult,
+    STATUS_CLOSEST_ORIENTATION,
+    STATUS_NO_SOLUTION,
+    STATUS_SUCCESS,
+    STATUS_TIMED_OUT,
+)
+from .search import nearest_turn as _nearest_turn_kernel
 from .warm_up import is_warm, warm_up
 
 __all__ = ['nearest_turn', 'solve']
 
 # An orientation error of 1 rad weighs as much as this fraction of the chain's length.
 _ORIENTATION_WEIGHT_PER_LENGTH = 0.2
+# With the orientation fallback on, the search has this share of the timeout; the fallback
+# the rest.
+_SEARCH_SHARE_WITH_FALLBACK = 0.7
 _STATUS_NAMES = (STATUS_SUCCESS, STATUS_NO_SOLUTION, STATUS_TIMED_OUT)
 # Solvers built without options, kept: building one checks every option each time.
 _DEFAULT_SOLVERS: Dict[type, Solver] = {}
 
 
 def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
-          solver: str = 'jacobian_transpose', position_only: bool = False,
+          solver: str = 'jacobian_transpose', orientation_mode: str = 'full',
+          tip_axis: Any = (0.0, 0.0, 1.0), position_only: bool = False,
           position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
-          timeout: float = 0.005, polish: Optional[bool] = None,
-          polish_iterations: int = 20, max_attempts: Optional[int] = None,
+          position_bounds: Any = None, rotation_bounds: Any = None,
+          orientation_fallback: bool = False, timeout: float = 0.005,
+          polish: Optional[bool] = None, polish_iterations: int = 20,
+          max_attempts: Optional[int] = None,
           **solver_options: Any) -> IKResult:
     """
     Find joint positions that bring the chain's tip to ``target``.
@@ -63,9 +84,27 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     :param seed: start configuration, (N,), rad or m; values outside the limits are clamped.
         None starts from the middle of the limits.
     :param solver: one of :data:`ik_solvers.SOLVERS`.
-    :param position_only: reach the target position and ignore its orientation.
-    :param position_tolerance: largest accepted position error, m.
-    :param orientation_tolerance: largest accepted orientation error, rad.
+    :param orientation_mode: what of the target's orientation counts: ``'full'`` (all of
+        it), ``'axis'`` (the tip axis ``tip_axis`` must point along the same axis of the target
+        frame; the spin about it is free) or ``'none'`` (position only).
+    :param tip_axis: the aimed axis in ``'axis'`` mode, 3 numbers in the tip frame (normalised;
+        default the tip's z axis).
+    :param position_only: an alias of ``orientation_mode='none'``.
+    :param position_tolerance: largest accepted position error (its norm), m.
+    :param orientation_tolerance: largest accepted orientation error, rad: the rotation angle
+        in ``'full'`` mode, the angle between the tip axis and the target direction in
+        ``'axis'`` mode.
+    :param position_bounds: optional largest position error per axis of the base frame, 3
+        values, m (``math.inf`` leaves an axis free); when given they replace
+        ``position_tolerance``.
+    :param rotation_bounds: optional largest orientation error per axis of the target frame (the
+        rotation vector's components), 3 values, rad (``math.inf`` free); ``'full'`` mode only;
+        when given they replace ``orientation_tolerance``.
+    :param orientation_fallback: ``'full'`` mode only: when no configuration meets the pose,
+        return the one that meets the position with the orientation as close as the arm gets
+        (for arms with fewer than six joints). Such a result has ``status``
+        ``'closest_orientation'`` and is never a success. The search then has 70 % of the
+        timeout, the fallback the rest.
     :param timeout: hard deadline, s, from the call.
     :param polish: run the finisher after the heuristic in every start; None takes the
         solver's ``polish_by_default`` (on for all four). Off, the heuristic alone must reach
@@ -81,8 +120,9 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         best error stopped improving over the later half of the starts, or when
         ``max_attempts`` ran out; ``'timed_out'`` when the deadline came while it improved.
 
-    :raises InvalidTargetError: ``target`` is not a finite 4x4 rigid transform, or a tolerance is
-        not a finite positive number.
+    :raises InvalidTargetError: ``target`` is not a finite 4x4 rigid transform, a tolerance is
+        not a finite positive number, or the goal options (mode, axis, bounds, fallback) are
+        invalid or contradict each other.
     :raises InvalidSeedError: ``seed`` has the wrong length or non-finite values.
     :raises UnknownSolverError: ``solver`` is not registered.
     :raises InvalidSolverOptionError: an option is unknown or out of range, or ``timeout`` is not
@@ -92,12 +132,12 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         warm_up((solver,))
     start_time = time.perf_counter()
     implementation = solver_class(solver)
-    for name, tolerance in (('position_tolerance', position_tolerance),
-                            ('orientation_tolerance', orientation_tolerance)):
-        if not _is_positive_number(tolerance):
-            raise InvalidTargetError('%s must be a finite positive number, got %r'
-                                     % (name, tolerance))
-    if not _is_positive_number(timeout):
+    goal = goal_options(orientation_mode=orientation_mode, tip_axis=tip_axis,
+                        position_only=position_only, position_tolerance=position_tolerance,
+                        orientation_tolerance=orientation_tolerance,
+                        position_bounds=position_bounds, rotation_bounds=rotation_bounds,
+                        orientation_fallback=orientation_fallback)
+    if not is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
                                        'got %r' % (timeout,))
     if (isinstance(polish_iterations, bool) or not isinstance(polish_iterations, (int, np.integer))
@@ -111,7 +151,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     orientation_weight = solver_options.pop('orientation_weight', None)
     if orientation_weight is None:
         orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
-    elif not _is_positive_number(orientation_weight):
+    elif not is_positive_number(orientation_weight):
         raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
                                        'got %r' % (orientation_weight,))
     heuristic, options = _solver_and_options(implementation, chain, solver_options)
@@ -119,38 +159,47 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     pose = _target_array(target)
     q = _seed_array(seed, chain)
 
+    budget = float(timeout)
+    if goal.orientation_fallback:
+        budget *= _SEARCH_SHARE_WITH_FALLBACK
     settings = heuristic.settings_template(finisher).copy()
-    # The per-call entries are the first seven, in this order (see search's layout).
-    settings[:PER_CALL_SETTINGS] = (
-        position_tolerance, orientation_tolerance, orientation_weight,
-        1.0 if position_only else 0.0, start_time + float(timeout),
-        max(position_tolerance, heuristic.handoff_position_tolerance),
-        max(orientation_tolerance, heuristic.handoff_orientation_tolerance))
+    settings[:PER_CALL_SETTINGS] = goal.settings(
+        orientation_weight, start_time + budget, heuristic.handoff_position_tolerance,
+        heuristic.handoff_orientation_tolerance)
     if finisher:
         settings[FINISHER_ITERATIONS] = polish_iterations
     if max_attempts is not None:
         settings[MAX_ATTEMPTS] = max_attempts
     report = np.empty(REPORT_SIZE)
     implementation.search(chain.arrays, pose, settings, options, q, report)
-    status, attempts, heuristic_steps, finisher_steps, position_error, orientation_error = (
-        report.tolist())
+    status = report[REPORT_STATUS]
     if status == STATUS_INVALID_TARGET:
         raise InvalidTargetError(_target_problem(pose))
     if status == STATUS_INVALID_SEED:
         raise InvalidSeedError('seed has non-finite values')
-
-    if position_only:
-        orientation_error = 0.0
-    success = position_error <= position_tolerance and (
-        position_only or orientation_error <= orientation_tolerance)
     status_name = _STATUS_NAMES[int(status)]
+    position_error = report[REPORT_POSITION_ERROR]
+    orientation_error = report[REPORT_ORIENTATION_ERROR]
+    success = report[REPORT_MET] != 0.0
     if not success and status_name == STATUS_SUCCESS:  # lost to rounding on the nearest turn
         status_name = STATUS_NO_SOLUTION
-    return IKResult(q=q, success=success, position_error=position_error,
-                    orientation_error=orientation_error,
-                    iterations=int(heuristic_steps + finisher_steps),
+    if not success and goal.orientation_fallback:
+        fallback_q = q.copy()
+        seed_used = _seed_array(seed, chain)
+        settings[DEADLINE] = start_time + float(timeout)
+        closest_orientation(chain.arrays, pose, settings, fallback_q, report)
+        if report[REPORT_STATUS] == 0.0:  # the position met
+            q = fallback_q
+            _nearest_turn_kernel(q, seed_used, chain.arrays)
+            status_name = STATUS_CLOSEST_ORIENTATION
+            position_error = report[REPORT_POSITION_ERROR]
+            orientation_error = report[REPORT_ORIENTATION_ERROR]
+    return IKResult(q=q, success=success, position_error=float(position_error),
+                    orientation_error=float(orientation_error),
+                    iterations=int(report[REPORT_HEURISTIC_ITERATIONS]
+                                   + report[REPORT_FINISHER_ITERATIONS]),
                     elapsed=time.perf_counter() - start_time, status=status_name,
-                    solver=implementation.name, attempts=int(attempts),
+                    solver=implementation.name, attempts=int(report[REPORT_ATTEMPTS]),
                     polished=finisher)
 
 
@@ -180,18 +229,6 @@ def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:
     result = np.array(q, dtype=float)
     _nearest_turn_kernel(result, np.asarray(start, dtype=float), chain.arrays)
     return result
-
-
-def _is_positive_number(value: Any) -> bool:
-    if type(value) is float:  # the common case, without the conversions below
-        return 0.0 < value < math.inf
-    if isinstance(value, bool):
-        return False
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return False
-    return math.isfinite(number) and number > 0.0
 
 
 def _target_array(target: Any) -> np.ndarray:

@@ -16,8 +16,10 @@ from typing import Iterable, Optional
 
 import numpy as np
 
+from .closest_orientation import closest_orientation
+from .goal_options import goal_options
+from .layout import PER_CALL_SETTINGS, REPORT_SIZE, SETTINGS_SIZE
 from .registry import SOLVERS, solver_class
-from .search import REPORT_SIZE, SETTINGS_SIZE
 from ..kinematics import Chain
 from ..kinematics.jit import JIT_ENABLED
 
@@ -41,6 +43,15 @@ _TINY_URDF = """<robot name="warm_up">
   </joint>
 </robot>"""
 _TINY_CHAIN: Optional[Chain] = None
+
+
+def _settings(deadline: float) -> np.ndarray:
+    settings = np.zeros(SETTINGS_SIZE)
+    settings[:PER_CALL_SETTINGS] = goal_options(position_tolerance=1e-6,
+                                                orientation_tolerance=1e-6).settings(
+        0.1, deadline, 1e-3, 1e-2)
+    settings[PER_CALL_SETTINGS:] = (2.0, 2.0, 1.0, 2.0, 1.0)
+    return settings
 
 
 def is_warm(solver: str) -> bool:
@@ -71,11 +82,13 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
             if _TINY_CHAIN is None:
                 _TINY_CHAIN = Chain.from_urdf(_TINY_URDF, 'base', 'tip')
             chain = _TINY_CHAIN
-            settings = np.zeros(SETTINGS_SIZE)
-            settings[:] = (1e-6, 1e-6, 0.1, 0.0, time.perf_counter() + 60.0, 1e-3, 1e-2, 2.0,
-                           2.0, 1.0, 2.0, 1.0)
-            implementation.search(chain.arrays, chain.fk(chain.mid_configuration() + 0.1),
-                                  settings, implementation().pack_options(chain),
+            settings = _settings(time.perf_counter() + 60.0)
+            target = chain.fk(chain.mid_configuration() + 0.1)
+            implementation.search(chain.arrays, target, settings,
+                                  implementation().pack_options(chain),
                                   chain.mid_configuration(), np.empty(REPORT_SIZE))
+            if not _WARM:  # the fallback is shared by all solvers
+                closest_orientation(chain.arrays, target, settings, chain.mid_configuration(),
+                                    np.empty(REPORT_SIZE))
             _WARM.add(name)
     return time.perf_counter() - started

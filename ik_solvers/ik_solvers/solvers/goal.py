@@ -1,0 +1,324 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+What a goal asks of the tip, by orientation mode and per-axis bounds, as compiled kernels.
+
+Every goal is a 4x4 target pose; the settings say how much of it counts:
+
+* ``MODE_FULL``: the whole pose; the orientation residual is the rotation vector carrying the
+  reached orientation onto the target's (rad, base frame);
+* ``MODE_AXIS``: the position, and the tip axis ``TIP_AXIS`` (tip frame) pointing along the
+  same axis of the target frame; spin about it is free. The residual is the rotation vector of
+  the shortest rotation carrying the reached axis onto the target direction, and the error is
+  the angle between them;
+* ``MODE_NONE``: the position alone.
+
+Per-axis bounds (optional, as TRAC-IK's): the position error per axis of the base frame and,
+for a full pose, the rotation vector per axis of the target frame must each stay within its
+bound; an infinite bound leaves that axis free. A component within its bound is left out of
+the cost and out of the least-squares rows, as if already met, so that a free axis never holds
+a joint back.
+
+The heuristics aim at an *effective goal* (:func:`effective_goal`): the target with every
+freedom the goal allows taken from the current tip pose. Their own geometry then needs no case
+for modes or bounds beyond which tip vectors count (:func:`orientation_vectors`).
+"""
+
+import math
+
+import numpy as np
+
+from .layout import (
+    BOUNDED,
+    HANDOFF_ORIENTATION,
+    HANDOFF_POSITION,
+    MODE_AXIS,
+    MODE_FULL,
+    MODE_NONE,
+    ORIENTATION_MODE,
+    ORIENTATION_TOLERANCE,
+    ORIENTATION_WEIGHT,
+    POSITION_BOUNDS,
+    POSITION_TOLERANCE,
+    ROTATION_BOUNDS,
+    TIP_AXIS,
+)
+from .pose_error import rotation_vector_into
+from ..kinematics.jit import compiled
+
+__all__ = ['assess', 'effective_goal', 'goal_residual', 'orientation_vectors',
+           'weighted_system']
+
+# Below this sine the reached and target axes are taken as parallel or opposite.
+_PARALLEL = 1e-12
+
+
+@compiled
+def _axis_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
+                   error: np.ndarray) -> float:
+    """Rotation vector carrying the reached tip axis onto the target's into ``error[3:]``."""
+    reached = np.empty(3)
+    wanted = np.empty(3)
+    for i in range(3):
+        reached[i] = (tip[i, 0] * settings[TIP_AXIS] + tip[i, 1] * settings[TIP_AXIS + 1]
+                      + tip[i, 2] * settings[TIP_AXIS + 2])
+        wanted[i] = (target[i, 0] * settings[TIP_AXIS] + target[i, 1] * settings[TIP_AXIS + 1]
+                     + target[i, 2] * settings[TIP_AXIS + 2])
+    cx = reached[1] * wanted[2] - reached[2] * wanted[1]
+    cy = reached[2] * wanted[0] - reached[0] * wanted[2]
+    cz = reached[0] * wanted[1] - reached[1] * wanted[0]
+    sine = math.sqrt(cx * cx + cy * cy + cz * cz)
+    cosine = reached[0] * wanted[0] + reached[1] * wanted[1] + reached[2] * wanted[2]
+    angle = math.atan2(sine, cosine)
+    if sine > _PARALLEL:
+        scale = angle / sine
+        error[3], error[4], error[5] = cx * scale, cy * scale, cz * scale
+        return angle
+    if cosine > 0.0:
+        error[3], error[4], error[5] = 0.0, 0.0, 0.0
+        return 0.0
+    # Opposite: any axis perpendicular to the reached one turns it over.
+    k = 0
+    if abs(reached[1]) < abs(reached[k]):
+        k = 1
+    if abs(reached[2]) < abs(reached[k]):
+        k = 2
+    other = np.zeros(3)
+    other[k] = 1.0
+    px = reached[1] * other[2] - reached[2] * other[1]
+    py = reached[2] * other[0] - reached[0] * other[2]
+    pz = reached[0] * other[1] - reached[1] * other[0]
+    norm = math.sqrt(px * px + py * py + pz * pz)
+    error[3], error[4], error[5] = px * angle / norm, py * angle / norm, pz * angle / norm
+    return angle
+
+
+@compiled
+def goal_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
+                  error: np.ndarray) -> tuple:
+    """
+    Error of a reached tip pose against the goal, by the goal's orientation mode.
+
+    :param target: (4, 4) target pose, base frame, m.
+    :param tip: (4, 4) reached tip pose, base frame, m.
+    :param settings: the search settings (mode, tip axis).
+    :param error: (6,) output: the position error (m, target minus reached), then the
+        orientation residual as a rotation vector in the base frame (rad; zeros in MODE_NONE).
+    :returns: ``(position_error, orientation_error)``: the position error's norm (m) and the
+        mode's orientation error (rad): the rotation angle, the angle between the tip axis and
+        the target direction, or 0.
+    """
+    for i in range(3):
+        error[i] = target[i, 3] - tip[i, 3]
+    position_error = math.sqrt(error[0] * error[0] + error[1] * error[1] + error[2] * error[2])
+    mode = settings[ORIENTATION_MODE]
+    if mode == MODE_NONE:
+        error[3], error[4], error[5] = 0.0, 0.0, 0.0
+        return position_error, 0.0
+    if mode == MODE_AXIS:
+        return position_error, _axis_residual(target, tip, settings, error)
+    difference = np.empty((3, 3))
+    for i in range(3):
+        for j in range(3):
+            difference[i, j] = (target[i, 0] * tip[j, 0] + target[i, 1] * tip[j, 1]
+                                + target[i, 2] * tip[j, 2])
+    return position_error, rotation_vector_into(difference, error[3:])
+
+
+@compiled
+def _rotation_in_target(target: np.ndarray, error: np.ndarray, out: np.ndarray) -> None:
+    # The rotation bounds are per axis of the target frame: R_target^T r.
+    for i in range(3):
+        out[i] = target[0, i] * error[3] + target[1, i] * error[4] + target[2, i] * error[5]
+
+
+@compiled
+def assess(target: np.ndarray, settings: np.ndarray, position_error: float,
+           orientation_error: float, error: np.ndarray) -> tuple:
+    """
+    Judge a residual from :func:`goal_residual`: its cost, and whether it meets the goal.
+
+    :returns: ``(cost, solved, near)``: the cost (m; the errors outside their bounds, the
+        orientation's times the orientation weight), whether the tolerances and bounds are all
+        met, and whether the errors are within the hand-over errors.
+    """
+    weight = settings[ORIENTATION_WEIGHT]
+    counts_orientation = settings[ORIENTATION_MODE] != MODE_NONE
+    solved = (position_error <= settings[POSITION_TOLERANCE]
+              and (not counts_orientation
+                   or orientation_error <= settings[ORIENTATION_TOLERANCE]))
+    if settings[BOUNDED] == 0.0:
+        near = (position_error <= settings[HANDOFF_POSITION]
+                and (not counts_orientation
+                     or orientation_error <= settings[HANDOFF_ORIENTATION]))
+        return position_error + weight * orientation_error, solved, near
+    squared = 0.0
+    for i in range(3):
+        if abs(error[i]) > settings[POSITION_BOUNDS + i]:
+            squared += error[i] * error[i]
+            solved = False
+    position_cost = math.sqrt(squared)
+    orientation_cost = orientation_error
+    if settings[ORIENTATION_MODE] == MODE_FULL:
+        rotation = np.empty(3)
+        _rotation_in_target(target, error, rotation)
+        squared = 0.0
+        for i in range(3):
+            if abs(rotation[i]) > settings[ROTATION_BOUNDS + i]:
+                squared += rotation[i] * rotation[i]
+                solved = False
+        orientation_cost = math.sqrt(squared)
+    near = (position_cost <= settings[HANDOFF_POSITION]
+            and orientation_cost <= settings[HANDOFF_ORIENTATION])
+    return position_cost + weight * orientation_cost, solved, near
+
+
+@compiled
+def _exponential_times(vector: np.ndarray, rotation: np.ndarray, out: np.ndarray) -> None:
+    """Write ``exp([vector]x) @ rotation`` (3x3) into ``out[:3, :3]`` (Rodrigues)."""
+    angle = math.sqrt(vector[0] * vector[0] + vector[1] * vector[1] + vector[2] * vector[2])
+    if angle == 0.0:
+        out[:3, :3] = rotation
+        return
+    ux, uy, uz = vector[0] / angle, vector[1] / angle, vector[2] / angle
+    cosine, sine = math.cos(angle), math.sin(angle)
+    for c in range(3):
+        x, y, z = rotation[0, c], rotation[1, c], rotation[2, c]
+        along = (ux * x + uy * y + uz * z) * (1.0 - cosine)
+        out[0, c] = x * cosine + (uy * z - uz * y) * sine + ux * along
+        out[1, c] = y * cosine + (uz * x - ux * z) * sine + uy * along
+        out[2, c] = z * cosine + (ux * y - uy * x) * sine + uz * along
+
+
+@compiled
+def effective_goal(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
+                   error: np.ndarray, goal: np.ndarray) -> None:
+    """
+    Write into ``goal`` (4x4) the pose a heuristic step aims at from the reached ``tip``.
+
+    It is the target, except that what the goal leaves free is taken from the tip: a position
+    component within its bound stays where the tip is, a rotation component within its bound
+    is not corrected, and in MODE_AXIS the tip turns by the shortest rotation that aims its
+    axis (its spin stays). ``error`` is the residual of ``tip`` (:func:`goal_residual`).
+    """
+    goal[:, :] = target
+    mode = settings[ORIENTATION_MODE]
+    bounded = settings[BOUNDED] != 0.0
+    if mode != MODE_AXIS and not bounded:
+        return
+    if bounded:
+        for i in range(3):
+            if abs(error[i]) <= settings[POSITION_BOUNDS + i]:
+                goal[i, 3] = tip[i, 3]
+    correction = error[3:].copy()
+    if mode == MODE_FULL:
+        rotation = np.empty(3)
+        _rotation_in_target(target, error, rotation)
+        for i in range(3):
+            if abs(rotation[i]) <= settings[ROTATION_BOUNDS + i]:
+                rotation[i] = 0.0
+        for i in range(3):
+            correction[i] = (target[i, 0] * rotation[0] + target[i, 1] * rotation[1]
+                             + target[i, 2] * rotation[2])
+    if mode != MODE_NONE:
+        _exponential_times(correction, tip[:3, :3], goal)
+
+
+@compiled
+def orientation_vectors(settings: np.ndarray, tip: np.ndarray, goal: np.ndarray) -> tuple:
+    """
+    Return the tip vectors a heuristic aligns with goal vectors, and the weight of each.
+
+    For small errors, ``weight * sum_k goal_k . tip_k`` is a constant minus half the squared
+    weighted orientation error (m^2), comparable with the squared position error: CCD and the
+    point methods add these alignments to the position term of their one-joint optimum.
+
+    :param settings: the search settings (mode, tip axis, orientation weight).
+    :param tip: (4, 4) reached tip pose.
+    :param goal: (4, 4) the effective goal (:func:`effective_goal`).
+    :returns: ``(tip_vectors, goal_vectors, weight)``: (K, 3) arrays, K = 3 (the frame's axes)
+        for a full pose, 1 (the tip axis) for MODE_AXIS, 0 for MODE_NONE; weight in m^2.
+    """
+    mode = settings[ORIENTATION_MODE]
+    squared_weight = settings[ORIENTATION_WEIGHT] ** 2
+    if mode == MODE_FULL:
+        return tip[:3, :3].T.copy(), goal[:3, :3].T.copy(), 0.5 * squared_weight
+    tip_vectors = np.zeros((1 if mode == MODE_AXIS else 0, 3))
+    goal_vectors = np.zeros_like(tip_vectors)
+    if mode == MODE_AXIS:
+        for i in range(3):
+            for k in range(3):
+                tip_vectors[0, i] += tip[i, k] * settings[TIP_AXIS + k]
+                goal_vectors[0, i] += goal[i, k] * settings[TIP_AXIS + k]
+    return tip_vectors, goal_vectors, squared_weight
+
+
+@compiled
+def weighted_system(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
+                    error: np.ndarray, jacobian: np.ndarray, rows_out: np.ndarray,
+                    residual_out: np.ndarray) -> int:
+    """
+    Build the rows of the weighted least-squares system the goal asks for.
+
+    Position rows are in metres; orientation rows are scaled by the orientation weight (m per
+    rad). MODE_AXIS keeps the two angular rows perpendicular to the reached tip axis (the spin
+    about it is free); bounded components within their bounds are left out.
+
+    :param target: (4, 4) target pose.
+    :param tip: (4, 4) reached tip pose.
+    :param settings: the search settings.
+    :param error: (6,) residual from :func:`goal_residual`.
+    :param jacobian: (6, N) geometric Jacobian at the tip, base frame.
+    :param rows_out: (6, N) output: the rows, first ``rows`` filled.
+    :param residual_out: (6,) output: the residual of each row.
+    :returns: The number of rows.
+    """
+    count = jacobian.shape[1]
+    bounded = settings[BOUNDED] != 0.0
+    rows = 0
+    for i in range(3):
+        if bounded and abs(error[i]) <= settings[POSITION_BOUNDS + i]:
+            continue
+        rows_out[rows, :] = jacobian[i, :]
+        residual_out[rows] = error[i]
+        rows += 1
+    mode = settings[ORIENTATION_MODE]
+    if mode == MODE_NONE:
+        return rows
+    weight = settings[ORIENTATION_WEIGHT]
+    directions = np.zeros((3, 3))  # rows: base-frame directions of the angular rows
+    used = 3
+    if mode == MODE_AXIS:
+        # Two unit vectors perpendicular to the reached axis.
+        axis = np.empty(3)
+        for i in range(3):
+            axis[i] = (tip[i, 0] * settings[TIP_AXIS] + tip[i, 1] * settings[TIP_AXIS + 1]
+                       + tip[i, 2] * settings[TIP_AXIS + 2])
+        k = 0
+        if abs(axis[1]) < abs(axis[k]):
+            k = 1
+        if abs(axis[2]) < abs(axis[k]):
+            k = 2
+        other = np.zeros(3)
+        other[k] = 1.0
+        first = np.cross(axis, other)
+        first /= math.sqrt(first[0] ** 2 + first[1] ** 2 + first[2] ** 2)
+        directions[0] = first
+        directions[1] = np.cross(axis, first)
+        used = 2
+    else:
+        for i in range(3):  # the target frame's axes, so that bounds apply per axis
+            for k in range(3):
+                directions[i, k] = target[k, i]
+    for d in range(used):
+        component = (directions[d, 0] * error[3] + directions[d, 1] * error[4]
+                     + directions[d, 2] * error[5])
+        if bounded and mode == MODE_FULL and abs(component) <= settings[ROTATION_BOUNDS + d]:
+            continue
+        for c in range(count):
+            rows_out[rows, c] = weight * (directions[d, 0] * jacobian[3, c]
+                                          + directions[d, 1] * jacobian[4, c]
+                                          + directions[d, 2] * jacobian[5, c])
+        residual_out[rows] = weight * component
+        rows += 1
+    return rows

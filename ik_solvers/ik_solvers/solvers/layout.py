@@ -1,0 +1,60 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The layout of the flat arrays that carry a call into the compiled search and its outcome back.
+
+A compiled call takes a few plain float arrays rather than objects: numba unboxes them in
+nanoseconds. ``solve()`` packs the settings, the search reads them by these indices, and the
+search fills the report.
+"""
+
+__all__ = [
+    'MODE_AXIS',
+    'MODE_FULL',
+    'MODE_NONE',
+    'PER_CALL_SETTINGS',
+    'REPORT_SIZE',
+    'SETTINGS_SIZE',
+    'STATUS_NO_SOLUTION',
+    'STATUS_SUCCESS',
+    'STATUS_TIMED_OUT',
+]
+
+# Settings (float64). The entries before PER_CALL_SETTINGS change with every call.
+POSITION_TOLERANCE = 0        # m; inf when per-axis position bounds replace it
+ORIENTATION_TOLERANCE = 1     # rad; inf when per-axis rotation bounds replace it
+ORIENTATION_WEIGHT = 2        # m per rad
+ORIENTATION_MODE = 3          # MODE_FULL, MODE_NONE or MODE_AXIS
+DEADLINE = 4                  # s, on the monotonic clock (time.perf_counter)
+HANDOFF_POSITION = 5          # m: the heuristic hands over to the finisher within this ...
+HANDOFF_ORIENTATION = 6       # rad: ... and this
+TIP_AXIS = 7                  # 7-9: unit axis of the tip frame that MODE_AXIS aims
+BOUNDED = 10                  # 1.0 when the per-axis bounds below are checked
+POSITION_BOUNDS = 11          # 11-13: m, per axis of the base frame (inf: free)
+ROTATION_BOUNDS = 14          # 14-16: rad, per axis of the target frame (inf: free)
+PER_CALL_SETTINGS = 17
+HEURISTIC_ITERATIONS = 17     # cap on heuristic steps per start
+STALL_ITERATIONS = 18         # steps without a 5 % lower cost that end a start
+TRUST_REGION = 19             # gain of the trust region; inf for none
+FINISHER_ITERATIONS = 20      # cap on finisher steps per start; 0 turns the finisher off
+MAX_ATTEMPTS = 21             # cap on starts; inf for none
+SETTINGS_SIZE = 22
+
+# Orientation modes: the whole pose, no orientation, or one tip axis aimed (spin free).
+MODE_FULL = 0.0
+MODE_NONE = 1.0
+MODE_AXIS = 2.0
+
+# Report (float64), filled by the search.
+REPORT_STATUS = 0
+REPORT_ATTEMPTS = 1
+REPORT_HEURISTIC_ITERATIONS = 2
+REPORT_FINISHER_ITERATIONS = 3
+REPORT_POSITION_ERROR = 4     # m, of the returned q by forward kinematics
+REPORT_ORIENTATION_ERROR = 5  # rad, likewise, as the mode defines it
+REPORT_MET = 6                # 1.0 when they meet every tolerance and bound of the goal
+REPORT_SIZE = 7
+
+STATUS_SUCCESS = 0
+STATUS_NO_SOLUTION = 1
+STATUS_TIMED_OUT = 2
