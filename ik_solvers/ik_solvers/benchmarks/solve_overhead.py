@@ -20,7 +20,7 @@ from .robots import bundled_urdf_directory
 from ..kinematics import Chain
 from ..solvers import solve, solver_class, SOLVERS
 from ..solvers.goal_options import goal_options
-from ..solvers.layout import FINISHER_ITERATIONS, PER_CALL_SETTINGS, REPORT_SIZE
+from ..solvers.layout import FINISHER_ITERATIONS, REPORT_SIZE
 
 __all__ = ['main']
 
@@ -35,8 +35,8 @@ def _measure(chain: Chain, solver: str, *, calls: int, blocks: int) -> List[floa
     heuristic = implementation()
     options = heuristic.packed_options(chain)
     template = heuristic.settings_template(True).copy()
-    template[:PER_CALL_SETTINGS] = goal_options().settings(
-        0.2 * chain.length_scale, time.perf_counter() + 3600.0, 1e-3, 1e-2)
+    goal_options().pack(template, 0.2 * chain.length_scale, time.perf_counter() + 3600.0,
+                        1e-3, 1e-2)
     template[FINISHER_ITERATIONS] = 20.0
     report = np.empty(REPORT_SIZE)
 

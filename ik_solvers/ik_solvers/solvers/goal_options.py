@@ -9,12 +9,21 @@ They are checked once here and packed into the per-call entries of the search se
 
 from dataclasses import dataclass
 import math
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
 from ..exceptions import InvalidTargetError
-from .layout import MODE_AXIS, MODE_FULL, MODE_NONE
+from .layout import (
+    DEADLINE,
+    HANDOFF_ORIENTATION,
+    HANDOFF_POSITION,
+    MODE_AXIS,
+    MODE_FULL,
+    MODE_NONE,
+    ORIENTATION_WEIGHT,
+    PER_CALL_SETTINGS,
+)
 
 __all__ = ['GoalOptions', 'ORIENTATION_MODES', 'goal_options', 'is_positive_number']
 
@@ -23,9 +32,13 @@ ORIENTATION_MODES = {'full': MODE_FULL, 'axis': MODE_AXIS, 'none': MODE_NONE}
 
 _DEFAULT_TIP_AXIS = (0.0, 0.0, 1.0)
 _FREE = (math.inf, math.inf, math.inf)
+# Checked goals by their arguments: most callers repeat the same few, and checking costs more
+# than the rest of solve()'s overhead.
+_CHECKED: Dict[tuple, 'GoalOptions'] = {}
+_CHECKED_CAPACITY = 256
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: a cheap key for solve()'s caches
 class GoalOptions:
     """
     A checked goal definition.
@@ -47,25 +60,35 @@ class GoalOptions:
     rotation_bounds: Optional[Tuple[float, float, float]]
     orientation_fallback: bool
 
-    def settings(self, orientation_weight: float, deadline: float, handoff_position: float,
-                 handoff_orientation: float) -> tuple:
+    def pack(self, settings: np.ndarray, orientation_weight: float, deadline: float,
+             handoff_position: float, handoff_orientation: float) -> None:
         """
-        Return the per-call entries of the search settings, in :mod:`.layout`'s order.
+        Write the per-call entries of the search settings (see :mod:`.layout`).
 
+        :param settings: (SETTINGS_SIZE,) the array to fill.
         :param orientation_weight: m per rad.
         :param deadline: s, on the ``time.perf_counter`` clock.
         :param handoff_position: the heuristic's hand-over error, m (``handoff_orientation``:
             rad); a looser tolerance raises it.
         """
+        settings[:PER_CALL_SETTINGS] = self._packed
+        settings[ORIENTATION_WEIGHT] = orientation_weight
+        settings[DEADLINE] = deadline
+        settings[HANDOFF_POSITION] = max(self._finite_position_tolerance, handoff_position)
+        settings[HANDOFF_ORIENTATION] = max(self._finite_orientation_tolerance,
+                                            handoff_orientation)
+
+    def __post_init__(self) -> None:
+        # Packed once: solve() calls pack() on every call.
         bounded = self.position_bounds is not None or self.rotation_bounds is not None
-        tolerance = self.position_tolerance if math.isfinite(self.position_tolerance) else 0.0
-        angle = (self.orientation_tolerance if math.isfinite(self.orientation_tolerance)
-                 else 0.0)
-        return (self.position_tolerance, self.orientation_tolerance, orientation_weight,
-                ORIENTATION_MODES[self.mode], deadline, max(tolerance, handoff_position),
-                max(angle, handoff_orientation)) + self.tip_axis + (
-                    1.0 if bounded else 0.0,) + (self.position_bounds or _FREE) + (
-                    self.rotation_bounds or _FREE)
+        packed = np.array((self.position_tolerance, self.orientation_tolerance, 0.0,
+                           ORIENTATION_MODES[self.mode], 0.0, 0.0, 0.0) + self.tip_axis
+                          + (1.0 if bounded else 0.0,) + (self.position_bounds or _FREE)
+                          + (self.rotation_bounds or _FREE))
+        object.__setattr__(self, '_packed', packed)
+        for name, tolerance in (('_finite_position_tolerance', self.position_tolerance),
+                                ('_finite_orientation_tolerance', self.orientation_tolerance)):
+            object.__setattr__(self, name, tolerance if math.isfinite(tolerance) else 0.0)
 
 
 def goal_options(*, orientation_mode: str = 'full', tip_axis: Any = _DEFAULT_TIP_AXIS,
@@ -78,6 +101,23 @@ def goal_options(*, orientation_mode: str = 'full', tip_axis: Any = _DEFAULT_TIP
 
     :raises InvalidTargetError: a value is out of range, or two options contradict each other.
     """
+    key = (orientation_mode, tip_axis, position_only, position_tolerance,
+           orientation_tolerance, position_bounds, rotation_bounds, orientation_fallback)
+    try:
+        checked = _CHECKED.get(key)
+    except TypeError:  # an argument is not hashable (a list, an array): check it every time
+        return _checked_goal(*key)
+    if checked is None:
+        checked = _checked_goal(*key)
+        if len(_CHECKED) >= _CHECKED_CAPACITY:
+            _CHECKED.clear()
+        _CHECKED[key] = checked
+    return checked
+
+
+def _checked_goal(orientation_mode: Any, tip_axis: Any, position_only: Any,
+                  position_tolerance: Any, orientation_tolerance: Any, position_bounds: Any,
+                  rotation_bounds: Any, orientation_fallback: Any) -> GoalOptions:
     for name, tolerance in (('position_tolerance', position_tolerance),
                             ('orientation_tolerance', orientation_tolerance)):
         if not is_positive_number(tolerance):

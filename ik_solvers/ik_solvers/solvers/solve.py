@@ -22,12 +22,11 @@ from .base import Solver
 from .inputs import RIGID_TOLERANCE, STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from .registry import solver_class
 from .closest_orientation import closest_orientation
-from .goal_options import goal_options, is_positive_number
+from .goal_options import goal_options, GoalOptions, is_positive_number
 from .layout import (
     DEADLINE,
     FINISHER_ITERATIONS,
     MAX_ATTEMPTS,
-    PER_CALL_SETTINGS,
     REPORT_ATTEMPTS,
     REPORT_FINISHER_ITERATIONS,
     REPORT_HEURISTIC_ITERATIONS,
@@ -57,6 +56,10 @@ _SEARCH_SHARE_WITH_FALLBACK = 0.7
 _STATUS_NAMES = (STATUS_SUCCESS, STATUS_NO_SOLUTION, STATUS_TIMED_OUT)
 # Solvers built without options, kept: building one checks every option each time.
 _DEFAULT_SOLVERS: Dict[type, Solver] = {}
+# Settings arrays but for the deadline, by everything they are made of: filling one costs
+# microseconds, a look-up a fraction of one.
+_SETTINGS: Dict[tuple, np.ndarray] = {}
+_SETTINGS_CAPACITY = 256
 
 
 def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
@@ -162,14 +165,9 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     budget = float(timeout)
     if goal.orientation_fallback:
         budget *= _SEARCH_SHARE_WITH_FALLBACK
-    settings = heuristic.settings_template(finisher).copy()
-    settings[:PER_CALL_SETTINGS] = goal.settings(
-        orientation_weight, start_time + budget, heuristic.handoff_position_tolerance,
-        heuristic.handoff_orientation_tolerance)
-    if finisher:
-        settings[FINISHER_ITERATIONS] = polish_iterations
-    if max_attempts is not None:
-        settings[MAX_ATTEMPTS] = max_attempts
+    settings = _settings(heuristic, finisher, goal, orientation_weight, polish_iterations,
+                         max_attempts).copy()
+    settings[DEADLINE] = start_time + budget
     report = np.empty(REPORT_SIZE)
     implementation.search(chain.arrays, pose, settings, options, q, report)
     status = report[REPORT_STATUS]
@@ -201,6 +199,24 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                     elapsed=time.perf_counter() - start_time, status=status_name,
                     solver=implementation.name, attempts=int(report[REPORT_ATTEMPTS]),
                     polished=finisher)
+
+
+def _settings(heuristic: Solver, finisher: bool, goal: GoalOptions, orientation_weight: float,
+              polish_iterations: int, max_attempts: Optional[int]) -> np.ndarray:
+    key = (heuristic, finisher, goal, orientation_weight, polish_iterations, max_attempts)
+    settings = _SETTINGS.get(key)
+    if settings is None:
+        settings = heuristic.settings_template(finisher).copy()
+        goal.pack(settings, orientation_weight, 0.0, heuristic.handoff_position_tolerance,
+                  heuristic.handoff_orientation_tolerance)
+        if finisher:
+            settings[FINISHER_ITERATIONS] = polish_iterations
+        if max_attempts is not None:
+            settings[MAX_ATTEMPTS] = max_attempts
+        if len(_SETTINGS) >= _SETTINGS_CAPACITY:
+            _SETTINGS.clear()
+        _SETTINGS[key] = settings
+    return settings
 
 
 def _solver_and_options(implementation: type, chain,

@@ -47,9 +47,8 @@ _TINY_CHAIN: Optional[Chain] = None
 
 def _settings(deadline: float) -> np.ndarray:
     settings = np.zeros(SETTINGS_SIZE)
-    settings[:PER_CALL_SETTINGS] = goal_options(position_tolerance=1e-6,
-                                                orientation_tolerance=1e-6).settings(
-        0.1, deadline, 1e-3, 1e-2)
+    goal_options(position_tolerance=1e-6, orientation_tolerance=1e-6).pack(
+        settings, 0.1, deadline, 1e-3, 1e-2)
     settings[PER_CALL_SETTINGS:] = (2.0, 2.0, 1.0, 2.0, 1.0)
     return settings
 
