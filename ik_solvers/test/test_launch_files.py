@@ -186,7 +186,7 @@ def test_rviz_starts_with_the_interact_tool():
 
 
 def _parameter_dicts(call):
-    """The dict literals in a Node call's parameters list, as {key: value node}."""
+    """Return the dict literals in a Node call's parameters list, as {key: value node}."""
     parameters = _keyword(call, 'parameters')
     return [{key.value: value for key, value in zip(item.keys, item.values)}
             for item in parameters.elts if isinstance(item, ast.Dict)]

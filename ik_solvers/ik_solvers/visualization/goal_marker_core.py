@@ -114,12 +114,12 @@ class GoalMarkerCore:
 
     @property
     def orientation_mode(self) -> str:
-        """What the goal's orientation means: ``'full'``, ``'axis'`` or ``'none'``."""
+        """Return what the goal's orientation means: ``'full'``, ``'axis'`` or ``'none'``."""
         return self._orientation_mode
 
     @property
     def tip_axis(self) -> tuple[float, float, float]:
-        """Unit tip axis of axis mode, in the tip frame."""
+        """Return the unit tip axis of axis mode, in the tip frame."""
         return self._tip_axis
 
     @property
