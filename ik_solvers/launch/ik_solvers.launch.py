@@ -13,6 +13,7 @@ Examples::
     ros2 launch ik_solvers ik_solvers.launch.py solver:=ccd use_rviz:=false
     ros2 launch ik_solvers ik_solvers.launch.py description_file:=/path/to/robot.urdf.xacro
     ros2 launch ik_solvers ik_solvers.launch.py sim_execution:=false controller_name:=arm_ctrl
+    ros2 launch ik_solvers ik_solvers.launch.py orientation_mode:=axis
 
 With another robot, also give ``base_link:=...`` and ``tip_link:=...``.
 
@@ -85,6 +86,10 @@ def generate_launch_description() -> LaunchDescription:
         DeclareLaunchArgument(
             'controller_name', default_value='joint_trajectory_controller',
             description='The commands go to /<controller_name>/joint_trajectory.'),
+        DeclareLaunchArgument(
+            'orientation_mode', default_value='full',
+            description='What the goal orientation means: full (the pose), axis (the tip z '
+                        'axis along the goal z axis, spin free) or none (position only).'),
     ]
     ik_node = Node(
         package=PACKAGE,
@@ -93,8 +98,10 @@ def generate_launch_description() -> LaunchDescription:
         output='screen',
         parameters=[
             PathJoinSubstitution([FindPackageShare(PACKAGE), 'config', 'ik_solvers.yaml']),
+            # A node that does not declare orientation_mode ignores it.
             {'base_link': _text('base_link'), 'tip_link': _text('tip_link'),
-             'solver': _text('solver'), 'controller_name': _text('controller_name')},
+             'solver': _text('solver'), 'controller_name': _text('controller_name'),
+             'orientation_mode': _text('orientation_mode')},
         ],
     )
     goal_marker = Node(
@@ -103,7 +110,8 @@ def generate_launch_description() -> LaunchDescription:
         name='goal_marker',
         output='screen',
         parameters=[{'base_link': _text('base_link'), 'tip_link': _text('tip_link'),
-                     'status_topic': '/%s/status' % IK_NODE_NAME}],
+                     'status_topic': '/%s/status' % IK_NODE_NAME,
+                     'orientation_mode': _text('orientation_mode')}],
     )
     sim_executor = Node(
         package=PACKAGE,

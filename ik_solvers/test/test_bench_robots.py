@@ -25,14 +25,19 @@ def _chain(name: str) -> Chain:
 
 def test_bundled_arms_load_with_their_tool_frames():
     names = bundled_robot_names()
-    assert {'ur5_like', 'panda_like', 'snake_20', 'snake_100'} <= set(names)
+    assert {'ur5_like', 'panda_like', 'so101_like', 'snake_20', 'snake_100'} <= set(names)
     ur5 = load_robot('ur5_like')
     panda = load_robot('panda_like')
+    so101 = load_robot('so101_like')
     assert (ur5.base_link, ur5.tip_link) == ('base_link', 'tool0')
     # The gripper's finger is deeper than the tool frame; the arm's chain ends at the tool.
     assert (panda.base_link, panda.tip_link) == ('panda_link0', 'panda_hand_tcp')
+    # Likewise the SO-101's moving jaw: one joint deeper than the jaw centre.
+    assert chain_endpoints(so101.urdf_xml) == ('base_link', 'moving_jaw_link')
+    assert (so101.base_link, so101.tip_link) == ('base_link', 'gripper_frame_link')
     assert _chain('ur5_like').num_joints == 6
     assert _chain('panda_like').num_joints == 7
+    assert _chain('so101_like').num_joints == 5
 
 
 def test_chain_endpoints_follow_the_longest_moving_branch():

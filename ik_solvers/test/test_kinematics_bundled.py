@@ -8,7 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import transforms3d
 
+from ik_solvers import solve
 from ik_solvers.kinematics import Chain, RobotModel
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
@@ -57,6 +59,20 @@ PANDA_DH = [  # (a, d, alpha)
 PANDA_LOWER = [-2.8973, -1.7628, -2.8973, -3.0718, -2.8973, -0.0175, -2.8973]
 PANDA_UPPER = [2.8973, 1.7628, 2.8973, -0.0698, 2.8973, 3.7525, 2.8973]
 PANDA_VELOCITY = [2.175, 2.175, 2.175, 2.175, 2.61, 2.61, 2.61]
+
+# The SO-101's published geometry at the zero configuration, every frame parallel to the base:
+# (joint, offset from the previous joint's axis in m, axis). The tool frame follows the roll.
+SO101_JOINTS = [
+    ('shoulder_pan', (0.0388353, 0.0, 0.0624), (0.0, 0.0, -1.0)),
+    ('shoulder_lift', (0.0303992, -0.0182778, 0.0542), (0.0, 1.0, 0.0)),
+    ('elbow_flex', (0.028, 0.0, 0.11257), (0.0, 1.0, 0.0)),
+    ('wrist_flex', (0.1349, 0.0, 0.0052), (0.0, 1.0, 0.0)),
+    ('wrist_roll', (0.0611, 0.0181, 0.0), (-1.0, 0.0, 0.0)),
+]
+SO101_TOOL_OFFSET = (0.0981274, -0.000218121, -0.0079)
+SO101_LIMITS_DEG = [110.0, 100.0, math.degrees(1.69), 95.0, 160.0]
+# The published description's wrist_roll reading when this file's roll is at zero.
+SO101_ROLL_ZERO = 0.0486795
 
 
 def test_ur5_like_follows_the_published_dh_parameters():
@@ -147,6 +163,62 @@ def test_snakes_alternate_their_hinges_and_stay_short(file_name, joints, reach):
         assert np.linalg.norm(chain.fk(chain.random_configuration(rng))[:3, 3]) < reach
 
 
+def _so101_fk(q):
+    """Tip pose from the published dimensions: translate, turn about the axis, repeat."""
+    pose = np.eye(4)
+    for angle, (_, offset, axis) in zip(q, SO101_JOINTS):
+        step = transforms3d.affines.compose(
+            offset, transforms3d.axangles.axangle2mat(axis, angle), np.ones(3))
+        pose = pose @ step
+    # The tool frame's z axis points out of the jaws (+x of the arm at zero), its x axis down.
+    tool = transforms3d.affines.compose(
+        SO101_TOOL_OFFSET, transforms3d.axangles.axangle2mat((0, 1, 0), math.pi / 2),
+        np.ones(3))
+    return pose @ tool
+
+
+def test_so101_like_is_a_five_joint_arm_with_the_published_limits():
+    model = RobotModel.from_urdf((URDF_DIR / 'so101_like.urdf').read_text())
+    assert model.root_link == 'base_link'
+    chain = model.chain('base_link', 'gripper_frame_link')
+    assert chain.num_joints == 5
+    assert chain.joint_names == tuple(name for name, _, _ in SO101_JOINTS)
+    np.testing.assert_allclose(chain.axes, [axis for _, _, axis in SO101_JOINTS], atol=1e-15)
+    np.testing.assert_allclose(chain.upper, np.radians(SO101_LIMITS_DEG), atol=1e-12)
+    np.testing.assert_allclose(chain.lower, -chain.upper)
+    np.testing.assert_allclose(chain.velocity_limits, 5.45)
+    assert not chain.is_prismatic.any() and not chain.is_continuous.any()
+    # The moving jaw is a sixth joint beside the arm's chain, not on it.
+    jaw = model.chain('base_link', 'moving_jaw_link')
+    assert jaw.joint_names == chain.joint_names + ('gripper',)
+
+
+def test_so101_like_follows_the_published_dimensions():
+    chain = _chain('so101_like.urdf', 'base_link', 'gripper_frame_link')
+    stretched = chain.fk(np.zeros(5))
+    np.testing.assert_allclose(stretched, _so101_fk(np.zeros(5)), atol=1e-12)
+    # Stretched forward: the jaw centre 0.391 m out and 0.226 m up, its axis along +x.
+    np.testing.assert_allclose(stretched[:3, 3], [0.3913619, -0.000395921, 0.22647],
+                               atol=1e-12)
+    np.testing.assert_allclose(stretched[:3, 2], [1.0, 0.0, 0.0], atol=1e-12)
+    rng = np.random.default_rng(6)
+    for _ in range(50):
+        q = chain.random_configuration(rng)
+        np.testing.assert_allclose(chain.fk(q), _so101_fk(q), atol=1e-12)
+
+
+def test_so101_like_reaches_positions_sampled_from_its_workspace():
+    chain = _chain('so101_like.urdf', 'base_link', 'gripper_frame_link')
+    rng = np.random.default_rng(7)
+    for _ in range(10):
+        target = chain.fk(chain.random_configuration(rng))
+        result = solve(chain, target, seed=chain.random_configuration(rng), position_only=True,
+                       timeout=2.0)
+        assert result.success, result
+        assert chain.within_limits(result.q)
+        np.testing.assert_allclose(chain.fk(result.q)[:3, 3], target[:3, 3], atol=1e-5)
+
+
 def _vendor_urdf(relative: str) -> str:
     try:
         distribution = importlib.metadata.distribution('example-robot-data')
@@ -180,3 +252,22 @@ def test_panda_like_matches_the_vendor_panda():
     for _ in range(50):
         q = chain.random_configuration(rng)
         np.testing.assert_allclose(chain.fk(q), vendor.fk(q), atol=1e-9)
+
+
+def test_so101_like_matches_the_vendor_so101_with_its_roll_zero_moved():
+    vendor = RobotModel.from_urdf(_vendor_urdf('so_arm_description/urdf/so101.urdf'))
+    model = RobotModel.from_urdf((URDF_DIR / 'so101_like.urdf').read_text())
+    chain = model.chain('base_link', 'gripper_frame_link')
+    rng = np.random.default_rng(8)
+    for _ in range(50):
+        q = chain.random_configuration(rng)
+        positions = dict(zip(chain.joint_names, q))
+        positions['gripper'] = rng.uniform(-0.17, 1.7)
+        published = dict(positions, wrist_roll=positions['wrist_roll'] + SO101_ROLL_ZERO)
+        # The vendor rounds pi / 2 to 1.5708 and pi to 3.14159: entries differ by about 2e-5.
+        np.testing.assert_allclose(
+            vendor.transform('base_link', 'gripper_frame_link', published), chain.fk(q),
+            atol=5e-5)
+        np.testing.assert_allclose(
+            vendor.transform('base_link', 'moving_jaw_so101_v1_link', published)[:3, 3],
+            model.transform('base_link', 'moving_jaw_link', positions)[:3, 3], atol=1e-5)

@@ -17,6 +17,7 @@ BUNDLED = [
     ('ur5_like.urdf', 'base_link', 'tool0'),
     ('panda_like.urdf', 'panda_link0', 'panda_hand_tcp'),
     ('panda_like.urdf', 'panda_link0', 'panda_leftfinger'),
+    ('so101_like.urdf', 'base_link', 'gripper_frame_link'),
     ('snake_20.urdf', 'base_link', 'tip'),
 ]
 

@@ -22,6 +22,8 @@ BUNDLED = [
     ('ur5_like.urdf', 'base_link', 'tool0'),
     ('panda_like.urdf', 'panda_link0', 'panda_hand_tcp'),
     ('panda_like.urdf', 'panda_link0', 'panda_leftfinger'),
+    ('so101_like.urdf', 'base_link', 'gripper_frame_link'),
+    ('so101_like.urdf', 'base_link', 'moving_jaw_link'),
     ('snake_20.urdf', 'base_link', 'tip'),
     ('snake_100.urdf', 'base_link', 'tip'),
 ]

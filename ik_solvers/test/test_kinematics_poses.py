@@ -54,6 +54,7 @@ MIMIC_URDF = """<?xml version="1.0" encoding="utf-8"?>
 CASES = [
     ((URDF_DIR / 'ur5_like.urdf').read_text(), 'base_link', 'tool0'),
     ((URDF_DIR / 'panda_like.urdf').read_text(), 'panda_link0', 'panda_hand_tcp'),
+    ((URDF_DIR / 'so101_like.urdf').read_text(), 'base_link', 'gripper_frame_link'),
     ((URDF_DIR / 'snake_20.urdf').read_text(), 'base_link', 'tip'),
     (MIMIC_URDF, 'base', 'tool'),
 ]

@@ -22,7 +22,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 LAUNCH_FILE = PACKAGE_ROOT / 'launch' / 'ik_solvers.launch.py'
 RVIZ_FILE = PACKAGE_ROOT / 'config' / 'ik_solvers.rviz'
 ARGUMENTS = {'description_file', 'base_link', 'tip_link', 'solver', 'use_rviz',
-             'sim_execution', 'controller_name'}
+             'sim_execution', 'controller_name', 'orientation_mode'}
 
 
 def _tree():
@@ -183,3 +183,26 @@ def test_rviz_starts_with_the_interact_tool():
     tools = _rviz()['Visualization Manager']['Tools']
     # RViz makes the first tool of the list the default and current one.
     assert tools[0]['Class'] == 'rviz_default_plugins/Interact'
+
+
+def _parameter_dicts(call):
+    """Return the dict literals in a Node call's parameters list, as {key: value node}."""
+    parameters = _keyword(call, 'parameters')
+    return [{key.value: value for key, value in zip(item.keys, item.values)}
+            for item in parameters.elts if isinstance(item, ast.Dict)]
+
+
+def test_the_orientation_mode_argument_reaches_the_goal_marker_and_the_ik_node():
+    tree = _tree()
+    assert _argument_defaults(tree)['orientation_mode'] == 'full'
+    from ik_solvers.visualization.goal_marker_mode import ORIENTATION_MODES
+    assert ORIENTATION_MODES[0] == 'full'
+    executables = _ik_solvers_executables(tree)
+    for name in ('goal_marker', 'ik_node'):
+        passed = [entries['orientation_mode'] for entries in _parameter_dicts(executables[name])
+                  if 'orientation_mode' in entries]
+        assert len(passed) == 1, name
+        # _text('orientation_mode'): the launch argument, as a string.
+        value = passed[0]
+        assert getattr(value.func, 'id', None) == '_text'
+        assert _text(value.args[0], _constants(tree)) == 'orientation_mode'

@@ -17,6 +17,7 @@ ROBOTS = {
     'planar_3link': ('base_link', 'tip'),
     'ur5_like': ('base_link', 'tool0'),
     'panda_like': ('panda_link0', 'panda_hand_tcp'),
+    'so101_like': ('base_link', 'gripper_frame_link'),
     'snake_20': ('base_link', 'tip'),
     'snake_100': ('base_link', 'tip'),
 }

@@ -181,3 +181,24 @@ def test_a_chain_the_description_does_not_have_is_refused_with_a_clear_error():
         node.destroy_node()
     finally:
         rclpy.shutdown(context=context)
+
+
+def test_the_orientation_mode_and_tip_axis_are_checked_when_the_core_starts():
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    try:
+        node = rclpy.create_node('goal_marker_modes', namespace=NAMESPACE, context=context)
+        default = GoalMarkerCore(node, tip_link='tip', robot_description=URDF)
+        assert (default.orientation_mode, default.tip_axis) == ('full', (0.0, 0.0, 1.0))
+        axis = GoalMarkerCore(node, tip_link='tip', robot_description=URDF,
+                              orientation_mode='axis', tip_axis=[0, 2, 0])
+        assert (axis.orientation_mode, axis.tip_axis) == ('axis', (0.0, 1.0, 0.0))
+        with pytest.raises(ValueError, match="orientation_mode must be one of 'full'"):
+            GoalMarkerCore(node, tip_link='tip', orientation_mode='pose')
+        with pytest.raises(ValueError, match='tip_axis must have a direction'):
+            GoalMarkerCore(node, tip_link='tip', orientation_mode='axis', tip_axis=[0, 0, 0])
+        with pytest.raises(ValueError, match='tip_axis must be three numbers'):
+            GoalMarkerCore(node, tip_link='tip', tip_axis=[1.0, 0.0])
+        node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)

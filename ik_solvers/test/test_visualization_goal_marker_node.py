@@ -19,7 +19,7 @@ from geometry_msgs.msg import PoseStamped  # noqa: E402
 from rclpy.executors import MultiThreadedExecutor  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
-from visualization_msgs.msg import InteractiveMarkerFeedback  # noqa: E402
+from visualization_msgs.msg import InteractiveMarkerFeedback, Marker  # noqa: E402
 from visualization_msgs.srv import GetInteractiveMarkers  # noqa: E402
 
 from ik_solvers.visualization import GoalPose  # noqa: E402
@@ -87,6 +87,52 @@ def test_the_marker_appears_at_the_tip_and_dragging_it_sends_goals():
             feedback.publish(message)
         _wait(lambda: targets)
         assert pose_from_message(targets[-1].pose).distance_to(dragged)[0] < 1e-12
+    finally:
+        executor.shutdown()
+        rclpy.shutdown(context=context)
+
+
+def test_axis_mode_shows_an_arrow_and_bad_modes_stop_the_start():
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    executor = MultiThreadedExecutor(context=context)
+    try:
+        base = [Parameter('tip_link', value='tip'), Parameter('robot_description', value=URDF)]
+        for bad in (Parameter('orientation_mode', value='pose'),
+                    Parameter('tip_axis', value=[0.0, 0.0, 0.0])):
+            with pytest.raises(ValueError, match=bad.name):
+                GoalMarkerNode(context=context, namespace=NAMESPACE + '_bad',
+                               parameter_overrides=base + [bad])
+        # Integers, as a command line gives them, are a valid axis.
+        node = GoalMarkerNode(context=context, namespace=NAMESPACE, parameter_overrides=base + [
+            Parameter('orientation_mode', value='axis'), Parameter('tip_axis', value=[1, 0, 0])])
+        probe = rclpy.create_node('probe', namespace=NAMESPACE, context=context)
+        states = probe.create_publisher(JointState, 'joint_states', 10)
+        markers = probe.create_client(
+            GetInteractiveMarkers, NAMESPACE + '/goal_marker/get_interactive_markers')
+        for each in (node, probe):
+            executor.add_node(each)
+        threading.Thread(target=executor.spin, daemon=True).start()
+        _wait(lambda: states.get_subscription_count() > 0)
+        states.publish(JointState(name=['joint_1', 'joint_2', 'joint_3'],
+                                  position=[0.0, 0.0, 0.0]))
+        assert markers.wait_for_service(timeout_sec=10.0)
+
+        def marker():
+            response = markers.call_async(GetInteractiveMarkers.Request())
+            _wait(response.done)
+            found = [m for m in response.result().markers if m.name == GOAL_MARKER_NAME]
+            return found[0] if found else None
+
+        shown = _wait(marker)
+        names = [control.name for control in shown.controls]
+        assert names == ['move_3d', 'move_x', 'move_y', 'move_z', 'tilt_u', 'tilt_v']
+        arrow = shown.controls[0].markers[0]
+        assert arrow.type == Marker.ARROW
+        # In the marker's own frame the arrow runs along the tip axis; at zero the planar
+        # arm's tip frame is parallel to the base, so the arrow points along the base x axis.
+        assert arrow.points[1].x > 0.0 and arrow.points[1].y == arrow.points[1].z == 0.0
+        assert pose_from_message(shown.pose).distance_to(GoalPose((1.5, 0.0, 0.0)))[1] < 1e-9
     finally:
         executor.shutdown()
         rclpy.shutdown(context=context)

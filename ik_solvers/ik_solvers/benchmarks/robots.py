@@ -37,6 +37,7 @@ __all__ = [
 # the tool frame): name -> (base link, tip link). Other bundled files use chain_endpoints.
 BUNDLED_CHAINS: Dict[str, Tuple[str, str]] = {
     'panda_like': ('panda_link0', 'panda_hand_tcp'),
+    'so101_like': ('base_link', 'gripper_frame_link'),
     'ur5_like': ('base_link', 'tool0'),
 }
 

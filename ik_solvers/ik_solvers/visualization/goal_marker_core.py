@@ -12,7 +12,7 @@ on top; keeping this part apart lets it run and be tested where interactive_mark
 from __future__ import annotations
 
 import threading
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from geometry_msgs.msg import Pose, PoseStamped
 from ik_solvers_interfaces.msg import IKStatus
@@ -25,6 +25,7 @@ from std_msgs.msg import String
 
 from ..exceptions import IKError
 from ..kinematics import RobotModel
+from .goal_marker_mode import check_orientation_mode, check_tip_axis, DEFAULT_TIP_AXIS
 from .goal_marker_shape import pose_from_message, pose_to_message
 from .goal_tracker import GoalPose, GoalTracker, Reachability
 
@@ -53,6 +54,8 @@ class GoalMarkerCore:
         target_topic: str = 'target_pose',
         status_topic: str = '/ik_node/status',
         robot_description: str = '',
+        orientation_mode: str = 'full',
+        tip_axis: Sequence[float] = DEFAULT_TIP_AXIS,
         on_goal_reset: Optional[GoalCallback] = None,
         on_reachability: Optional[ReachabilityCallback] = None,
     ) -> None:
@@ -66,12 +69,20 @@ class GoalMarkerCore:
         :param target_topic: where goals go (geometry_msgs/PoseStamped).
         :param status_topic: the IK node's ik_solvers_interfaces/IKStatus topic.
         :param robot_description: URDF used until one arrives on ``robot_description``.
+        :param orientation_mode: what the goal's orientation means: ``'full'`` (the pose),
+            ``'axis'`` (the tip's ``tip_axis`` along the goal frame's same axis, spin free) or
+            ``'none'`` (position only); it shapes the marker.
+        :param tip_axis: the tip axis of axis mode, in the tip frame; scaled to unit length.
         :param on_goal_reset: called with the initial goal and its frame.
         :param on_reachability: called when the reachability of the last goal changes.
-        :raises ValueError: ``tip_link`` is empty or ``send_rate`` is not positive.
+        :raises ValueError: ``tip_link`` is empty, ``send_rate`` is not positive, or
+            ``orientation_mode`` or ``tip_axis`` is invalid.
         """
         if not tip_link:
             raise ValueError('tip_link must name the link whose pose the goal controls')
+        # Checked before anything is created on the node: a bad value stops the start-up.
+        self._orientation_mode = check_orientation_mode(orientation_mode)
+        self._tip_axis = check_tip_axis(tip_axis)
         self._node = node
         self._base_link = base_link
         self._tip_link = tip_link
@@ -100,6 +111,16 @@ class GoalMarkerCore:
     def tracker(self) -> GoalTracker:
         """Return the goal bookkeeping (read it; change it through this object's methods)."""
         return self._tracker
+
+    @property
+    def orientation_mode(self) -> str:
+        """Return what the goal's orientation means: ``'full'``, ``'axis'`` or ``'none'``."""
+        return self._orientation_mode
+
+    @property
+    def tip_axis(self) -> tuple[float, float, float]:
+        """Return the unit tip axis of axis mode, in the tip frame."""
+        return self._tip_axis
 
     @property
     def frame_id(self) -> str:

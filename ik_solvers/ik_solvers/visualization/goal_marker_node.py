@@ -1,13 +1,14 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The goal marker node: a 6-DOF interactive marker in RViz that drives the IK node.
+The goal marker node: an interactive marker in RViz that drives the IK node.
 
 It appears at the tip's current pose, streams the dragged pose on ``target_pose`` (newest
 first, at most ``send_rate`` times a second, and once more on mouse-up) and turns green or red
 as the IK node reports the goal reachable or not. The marker server's topics live under the
 node's name (``/goal_marker`` by default): that is the namespace to give RViz's
-InteractiveMarkers display.
+InteractiveMarkers display. With ``orientation_mode`` ``axis`` the marker is an arrow to move and
+tilt (the direction ``tip_axis`` of the tip must point along); with ``none`` a point to move.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from visualization_msgs.msg import InteractiveMarkerFeedback
 
 from ..ros.node_main import run_node
 from .goal_marker_core import GoalMarkerCore
+from .goal_marker_mode import (check_orientation_mode, check_tip_axis, DEFAULT_TIP_AXIS,
+                               ORIENTATION_MODES)
 from .goal_marker_shape import GOAL_MARKER_NAME, make_goal_marker
 from .goal_tracker import COLOURS, GoalPose, Reachability
 
@@ -34,19 +37,23 @@ class GoalMarkerNode(Node):
     Interactive marker server around :class:`GoalMarkerCore`.
 
     Parameters: ``base_link`` (empty: the description's root link), ``tip_link``,
-    ``send_rate`` (Hz), ``status_topic``, ``marker_scale`` (m), ``robot_description``.
+    ``send_rate`` (Hz), ``status_topic``, ``marker_scale`` (m), ``robot_description``,
+    ``orientation_mode`` (``full``, ``axis`` or ``none``), ``tip_axis`` (x, y, z in the tip
+    frame).
     """
 
     def __init__(self, *, node_name: str = NODE_NAME, **node_options) -> None:
         """
         Create the node and its marker server; the marker appears once the tip is known.
 
-        :raises ValueError: ``tip_link`` is empty.
+        :raises ValueError: ``tip_link`` is empty, or ``orientation_mode`` or ``tip_axis`` is
+            invalid.
         """
         super().__init__(node_name, **node_options)
 
-        def declare(name, default, description, value_range=None):
-            descriptor = ParameterDescriptor(description=description, read_only=True)
+        def declare(name, default, description, value_range=None, any_type=False):
+            descriptor = ParameterDescriptor(description=description, read_only=True,
+                                             dynamic_typing=any_type)
             if value_range is not None:
                 descriptor.floating_point_range = [FloatingPointRange(
                     from_value=value_range[0], to_value=value_range[1], step=0.0)]
@@ -60,11 +67,23 @@ class GoalMarkerNode(Node):
         self._scale = declare('marker_scale', 0.2, 'Size of the marker, in metres.', (0.01, 10.0))
         description = declare('robot_description', '',
                               'URDF used until one arrives on the robot_description topic.')
+        orientation_mode = declare(
+            'orientation_mode', ORIENTATION_MODES[0],
+            'What the goal orientation means: %s.' % ', '.join(ORIENTATION_MODES))
+        # Any type: [0, 0, 1] typed on a command line is an integer array, which a declared
+        # double array would refuse with a type error instead of accepting the axis.
+        tip_axis = declare('tip_axis', list(DEFAULT_TIP_AXIS),
+                           'In axis mode, the tip axis (x, y, z in the tip frame).',
+                           any_type=True)
+        # Refused here, before the marker server exists, so that nothing is left half made.
+        orientation_mode = check_orientation_mode(orientation_mode)
+        tip_axis = check_tip_axis(tip_axis)
 
         self._server = InteractiveMarkerServer(self, self.get_fully_qualified_name())
         self._core = GoalMarkerCore(
             self, base_link=base_link, tip_link=tip_link, send_rate=send_rate,
             status_topic=status_topic, robot_description=description,
+            orientation_mode=orientation_mode, tip_axis=tip_axis,
             on_goal_reset=self._show_goal, on_reachability=self._recolour)
         self.get_logger().info(
             'interactive marker server on %s (the namespace for RViz)'
@@ -81,7 +100,8 @@ class GoalMarkerNode(Node):
     def _insert(self, pose: GoalPose, frame_id: str, reachability: Reachability) -> None:
         marker = make_goal_marker(
             pose, frame_id=frame_id, reachability=reachability,
-            colour=COLOURS[reachability], scale=self._scale)
+            colour=COLOURS[reachability], scale=self._scale,
+            orientation_mode=self._core.orientation_mode, tip_axis=self._core.tip_axis)
         self._server.insert(marker, feedback_callback=self._on_feedback)
         self._server.applyChanges()
 
