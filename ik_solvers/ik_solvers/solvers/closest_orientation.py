@@ -88,6 +88,27 @@ def _damped_inverse(rows: np.ndarray, regularisation: float) -> np.ndarray:
 
 
 @compiled
+def _prioritised_step(jacobian: np.ndarray, error: np.ndarray) -> np.ndarray:
+    """Return a step toward the position, and toward the orientation within what keeps it."""
+    count = jacobian.shape[1]
+    position_rows = jacobian[:3].copy()
+    squared = error[0] ** 2 + error[1] ** 2 + error[2] ** 2
+    pseudo_inverse = _damped_inverse(position_rows, _POSITION_DAMPING * squared + _FLOOR)
+    primary = _product(pseudo_inverse, error[:3].copy().reshape(3, 1))
+    # Motions that leave the position unchanged, to first order.
+    null_space = np.eye(count) - _product(pseudo_inverse, position_rows)
+    orientation_rows = jacobian[3:].copy()
+    projected = _product(orientation_rows, null_space)
+    remaining = error[3:].copy().reshape(3, 1) - _product(orientation_rows, primary)
+    secondary = _product(_damped_inverse(projected, _ORIENTATION_DAMPING), remaining)
+    step = (primary + _product(null_space, secondary))[:, 0]
+    for i in range(count):
+        if not np.any(jacobian[:, i]):  # a frozen joint
+            step[i] = 0.0
+    return step
+
+
+@compiled
 def closest_orientation(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
                         q: np.ndarray, report: np.ndarray) -> None:
     """
@@ -122,17 +143,17 @@ def closest_orientation(chain: ChainArrays, target: np.ndarray, settings: np.nda
         if since_best >= _PATIENCE or monotonic_seconds() > settings[DEADLINE]:
             break
         jacobian_from_frames(chain, frames, jacobian)
-        position_rows = jacobian[:3].copy()
-        squared = error[0] ** 2 + error[1] ** 2 + error[2] ** 2
-        pseudo_inverse = _damped_inverse(position_rows, _POSITION_DAMPING * squared + _FLOOR)
-        primary = _product(pseudo_inverse, error[:3].copy().reshape(3, 1))
-        # Motions that leave the position unchanged, to first order.
-        null_space = np.eye(count) - _product(pseudo_inverse, position_rows)
-        orientation_rows = jacobian[3:].copy()
-        projected = _product(orientation_rows, null_space)
-        remaining = error[3:].copy().reshape(3, 1) - _product(orientation_rows, primary)
-        secondary = _product(_damped_inverse(projected, _ORIENTATION_DAMPING), remaining)
-        step = (primary + _product(null_space, secondary))[:, 0]
+        step = _prioritised_step(jacobian, error)
+        # A joint resting on a limit that the step pushes outward is frozen and the step taken
+        # again without it: clamping it instead would spoil the position the step keeps.
+        frozen = False
+        for i in range(count):
+            if ((q[i] <= chain.joint_limits[i, LIMIT_LOWER] and step[i] < 0.0)
+                    or (q[i] >= chain.joint_limits[i, LIMIT_UPPER] and step[i] > 0.0)):
+                jacobian[:, i] = 0.0
+                frozen = True
+        if frozen:
+            step = _prioritised_step(jacobian, error)
         largest = np.max(np.abs(step))
         if largest > _MAX_STEP:
             step *= _MAX_STEP / largest

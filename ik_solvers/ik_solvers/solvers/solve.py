@@ -27,6 +27,8 @@ from .layout import (
     DEADLINE,
     FINISHER_ITERATIONS,
     MAX_ATTEMPTS,
+    MODE_NONE,
+    ORIENTATION_MODE,
     REPORT_ATTEMPTS,
     REPORT_FINISHER_ITERATIONS,
     REPORT_HEURISTIC_ITERATIONS,
@@ -35,6 +37,7 @@ from .layout import (
     REPORT_POSITION_ERROR,
     REPORT_SIZE,
     REPORT_STATUS,
+    STATUS_SUCCESS as STATUS_CODE_SUCCESS,
 )
 from .result import (
     IKResult,
@@ -171,6 +174,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     report = np.empty(REPORT_SIZE)
     implementation.search(chain.arrays, pose, settings, options, q, report)
     status = report[REPORT_STATUS]
+    attempts = int(report[REPORT_ATTEMPTS])
+    iterations = int(report[REPORT_HEURISTIC_ITERATIONS] + report[REPORT_FINISHER_ITERATIONS])
     if status == STATUS_INVALID_TARGET:
         raise InvalidTargetError(_target_problem(pose))
     if status == STATUS_INVALID_SEED:
@@ -182,23 +187,42 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     if not success and status_name == STATUS_SUCCESS:  # lost to rounding on the nearest turn
         status_name = STATUS_NO_SOLUTION
     if not success and goal.orientation_fallback:
-        fallback_q = q.copy()
-        seed_used = _seed_array(seed, chain)
         settings[DEADLINE] = start_time + float(timeout)
-        closest_orientation(chain.arrays, pose, settings, fallback_q, report)
-        if report[REPORT_STATUS] == 0.0:  # the position met
-            q = fallback_q
-            _nearest_turn_kernel(q, seed_used, chain.arrays)
+        fallback = _closest_orientation(implementation, chain, pose, settings, options, q,
+                                        _seed_array(seed, chain))
+        if fallback is not None:
+            q, position_error, orientation_error = fallback
             status_name = STATUS_CLOSEST_ORIENTATION
-            position_error = report[REPORT_POSITION_ERROR]
-            orientation_error = report[REPORT_ORIENTATION_ERROR]
     return IKResult(q=q, success=success, position_error=float(position_error),
                     orientation_error=float(orientation_error),
-                    iterations=int(report[REPORT_HEURISTIC_ITERATIONS]
-                                   + report[REPORT_FINISHER_ITERATIONS]),
+                    iterations=iterations,
                     elapsed=time.perf_counter() - start_time, status=status_name,
-                    solver=implementation.name, attempts=int(report[REPORT_ATTEMPTS]),
+                    solver=implementation.name, attempts=attempts,
                     polished=finisher)
+
+
+def _closest_orientation(implementation: type, chain, pose: np.ndarray, settings: np.ndarray,
+                         options: np.ndarray, best: np.ndarray,
+                         seed: np.ndarray) -> Optional[Tuple[np.ndarray, float, float]]:
+    """
+    Return the configuration that meets the position with the closest orientation, or None.
+
+    It starts from the search's best configuration; if the position cannot be met from there,
+    a position-only search from it comes first.
+    """
+    report = np.empty(REPORT_SIZE)
+    q = best.copy()
+    closest_orientation(chain.arrays, pose, settings, q, report)
+    if report[REPORT_STATUS] != STATUS_CODE_SUCCESS:
+        q = best.copy()
+        position_settings = settings.copy()
+        position_settings[ORIENTATION_MODE] = MODE_NONE
+        implementation.search(chain.arrays, pose, position_settings, options, q, report)
+        closest_orientation(chain.arrays, pose, settings, q, report)
+        if report[REPORT_STATUS] != STATUS_CODE_SUCCESS:
+            return None
+    _nearest_turn_kernel(q, seed, chain.arrays)
+    return q, float(report[REPORT_POSITION_ERROR]), float(report[REPORT_ORIENTATION_ERROR])
 
 
 def _settings(heuristic: Solver, finisher: bool, goal: GoalOptions, orientation_weight: float,
