@@ -21,17 +21,18 @@ chain = Chain.from_urdf(urdf, 'panda_link0', 'panda_hand_tcp')
 rng = np.random.default_rng(4)
 report = {'jit': JIT_ENABLED, 'cases': []}
 for solver in SOLVERS:
-    for position_only in (False, True):
+    for mode in ('full', 'axis', 'none'):
         goal = chain.random_configuration(rng)
         seed = chain.clip(goal + rng.uniform(-0.3, 0.3, chain.num_joints))
         target = chain.fk(goal)
-        first = solve(chain, target, seed=seed, solver=solver, position_only=position_only,
+        first = solve(chain, target, seed=seed, solver=solver, orientation_mode=mode,
                       timeout=5.0)
-        again = solve(chain, target, seed=seed, solver=solver, position_only=position_only,
+        again = solve(chain, target, seed=seed, solver=solver, orientation_mode=mode,
                       timeout=5.0)
         reached = chain.fk(first.q)
         report['cases'].append({
-            'solver': solver, 'success': bool(first.success),
+            'solver': solver, 'mode': mode, 'success': bool(first.success),
+            'axis_angle': float(np.arccos(np.clip(reached[:3, 2] @ target[:3, 2], -1, 1))),
             'within_limits': bool(chain.within_limits(first.q)),
             'position_error': float(np.linalg.norm(reached[:3, 3] - target[:3, 3])),
             'reported_position_error': first.position_error,
@@ -47,9 +48,11 @@ def test_plain_python_kernels_solve_every_solver_correctly():
         env=environment, capture_output=True, text=True, timeout=600, check=True)
     report = json.loads(completed.stdout.strip().splitlines()[-1])
     assert report['jit'] is False
-    assert len(report['cases']) == 8
+    assert len(report['cases']) == 12
     for case in report['cases']:
         assert case['success'] and case['within_limits'], case
         assert case['position_error'] <= 1e-5, case
+        if case['mode'] != 'none':
+            assert case['axis_angle'] <= 1e-5, case
         assert abs(case['position_error'] - case['reported_position_error']) <= 1e-12, case
         assert case['same_again'], case

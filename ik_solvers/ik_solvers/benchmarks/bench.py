@@ -32,8 +32,8 @@ from .progress import ProgressBar
 from .protocol import SEED_KINDS
 from .report import check_summary, markdown_report, readme_summary, write_plots
 from .robots import bundled_robot_names, load_robot, vendor_robot_names
-from .runner import (BenchConfig, BenchmarkSetupError, count_work, MODES, prepare_robots,
-                     run_benchmark)
+from .runner import (BenchConfig, BenchmarkSetupError, count_work, DEFAULT_MODES, MODES,
+                     prepare_robots, run_benchmark)
 from .scaling import run_scaling, ScalingConfig, scaling_work
 from ..exceptions import IKError
 from ..kinematics import Chain
@@ -135,8 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
                         metavar='SECONDS', help='time budgets per call')
     parser.add_argument('--seeds', nargs='+', choices=SEED_KINDS, default=list(SEED_KINDS),
                         help='seed kinds')
-    parser.add_argument('--modes', nargs='+', choices=MODES, default=list(MODES),
-                        help='pose (position and orientation) and/or position only')
+    parser.add_argument('--modes', nargs='+', choices=MODES, default=list(DEFAULT_MODES),
+                        help='pose (position and orientation), position only, and/or axis '
+                             '(position and the tip z axis; the anchors do not run it)')
     parser.add_argument('--anchors', nargs='*', default=['rtb_ik_lm', 'trac_ik', 'ikpy'],
                         help='reference libraries; none with an empty list')
     parser.add_argument('--option', dest='options', action='append', type=parse_option,

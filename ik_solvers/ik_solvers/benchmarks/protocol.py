@@ -14,7 +14,7 @@ of every joint the URDF names, mimic joints included.
 
 from dataclasses import dataclass
 import math
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -156,8 +156,8 @@ def orientation_distance(rotation_a: np.ndarray, rotation_b: np.ndarray) -> floa
 
 def check_solution(chain: Chain, q: np.ndarray, target: np.ndarray, *, model: RobotModel,
                    position_only: bool, position_tolerance: float = 1e-5,
-                   orientation_tolerance: float = 1e-5,
-                   limit_tolerance: float = 1e-9) -> SolutionCheck:
+                   orientation_tolerance: float = 1e-5, limit_tolerance: float = 1e-9,
+                   orientation_mode: Optional[str] = None) -> SolutionCheck:
     """
     Check a configuration against a target with forward kinematics the solvers do not use.
 
@@ -173,6 +173,8 @@ def check_solution(chain: Chain, q: np.ndarray, target: np.ndarray, *, model: Ro
     :param position_tolerance: Largest accepted position error, in m.
     :param orientation_tolerance: Largest accepted orientation error, in rad.
     :param limit_tolerance: Largest accepted excursion beyond a joint limit, in rad or m.
+    :param orientation_mode: ``'full'``, ``'axis'`` (the angle between the tip z axes is the
+        orientation error) or ``'none'``; when given it replaces ``position_only``.
 
     :returns: The errors and verdicts; a configuration of the wrong shape or with non-finite
         values fails with infinite errors.
@@ -183,8 +185,16 @@ def check_solution(chain: Chain, q: np.ndarray, target: np.ndarray, *, model: Ro
     positions = dict(zip(chain.joint_names, q.tolist()))
     pose = model.transform(chain.base_link, chain.tip_link, positions)
     position_error = float(np.linalg.norm(pose[:3, 3] - target[:3, 3]))
-    orientation_error = 0.0 if position_only else orientation_distance(pose[:3, :3],
-                                                                       target[:3, :3])
+    if orientation_mode is None:
+        orientation_mode = 'none' if position_only else 'full'
+    if orientation_mode == 'none':
+        orientation_error = 0.0
+    elif orientation_mode == 'axis':
+        reached_axis, target_axis = pose[:3, 2], target[:3, 2]
+        orientation_error = math.atan2(float(np.linalg.norm(np.cross(reached_axis, target_axis))),
+                                       float(reached_axis @ target_axis))
+    else:
+        orientation_error = orientation_distance(pose[:3, :3], target[:3, :3])
     reached = (position_error <= position_tolerance
                and orientation_error <= orientation_tolerance)
     within_limits = True

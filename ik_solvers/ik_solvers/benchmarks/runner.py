@@ -28,7 +28,9 @@ from ..solvers import solve, solver_class
 __all__ = [
     'BenchConfig',
     'BenchmarkSetupError',
+    'DEFAULT_MODES',
     'MODES',
+    'ORIENTATION_MODES',
     'Method',
     'PreparedRobot',
     'count_work',
@@ -40,7 +42,11 @@ __all__ = [
     'solver_methods',
 ]
 
-MODES: Tuple[str, ...] = ('pose', 'position')
+MODES: Tuple[str, ...] = ('pose', 'position', 'axis')
+# The benchmark's mode names -> solve()'s orientation modes.
+ORIENTATION_MODES = {'pose': 'full', 'position': 'none', 'axis': 'axis'}
+# Run when --modes is not given: the anchors' own problems.
+DEFAULT_MODES: Tuple[str, ...] = ('pose', 'position')
 
 
 class BenchmarkSetupError(IKError):
@@ -93,7 +99,8 @@ class BenchConfig:
     :ivar anchor_targets: Targets per robot for the slow anchor without a budget (ikpy).
     :ivar budgets: Time budgets, in s.
     :ivar seed_kinds: Seed kinds, see :func:`protocol.draw_seeds`.
-    :ivar modes: ``pose`` (position and orientation) and/or ``position`` (position only).
+    :ivar modes: ``pose`` (position and orientation), ``position`` (position only) and/or
+        ``axis`` (position, and the tip's z axis aimed along the target's; no anchor runs it).
     :ivar anchors: Anchor names, see :data:`anchors.ANCHORS`.
     :ivar tolerance: Position tolerance in m and orientation tolerance in rad.
     :ivar rng_seed: Seed of targets and seeds.
@@ -107,7 +114,7 @@ class BenchConfig:
     anchor_targets: int = 30
     budgets: Sequence[float] = (0.005, 0.05)
     seed_kinds: Sequence[str] = ('mid', 'random', 'warm')
-    modes: Sequence[str] = MODES
+    modes: Sequence[str] = DEFAULT_MODES
     anchors: Sequence[str] = ('trac_ik', 'ikpy')
     tolerance: float = 1e-5
     rng_seed: int = 0
@@ -209,14 +216,14 @@ def _cases(config: BenchConfig, item: PreparedRobot) -> Iterator[Case]:
                     yield mode, seed_kind, budget, method, None, config.targets
                 for name, anchor in item.anchors.items():
                     if (mode == 'position' and not anchor.supports_position_only) or \
-                            not anchor.honours_budget:
+                            mode == 'axis' or not anchor.honours_budget:
                         continue
                     yield mode, seed_kind, budget, Method(name, anchor=name), anchor, \
                         config.targets
             # An anchor without a budget runs once per seed kind, not once per budget.
             for name, anchor in item.anchors.items():
-                if not anchor.honours_budget and (mode == 'pose' or
-                                                  anchor.supports_position_only):
+                if not anchor.honours_budget and (mode == 'pose' or (
+                        mode == 'position' and anchor.supports_position_only)):
                     yield mode, seed_kind, None, Method(name, anchor=name), anchor, \
                         _target_count(config, anchor)
 
@@ -228,9 +235,10 @@ def count_work(config: BenchConfig, prepared: Sequence[PreparedRobot]) -> int:
 
 def _attempt(chain: Chain, seed: np.ndarray, target: np.ndarray, q: np.ndarray,
              claimed: bool, elapsed: float, iterations: Optional[int], *, model: RobotModel,
-             position_only: bool, tolerance: float, error: Optional[str] = None) -> Attempt:
-    check = check_solution(chain, q, target, model=model, position_only=position_only,
-                           position_tolerance=tolerance, orientation_tolerance=tolerance)
+             orientation_mode: str, tolerance: float, error: Optional[str] = None) -> Attempt:
+    check = check_solution(chain, q, target, model=model, position_only=False,
+                           orientation_mode=orientation_mode, position_tolerance=tolerance,
+                           orientation_tolerance=tolerance)
     motion = np.asarray(q, dtype=float) - seed if np.shape(q) == np.shape(seed) else \
         np.full(np.shape(seed), np.inf)
     return Attempt(q=np.array(q, dtype=float), claimed_success=claimed, check=check,
@@ -241,8 +249,8 @@ def _attempt(chain: Chain, seed: np.ndarray, target: np.ndarray, q: np.ndarray,
 
 def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarray, *,
                model: RobotModel, position_only: bool, budget: Optional[float], tolerance: float,
-               anchor: Optional[Anchor] = None,
-               on_attempt: Callable[[], None] = lambda: None) -> List[Attempt]:
+               anchor: Optional[Anchor] = None, on_attempt: Callable[[], None] = lambda: None,
+               orientation_mode: Optional[str] = None) -> List[Attempt]:
     """
     Solve every target once from its seed, timing each call with ``time.perf_counter``.
 
@@ -256,10 +264,15 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
     :param tolerance: Position tolerance in m and orientation tolerance in rad.
     :param anchor: The anchor, when ``method`` is one.
     :param on_attempt: Called after each call, for the progress bar.
+    :param orientation_mode: ``solve()``'s orientation mode; when given it replaces
+        ``position_only`` (anchors run only ``'full'`` and ``'none'``).
 
     :returns: One attempt per seed. A call that raises is a failed attempt that keeps the
         exception's type and message (every target is valid, so any exception is a bug).
     """
+    if orientation_mode is None:
+        orientation_mode = 'none' if position_only else 'full'
+    position_only = orientation_mode == 'none'
     attempts = []
     for index, seed in enumerate(seeds):
         target = targets.poses[index]
@@ -274,7 +287,7 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
                 claimed = claimed if anchor.claims_success else True
             else:
                 result = solve(chain, target, seed=seed, solver=method.solver,
-                               position_only=position_only, position_tolerance=tolerance,
+                               orientation_mode=orientation_mode, position_tolerance=tolerance,
                                orientation_tolerance=tolerance, timeout=budget,
                                **method.options)
                 elapsed = time.perf_counter() - start
@@ -285,8 +298,8 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
             elapsed = time.perf_counter() - start
             claimed, q, error = False, seed, '%s: %s' % (type(caught).__name__, caught)
         attempts.append(_attempt(chain, seed, target, q, claimed, elapsed, iterations,
-                                 model=model, position_only=position_only, tolerance=tolerance,
-                                 error=error))
+                                 model=model, orientation_mode=orientation_mode,
+                                 tolerance=tolerance, error=error))
         on_attempt()
     return attempts
 
@@ -341,7 +354,8 @@ def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
                                             method.label)
                 attempts = run_method(
                     item.chain, method, item.targets, seeds[:count], model=item.model,
-                    position_only=(mode == 'position'), budget=budget,
+                    position_only=False, orientation_mode=ORIENTATION_MODES[mode],
+                    budget=budget,
                     tolerance=config.tolerance, anchor=anchor,
                     on_attempt=(lambda: progress.update(label=label)) if progress else
                     (lambda: None))
