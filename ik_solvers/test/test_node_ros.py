@@ -6,7 +6,7 @@ from pathlib import Path
 import threading
 
 from ik_solvers import SOLVERS
-from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.kinematics import RobotModel
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
@@ -27,7 +27,7 @@ Codes = SolveIK.Response
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 UR5 = (URDF_DIR / 'ur5_like.urdf').read_text()
 PLANAR = (URDF_DIR / 'planar_3link.urdf').read_text()
-CHAIN = Chain.from_urdf(UR5, 'base_link', 'tool0')
+CHAIN = RobotModel.from_urdf(UR5).chain('base_link', 'tool0')
 HOME = np.array([0.2, -1.2, 1.4, -0.6, 0.5, 0.1])
 POSITION_TOLERANCE = Ros.DEFAULTS['position_tolerance']
 ORIENTATION_TOLERANCE = Ros.DEFAULTS['orientation_tolerance']
@@ -275,7 +275,7 @@ def test_replacing_the_description_rebuilds_the_chain(ros):
     node, probe = _ready(ros)
     longer = UR5.replace('xyz="-0.425 0 0"', 'xyz="-0.525 0 0"')
     assert longer != UR5
-    longer_chain = Chain.from_urdf(longer, 'base_link', 'tool0')
+    longer_chain = RobotModel.from_urdf(longer).chain('base_link', 'tool0')
     goal = longer_chain.fk(HOME + 0.05)
     probe.publish_description(longer)
 
@@ -294,7 +294,7 @@ def test_replacing_the_description_rebuilds_the_chain(ros):
     assert probe.call(probe.target_request(goal)).success
     result = node.set_parameters([Parameter('tip_link', value='tip')])[0]
     assert result.successful, result.reason
-    planar = Chain.from_urdf(PLANAR, 'base_link', 'tip')
+    planar = RobotModel.from_urdf(PLANAR).chain('base_link', 'tip')
     planar_goal = planar.fk([0.3, 0.4, -0.2])
     response = probe.call(probe.target_request(planar_goal, position_only=True))
     assert response.success, response.message

@@ -19,7 +19,7 @@ from ik_solvers.benchmarks.hostile_inputs import (
     padded_description,
     repeated_names,
 )
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.description_loader import MAX_DESCRIPTION_BYTES
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
@@ -28,7 +28,7 @@ from test_node_support import Ros, same_position, wait_until, WAIT
 
 Codes = SolveIK.Response
 UR5 = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
-CHAIN = Chain.from_urdf(UR5, 'base_link', 'tool0')
+CHAIN = RobotModel.from_urdf(UR5).chain('base_link', 'tool0')
 HOME = np.array([0.2, -1.2, 1.4, -0.6, 0.5, 0.1])
 #: Seconds: a valid call right after a 20,000-name joint_states message must be answered
 #: within this. Counting each name took 4 to 8 s per message here; a linear check takes ms.

@@ -36,7 +36,7 @@ from .runner import (BenchConfig, BenchmarkSetupError, count_work, MODES, prepar
                      run_benchmark)
 from .scaling import run_scaling, ScalingConfig, scaling_work
 from ..exceptions import IKError
-from ..kinematics import Chain
+from ..kinematics import RobotModel
 from ..solvers import SOLVERS, solve
 
 __all__ = [
@@ -66,7 +66,8 @@ def default_robots() -> List[str]:
             continue
         try:
             robot = load_robot(name)
-            joints = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link).num_joints
+            model = RobotModel.from_urdf(robot.urdf_xml)
+            joints = model.chain(robot.base_link, robot.tip_link).num_joints
         except IKError:
             continue
         if joints in (6, 7):

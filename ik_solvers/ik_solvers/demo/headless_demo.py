@@ -25,7 +25,7 @@ import rclpy
 from rclpy.executors import SingleThreadedExecutor
 
 from ..exceptions import IKError
-from ..kinematics import Chain
+from ..kinematics import Chain, RobotModel
 from ..solvers import SOLVERS
 from .drag_driver import DragDriver
 from .metrics import DragRecording, summarise, SolverSummary
@@ -118,7 +118,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
         urdf_xml = Path(description).read_text(encoding='utf-8')
     except OSError as error:
         raise IKError('cannot read the robot description %s: %s' % (description, error))
-    chain = Chain.from_urdf(urdf_xml, options.base_link, options.tip_link)
+    chain = RobotModel.from_urdf(urdf_xml).chain(options.base_link, options.tip_link)
     logs = options.output / 'logs'
     _say(stream, 'ik_solvers headless demo: %s, chain %s -> %s (%d joints)' % (
         Path(description).name, chain.base_link, chain.tip_link, chain.num_joints))

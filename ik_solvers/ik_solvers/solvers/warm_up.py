@@ -18,7 +18,7 @@ import numpy as np
 
 from .registry import SOLVERS, solver_class
 from .search import REPORT_SIZE, SETTINGS_SIZE
-from ..kinematics import Chain
+from ..kinematics import Chain, RobotModel
 from ..kinematics.jit import JIT_ENABLED
 
 __all__ = ['is_warm', 'warm_up']
@@ -69,7 +69,7 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
                 _LOGGER.info('compiling the %s solver (seconds the first time, then loaded '
                              'from the disk cache)', name)
             if _TINY_CHAIN is None:
-                _TINY_CHAIN = Chain.from_urdf(_TINY_URDF, 'base', 'tip')
+                _TINY_CHAIN = RobotModel.from_urdf(_TINY_URDF).chain('base', 'tip')
             chain = _TINY_CHAIN
             settings = np.zeros(SETTINGS_SIZE)
             settings[:] = (1e-6, 1e-6, 0.1, 0.0, time.perf_counter() + 60.0, 1e-3, 1e-2, 2.0,
