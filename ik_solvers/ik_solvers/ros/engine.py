@@ -88,11 +88,6 @@ class IKEngine:
         """Tell whether a valid robot description was loaded."""
         return self._models.has_model
 
-    @property
-    def has_joint_states(self) -> bool:
-        """Tell whether joint states were received."""
-        return bool(self._joint_states)
-
     def load_description(self, urdf_xml: str, base_link: str, tip_link: str) -> Chain:
         """
         Replace the robot model, keeping the old one unless the new one gives the chain.

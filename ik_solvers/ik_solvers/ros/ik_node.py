@@ -169,16 +169,6 @@ class IKNode(Node):
         self.get_logger().info('solvers ready in %.2f s' % elapsed)
 
     @property
-    def targets_received(self) -> int:
-        """Count the target poses received on the topic."""
-        return self._targets.received
-
-    @property
-    def targets_dropped(self) -> int:
-        """Count the target poses replaced by a newer one before the worker took them."""
-        return self._targets.dropped
-
-    @property
     def descriptions_received(self) -> int:
         """Count the robot descriptions handled so far: loaded, refused, or skipped for newer."""
         return self._descriptions.handled

@@ -149,19 +149,9 @@ class GoalTracker:
         return self._pose
 
     @property
-    def last_sent(self) -> Optional[GoalPose]:
-        """Return the goal last handed out to be sent."""
-        return self._last_sent
-
-    @property
     def reachability(self) -> Reachability:
         """Reachability of the goal last sent, as reported by the IK node."""
         return self._reachability
-
-    @property
-    def colour(self) -> tuple[float, float, float, float]:
-        """Marker colour for the current reachability."""
-        return COLOURS[self._reachability]
 
     def reset(self, pose: GoalPose) -> None:
         """Put the goal at ``pose`` without sending it (the tip's current pose at start)."""
