@@ -35,9 +35,9 @@ from .robots import bundled_robot_names, load_robot, vendor_robot_names
 from .runner import (BenchConfig, BenchmarkSetupError, count_work, MODES, prepare_robots,
                      run_benchmark)
 from .scaling import run_scaling, ScalingConfig, scaling_work
-from ..exceptions import IKError
+from ..exceptions import IKError, UnknownSolverError
 from ..kinematics import RobotModel
-from ..solvers import SOLVERS, solve
+from ..solvers import check_solver_names, SOLVERS, solve
 
 __all__ = [
     'build_parser',
@@ -270,10 +270,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(message, file=sys.stderr, flush=True)
 
     solvers = arguments.solvers or list(SOLVERS)
-    unknown = [name for name in solvers if name not in SOLVERS]
-    if unknown:
-        parser.error('unknown solver(s) %s; registered: %s'
-                     % (', '.join(unknown), ', '.join(SOLVERS)))
+    try:
+        check_solver_names(solvers)
+    except UnknownSolverError as error:
+        parser.error(str(error))
     quick = arguments.quick
     config = BenchConfig(
         robots=arguments.robots or default_robots(), solvers=solvers,
