@@ -78,16 +78,6 @@ def load_chain(name: str, base_link: str = 'base_link', tip_link: str = 'tool0')
 
 
 @pytest.fixture(scope='module')
-def ur5():
-    return load_chain('ur5_like')
-
-
-@pytest.fixture(scope='module')
-def panda():
-    return load_chain('panda_like', 'panda_link0', 'panda_hand_tcp')
-
-
-@pytest.fixture(scope='module')
 def mixed():
     return RobotModel.from_urdf(MIXED_JOINTS_URDF).chain('base', 'tool')
 

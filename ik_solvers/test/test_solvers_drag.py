@@ -11,16 +11,9 @@ from ik_solvers import RobotModel, RobotModelError, solve, SOLVERS
 from ik_solvers.benchmarks.robots import load_robot
 from ik_solvers.demo.scripted_drag import figure_eight
 
-URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
 # The largest joint motion allowed between two consecutive solutions of the drag, rad; the
 # dragged path itself moves each joint by at most 0.005 rad per goal.
 LARGEST_STEP = np.radians(2.0)
-
-
-@pytest.fixture(scope='module')
-def ur5():
-    urdf = (URDF_DIRECTORY / 'ur5_like.urdf').read_text(encoding='utf-8')
-    return RobotModel.from_urdf(urdf).chain('base_link', 'tool0')
 
 
 @pytest.mark.parametrize('solver', SOLVERS)
