@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Dragging at the library level: warm-seeded solves keep to the seed's branch, singular or not."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest

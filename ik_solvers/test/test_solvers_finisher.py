@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """The finisher: joint limits inside the step, warm seeds kept, and the option error's home."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,7 +9,6 @@ import pytest
 import ik_solvers
 from ik_solvers import solve
 from ik_solvers.exceptions import IKError, InvalidSolverOptionError
-
 
 
 def finisher_alone(chain, target, start, *, steps, tolerance=1e-6, position_only=False):

@@ -3,7 +3,6 @@
 """The chosen heuristic does the work: it runs first from every start, the polish only finishes."""
 
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -199,7 +199,7 @@ class DragDriver(Node):
         :param answer_timeout: longest wait, seconds, for the answer to the last path goal and to
             each unreachable goal; waits end as soon as the answer arrives.
         :param progress: called every few goals from this thread.
-        :return: what happened; statuses arriving later are not counted.
+        :returns: what happened; statuses arriving later are not counted.
         """
         recording = DragRecording(solver=solver, goals=list(goals))
         vectors = [np.concatenate((np.asarray(goal.pose, dtype=float)[:3, 3],

@@ -19,7 +19,7 @@ def joint_state_to_mapping(names: Sequence[str], positions: Sequence[float]) -> 
 
     :param names: Joint names.
     :param positions: Positions in rad or m, one per name.
-    :return: A mapping from name to position.
+    :returns: A mapping from name to position.
     :raises InvalidSeedError: If the lengths differ, a name repeats or is empty, or a position
         is NaN or infinite.
     """
@@ -40,7 +40,7 @@ def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
 
     :param names: Joint names.
     :param positions: Positions in rad or m, one per name.
-    :return: The mapping from name to finite position, and the names left out.
+    :returns: The mapping from name to finite position, and the names left out.
     :raises InvalidSeedError: If the lengths differ, or a name repeats or is empty.
     """
     names = list(names)

@@ -170,7 +170,7 @@ class GoalTracker:
         """
         Record the final pose of a drag and return it to be sent at once.
 
-        :return: the pose, or ``None`` when exactly this pose was already sent.
+        :returns: the pose, or ``None`` when exactly this pose was already sent.
         """
         self._pose = pose
         self._pending = None
@@ -195,7 +195,7 @@ class GoalTracker:
         """
         Take an IK result for ``target``; kept only when it is the goal last sent.
 
-        :return: True when the reachability changed (the marker needs a new colour).
+        :returns: True when the reachability changed (the marker needs a new colour).
         """
         if self._last_sent is None:
             return False
