@@ -16,7 +16,7 @@ from .exceptions import (
     RobotModelError,
     UnknownSolverError,
 )
-from .kinematics import Chain
+from .kinematics import Chain, RobotModel
 from .solvers import IKResult, SOLVERS, solve, warm_up
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     'InvalidSeedError',
     'InvalidSolverOptionError',
     'InvalidTargetError',
+    'RobotModel',
     'RobotModelError',
     'SOLVERS',
     'UnknownSolverError',

@@ -17,8 +17,8 @@ Examples::
 
 With another robot, also give ``base_link:=...`` and ``tip_link:=...``.
 
-The goal marker listens to the ik_node's status on ``/ik_node/status``: the node's name here
-and its private ``~/status`` topic; renaming or namespacing the ik_node means changing both.
+The goal marker listens to the ik_node's status on ``/ik_node/status``; every name comes from
+:mod:`ik_solvers.ros.names`, so renaming the ik_node there changes both ends.
 """
 
 from pathlib import Path
@@ -30,10 +30,10 @@ from launch.substitutions import (Command, FindExecutable, LaunchConfiguration,
                                   PathJoinSubstitution)
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
+from ik_solvers.ros.names import DEFAULT_CONTROLLER_NAME, NODE_NAME, of_node, STATUS_TOPIC
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'ik_solvers'
-IK_NODE_NAME = 'ik_node'
 
 
 def _robot_state_publisher(context):
@@ -84,7 +84,7 @@ def generate_launch_description() -> LaunchDescription:
             description='Play the commands into joint_states with the simulated executor. '
                         'Set false when a joint_trajectory_controller receives them.'),
         DeclareLaunchArgument(
-            'controller_name', default_value='joint_trajectory_controller',
+            'controller_name', default_value=DEFAULT_CONTROLLER_NAME,
             description='The commands go to /<controller_name>/joint_trajectory.'),
         DeclareLaunchArgument(
             'orientation_mode', default_value='full',
@@ -94,7 +94,7 @@ def generate_launch_description() -> LaunchDescription:
     ik_node = Node(
         package=PACKAGE,
         executable='ik_node',
-        name=IK_NODE_NAME,
+        name=NODE_NAME,
         output='screen',
         parameters=[
             PathJoinSubstitution([FindPackageShare(PACKAGE), 'config', 'ik_solvers.yaml']),
@@ -110,7 +110,7 @@ def generate_launch_description() -> LaunchDescription:
         name='goal_marker',
         output='screen',
         parameters=[{'base_link': _text('base_link'), 'tip_link': _text('tip_link'),
-                     'status_topic': '/%s/status' % IK_NODE_NAME,
+                     'status_topic': of_node(STATUS_TOPIC),
                      'orientation_mode': _text('orientation_mode')}],
     )
     sim_executor = Node(

@@ -15,7 +15,7 @@ from ik_solvers.benchmarks.protocol import (
     orientation_distance,
     WARM_SEED_RADIUS,
 )
-from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.kinematics import RobotModel
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 
@@ -23,11 +23,6 @@ URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 @pytest.fixture(scope='module')
 def panda_model() -> RobotModel:
     return RobotModel.from_urdf((URDF_DIR / 'panda_like.urdf').read_text())
-
-
-@pytest.fixture(scope='module')
-def panda(panda_model) -> Chain:
-    return panda_model.chain('panda_link0', 'panda_hand_tcp')
 
 
 def test_targets_are_deterministic_for_a_fixed_seed(panda):

@@ -15,12 +15,12 @@ from ik_solvers.benchmarks.robots import (
     vendor_robot_names,
 )
 from ik_solvers.exceptions import RobotModelError
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import Chain, RobotModel
 
 
 def _chain(name: str) -> Chain:
     robot = load_robot(name)
-    return Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+    return RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
 
 
 def test_bundled_arms_load_with_their_tool_frames():
@@ -69,8 +69,8 @@ def test_chain_endpoints_refuse_broken_descriptions():
 def test_generated_snake_matches_the_bundled_one():
     bundled = _chain('snake_20')
     generated_robot = snake_robot(20)
-    generated = Chain.from_urdf(generated_robot.urdf_xml, generated_robot.base_link,
-                                generated_robot.tip_link)
+    generated = RobotModel.from_urdf(generated_robot.urdf_xml).chain(
+        generated_robot.base_link, generated_robot.tip_link)
     assert generated.joint_names == bundled.joint_names
     np.testing.assert_allclose(generated.lower, bundled.lower)
     np.testing.assert_allclose(generated.upper, bundled.upper)
@@ -83,7 +83,7 @@ def test_generated_snake_matches_the_bundled_one():
 def test_generated_snakes_of_other_lengths():
     robot = load_robot('snake_37')
     assert robot.source == 'generated'
-    chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+    chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
     assert chain.num_joints == 37
     stretched = chain.fk(np.zeros(37))[:3, 3]
     # Between the bundled snakes' reaches: 2 m at 20 joints and 3 m at 100.

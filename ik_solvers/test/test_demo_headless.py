@@ -62,7 +62,7 @@ def test_a_short_drag_is_followed_and_far_goals_are_reported(tmp_path):
 
 
 @pytest.mark.parametrize('arguments, message', [
-    (['--solvers', 'fabrik,simplex'], 'unknown solvers'),
+    (['--solvers', 'fabrik,simplex'], "unknown solver 'simplex'"),
     (['--tip-link', 'no_such_link'], 'no_such_link'),
     (['--poses', '1'], 'at least 2'),
     (['--description', '/nonexistent/robot.urdf'], 'cannot read'),

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import transforms3d
 
-from ik_solvers import Chain, solve
+from ik_solvers import RobotModel, solve
 from ik_solvers.demo import DragRecording, scripted_drag, ScriptedGoal, SolveRecord, summarise
 from ik_solvers.demo.metrics import max_joint_jump
 from ik_solvers.demo.report import format_header, format_row, ProgressLine
@@ -20,7 +20,7 @@ URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_t
 
 @pytest.fixture(scope='module')
 def chain():
-    return Chain.from_urdf(URDF, 'panda_link0', 'panda_hand_tcp')
+    return RobotModel.from_urdf(URDF).chain('panda_link0', 'panda_hand_tcp')
 
 
 def _start():

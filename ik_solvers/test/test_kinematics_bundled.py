@@ -11,13 +11,13 @@ import pytest
 import transforms3d
 
 from ik_solvers import solve
-from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.kinematics import RobotModel
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 
 
 def _chain(file_name, base_link, tip_link):
-    return Chain.from_urdf((URDF_DIR / file_name).read_text(), base_link, tip_link)
+    return RobotModel.from_urdf((URDF_DIR / file_name).read_text()).chain(base_link, tip_link)
 
 
 def _standard_dh(theta, d, a, alpha):
@@ -242,8 +242,8 @@ def test_ur5_like_matches_the_vendor_ur5_between_base_and_tool0():
 
 
 def test_panda_like_matches_the_vendor_panda():
-    vendor = Chain.from_urdf(_vendor_urdf('panda_description/urdf/panda.urdf'),
-                             'panda_link0', 'panda_hand_tcp')
+    vendor = RobotModel.from_urdf(_vendor_urdf('panda_description/urdf/panda.urdf')).chain(
+        'panda_link0', 'panda_hand_tcp')
     chain = _chain('panda_like.urdf', 'panda_link0', 'panda_hand_tcp')
     assert vendor.joint_names == chain.joint_names
     np.testing.assert_allclose(chain.lower, vendor.lower)

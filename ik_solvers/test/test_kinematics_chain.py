@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ik_solvers.exceptions import InvalidSeedError
-from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.kinematics import RobotModel
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 
@@ -61,7 +61,8 @@ MIXED_URDF = """<?xml version="1.0" encoding="utf-8"?>
 
 CASES = [((URDF_DIR / name).read_text(), base, tip) for name, base, tip in BUNDLED]
 CASES.append((MIXED_URDF, 'base', 'tool'))
-CHAINS = [Chain.from_urdf(*case) for case in CASES]
+CHAINS = [RobotModel.from_urdf(urdf_xml).chain(base_link, tip_link)
+          for urdf_xml, base_link, tip_link in CASES]
 CHAIN_IDS = ['%s-%s-%d' % (chain.base_link, chain.tip_link, chain.num_joints)
              for chain in CHAINS]
 
@@ -228,7 +229,8 @@ def test_fk_returns_independent_arrays():
 
 def test_long_chain_fk_matches_joint_frames():
     """The pairwise product used for long chains agrees with the prefix products."""
-    chain = Chain.from_urdf((URDF_DIR / 'snake_100.urdf').read_text(), 'base_link', 'tip')
+    model = RobotModel.from_urdf((URDF_DIR / 'snake_100.urdf').read_text())
+    chain = model.chain('base_link', 'tip')
     assert chain.num_joints == 100
     rng = np.random.default_rng(2)
     for _ in range(5):

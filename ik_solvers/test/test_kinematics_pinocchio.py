@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import Chain, RobotModel
 
 pinocchio = pytest.importorskip(
     'pinocchio', reason='Pinocchio (PyPI: pin) is the reference for FK and Jacobians')
@@ -90,7 +90,7 @@ class PinocchioReference:
 
 
 def _compare(urdf_xml: str, base_link: str, tip_link: str, seed: int):
-    chain = Chain.from_urdf(urdf_xml, base_link, tip_link)
+    chain = RobotModel.from_urdf(urdf_xml).chain(base_link, tip_link)
     reference = PinocchioReference(urdf_xml, chain)
     rng = np.random.default_rng(seed)
     position_error = rotation_error = jacobian_error = 0.0
@@ -125,7 +125,7 @@ def test_vendor_robot_matches_pinocchio(relative_path, base_link, tip_link):
 
 def test_continuous_joints_of_the_vendor_arm_are_unbounded():
     urdf_xml = _vendor_path('kinova_description/robots/kinova.urdf').read_text()
-    chain = Chain.from_urdf(urdf_xml, 'base', 'j2s6s200_end_effector')
+    chain = RobotModel.from_urdf(urdf_xml).chain('base', 'j2s6s200_end_effector')
     assert chain.is_continuous.tolist() == [True, False, False, True, False, True]
     assert np.all(np.isinf(chain.lower[chain.is_continuous]))
     assert np.all(np.isinf(chain.upper[chain.is_continuous]))

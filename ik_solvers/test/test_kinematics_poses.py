@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ik_solvers.exceptions import InvalidSeedError
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import RobotModel
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 
@@ -58,7 +58,8 @@ CASES = [
     ((URDF_DIR / 'snake_20.urdf').read_text(), 'base_link', 'tip'),
     (MIMIC_URDF, 'base', 'tool'),
 ]
-CHAINS = [Chain.from_urdf(*case) for case in CASES]
+CHAINS = [RobotModel.from_urdf(urdf_xml).chain(base_link, tip_link)
+          for urdf_xml, base_link, tip_link in CASES]
 CHAIN_IDS = ['%s-%d' % (chain.tip_link, chain.num_joints) for chain in CHAINS]
 
 
@@ -84,7 +85,8 @@ def test_poses_agree_with_fk_and_joint_frames(chain):
 @pytest.mark.parametrize('chain', CHAINS, ids=CHAIN_IDS)
 def test_jacobian_after_poses_of_another_configuration_is_its_own(chain):
     rng = np.random.default_rng(6)
-    fresh = Chain.from_urdf(*CASES[CHAINS.index(chain)])
+    urdf_xml, base_link, tip_link = CASES[CHAINS.index(chain)]
+    fresh = RobotModel.from_urdf(urdf_xml).chain(base_link, tip_link)
     for _ in range(5):
         first, second = chain.random_configuration(rng), chain.random_configuration(rng)
         chain.poses(first)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ik_solvers.exceptions import InvalidSeedError, RobotModelError
-from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.kinematics import RobotModel
 from ik_solvers.kinematics.joint import JointDescription
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
@@ -59,7 +59,7 @@ def test_rpy_is_fixed_axis_roll_then_pitch_then_yaw():
     urdf = _robot(_joint('mount', 'fixed', 'base', 'a', xyz='1 2 3', rpy='%r 0 %r'
                          % (math.pi / 2, math.pi / 2)),
                   _joint('j', 'revolute', 'a', 'b', axis='0 0 1'))
-    pose = Chain.from_urdf(urdf, 'base', 'b').fk([0.0])
+    pose = RobotModel.from_urdf(urdf).chain('base', 'b').fk([0.0])
     # Hand-computed: Rz(90) Rx(90) sends x to y, y to z and z to x.
     np.testing.assert_allclose(pose[:3, :3], [[0, 0, 1], [1, 0, 0], [0, 1, 0]], atol=1e-15)
     np.testing.assert_allclose(pose[:3, 3], [1, 2, 3])
@@ -67,14 +67,14 @@ def test_rpy_is_fixed_axis_roll_then_pitch_then_yaw():
     roll, pitch, yaw = 0.3, -0.5, 1.2
     urdf = _robot(_joint('mount', 'fixed', 'base', 'a', rpy='%r %r %r' % (roll, pitch, yaw)),
                   _joint('j', 'revolute', 'a', 'b', axis='0 0 1'))
-    pose = Chain.from_urdf(urdf, 'base', 'b').fk([0.0])
+    pose = RobotModel.from_urdf(urdf).chain('base', 'b').fk([0.0])
     np.testing.assert_allclose(pose[:3, :3], _rz(yaw) @ _ry(pitch) @ _rx(roll), atol=1e-15)
 
 
 def test_revolute_joint_turns_about_its_axis_through_its_origin():
     urdf = _robot(_joint('j', 'revolute', 'base', 'a', xyz='1 0 0', axis='0 0 1'),
                   _joint('tool', 'fixed', 'a', 'tip', xyz='0.5 0 0'))
-    pose = Chain.from_urdf(urdf, 'base', 'tip').fk([math.pi / 2])
+    pose = RobotModel.from_urdf(urdf).chain('base', 'tip').fk([math.pi / 2])
     np.testing.assert_allclose(pose[:3, 3], [1.0, 0.5, 0.0], atol=1e-15)
     np.testing.assert_allclose(pose[:3, :3], _rz(math.pi / 2), atol=1e-15)
 
@@ -83,7 +83,7 @@ def test_prismatic_joint_slides_along_its_axis():
     urdf = _robot(_joint('lift', 'prismatic', 'base', 'a', xyz='0 0 0.5', rpy='0 0 %r'
                          % (math.pi / 2), axis='1 0 0',
                          limit='<limit lower="0" upper="0.3" effort="1" velocity="0.1"/>'))
-    chain = Chain.from_urdf(urdf, 'base', 'a')
+    chain = RobotModel.from_urdf(urdf).chain('base', 'a')
     assert chain.is_prismatic.tolist() == [True]
     np.testing.assert_allclose(chain.fk([0.2])[:3, 3], [0.0, 0.2, 0.5], atol=1e-15)
     np.testing.assert_allclose(chain.jacobian([0.2])[:, 0], [0, 1, 0, 0, 0, 0], atol=1e-15)
@@ -93,7 +93,7 @@ def test_prismatic_joint_slides_along_its_axis():
 def test_continuous_joint_has_infinite_limits():
     urdf = _robot(_joint('wheel', 'continuous', 'base', 'a', axis='0 1 0',
                          limit='<limit effort="1" velocity="4"/>'))
-    chain = Chain.from_urdf(urdf, 'base', 'a')
+    chain = RobotModel.from_urdf(urdf).chain('base', 'a')
     assert chain.is_continuous.tolist() == [True]
     assert chain.lower[0] == -math.inf and chain.upper[0] == math.inf
     assert chain.velocity_limits[0] == 4.0
@@ -109,8 +109,8 @@ def test_non_unit_axis_is_normalised():
     long_axis = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 5'),
                        _joint('t', 'fixed', 'a', 'tip', xyz='1 0 0'))
     unit_axis = long_axis.replace('0 0 5', '0 0 1')
-    long_chain = Chain.from_urdf(long_axis, 'base', 'tip')
-    unit_chain = Chain.from_urdf(unit_axis, 'base', 'tip')
+    long_chain = RobotModel.from_urdf(long_axis).chain('base', 'tip')
+    unit_chain = RobotModel.from_urdf(unit_axis).chain('base', 'tip')
     np.testing.assert_allclose(long_chain.axes, [[0, 0, 1]])
     np.testing.assert_allclose(long_chain.fk([0.7]), unit_chain.fk([0.7]), atol=1e-15)
     np.testing.assert_allclose(long_chain.jacobian([0.7]), unit_chain.jacobian([0.7]),
@@ -119,7 +119,7 @@ def test_non_unit_axis_is_normalised():
 
 def test_missing_axis_defaults_to_x():
     urdf = _robot(_joint('j', 'revolute', 'base', 'a'))
-    chain = Chain.from_urdf(urdf, 'base', 'a')
+    chain = RobotModel.from_urdf(urdf).chain('base', 'a')
     np.testing.assert_allclose(chain.axes, [[1, 0, 0]])
     np.testing.assert_allclose(chain.fk([0.4])[:3, :3], _rx(0.4), atol=1e-15)
 
@@ -143,7 +143,7 @@ def test_fixed_tool_frames_after_the_last_moving_joint():
 def test_fixed_joints_before_the_first_moving_joint_are_folded_in():
     urdf = _robot(_joint('mount', 'fixed', 'base', 'plate', xyz='0 0 1', rpy='0 0 0.5'),
                   _joint('j', 'revolute', 'plate', 'a', axis='1 0 0'))
-    chain = Chain.from_urdf(urdf, 'base', 'a')
+    chain = RobotModel.from_urdf(urdf).chain('base', 'a')
     pose = chain.fk([0.3])
     np.testing.assert_allclose(pose[:3, :3], _rz(0.5) @ _rx(0.3), atol=1e-15)
     np.testing.assert_allclose(pose[:3, 3], [0, 0, 1])
@@ -157,7 +157,7 @@ def test_root_link_with_inertia_is_accepted():
     urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1'),
                   _joint('t', 'fixed', 'a', 'tip', xyz='1 0 0'), root_inertial=inertial)
     assert '<mass value="4.0"/>' in urdf
-    chain = Chain.from_urdf(urdf, 'base', 'tip')
+    chain = RobotModel.from_urdf(urdf).chain('base', 'tip')
     np.testing.assert_allclose(chain.fk([math.pi])[:3, 3], [-1, 0, 0], atol=1e-15)
 
 
@@ -172,7 +172,7 @@ def test_a_revolute_or_prismatic_joint_without_limit_is_refused_like_urdfdom_doe
 
 def test_a_continuous_joint_without_limit_gets_the_default_velocity():
     urdf = _robot(_joint('wheel', 'continuous', 'base', 'a', axis='0 0 1', limit=''))
-    assert Chain.from_urdf(urdf, 'base', 'a').velocity_limits[0] == 1.0
+    assert RobotModel.from_urdf(urdf).chain('base', 'a').velocity_limits[0] == 1.0
 
 
 @pytest.mark.parametrize('attribute', ['velocity', 'effort'])
@@ -268,7 +268,7 @@ def _planar_tip(angles):
 
 
 def test_mimic_followers_are_not_variables_and_follow_their_leader():
-    chain = Chain.from_urdf(MIMIC_URDF, 'base', 'tip')
+    chain = RobotModel.from_urdf(MIMIC_URDF).chain('base', 'tip')
     assert chain.joint_names == ('leader',)
     assert chain.num_joints == 1
     assert chain.velocity_limits.tolist() == [3.0]
@@ -291,27 +291,27 @@ def test_mimic_followers_are_not_variables_and_follow_their_leader():
 
 def test_mimic_follower_whose_leader_is_outside_the_chain_is_refused():
     with pytest.raises(RobotModelError) as raised:
-        Chain.from_urdf(MIMIC_URDF, 'a', 'tip')
+        RobotModel.from_urdf(MIMIC_URDF).chain('a', 'tip')
     message = str(raised.value)
     for expected in ("'follower'", "'leader'", "'a'", "'tip'", "moving joints: 'follower'"):
         assert expected in message
     # A follower on a sibling branch of its leader is refused the same way.
     with pytest.raises(RobotModelError, match="joint 'copy' .* mimics joint 'leader'"):
-        Chain.from_urdf(MIMIC_URDF, 'base', 'copy_link')
+        RobotModel.from_urdf(MIMIC_URDF).chain('base', 'copy_link')
     # The same follower is fine once its leader is in the chain.
-    assert Chain.from_urdf(MIMIC_URDF, 'base', 'b').joint_names == ('leader',)
+    assert RobotModel.from_urdf(MIMIC_URDF).chain('base', 'b').joint_names == ('leader',)
 
 
 def test_mimic_of_an_unknown_joint_or_a_cycle_is_refused():
     unknown = MIMIC_URDF.replace('<mimic joint="leader" multiplier="2"',
                                  '<mimic joint="leadr" multiplier="2"')
     with pytest.raises(RobotModelError, match="mimics joint 'leadr'.*did you mean 'leader'"):
-        Chain.from_urdf(unknown, 'base', 'tip')
+        RobotModel.from_urdf(unknown).chain('base', 'tip')
     cycle = MIMIC_URDF.replace(
         'limit lower="-2" upper="2" effort="1" velocity="3"/>',
         'limit lower="-2" upper="2" effort="1" velocity="3"/><mimic joint="second"/>', 1)
     with pytest.raises(RobotModelError, match='cycle'):
-        Chain.from_urdf(cycle, 'base', 'tip')
+        RobotModel.from_urdf(cycle).chain('base', 'tip')
 
 
 def _gripper(*, follower_limit, multiplier, offset='0', leader_type='revolute'):
@@ -332,8 +332,8 @@ def _gripper(*, follower_limit, multiplier, offset='0', leader_type='revolute'):
     ('0.05', '0', (-2.5, 2.5)),  # the leader's own limits are the tighter ones
 ])
 def test_mimic_follower_limits_bound_the_leader(multiplier, offset, expected):
-    chain = Chain.from_urdf(_gripper(follower_limit=('-0.2', '0.2'), multiplier=multiplier,
-                                     offset=offset), 'base', 'tip')
+    chain = RobotModel.from_urdf(_gripper(follower_limit=('-0.2', '0.2'), multiplier=multiplier,
+                                          offset=offset)).chain('base', 'tip')
     np.testing.assert_allclose((chain.lower[0], chain.upper[0]), expected, atol=1e-12)
     # 2 rad on the leader would put the follower outside its +-0.2 rad.
     assert chain.within_limits([2.0]) == (expected[1] >= 2.0)
@@ -346,8 +346,8 @@ def test_mimic_follower_limits_bound_the_leader(multiplier, offset, expected):
 
 
 def test_a_limited_follower_bounds_a_continuous_leader():
-    chain = Chain.from_urdf(_gripper(follower_limit=('-0.2', '0.4'), multiplier='2',
-                                     leader_type='continuous'), 'base', 'tip')
+    chain = RobotModel.from_urdf(_gripper(follower_limit=('-0.2', '0.4'), multiplier='2',
+                                          leader_type='continuous')).chain('base', 'tip')
     np.testing.assert_allclose((chain.lower[0], chain.upper[0]), (-0.1, 0.2))
     assert not chain.is_continuous[0]
     assert not chain.within_limits([math.pi])
@@ -356,13 +356,13 @@ def test_a_limited_follower_bounds_a_continuous_leader():
 def test_mimic_follower_whose_limits_no_leader_value_can_keep_is_refused():
     unreachable = _gripper(follower_limit=('3', '4'), multiplier='1')
     with pytest.raises(RobotModelError, match="'follower' mimics joint 'leader'.*'leader' in"):
-        Chain.from_urdf(unreachable, 'base', 'tip')
+        RobotModel.from_urdf(unreachable).chain('base', 'tip')
     pinned_outside = _gripper(follower_limit=('-0.2', '0.2'), multiplier='0', offset='0.5')
     with pytest.raises(RobotModelError, match="'follower'.*multiplier 0.*0.5"):
-        Chain.from_urdf(pinned_outside, 'base', 'tip')
+        RobotModel.from_urdf(pinned_outside).chain('base', 'tip')
     # Pinned inside its limits, the follower leaves the leader its own range.
     pinned_inside = _gripper(follower_limit=('-0.2', '0.2'), multiplier='0', offset='0.1')
-    chain = Chain.from_urdf(pinned_inside, 'base', 'tip')
+    chain = RobotModel.from_urdf(pinned_inside).chain('base', 'tip')
     assert (chain.lower[0], chain.upper[0]) == (-2.5, 2.5)
 
 
@@ -446,7 +446,7 @@ ARM_URDF = _robot(
 
 def test_unknown_base_link_is_named_with_suggestions():
     with pytest.raises(RobotModelError) as raised:
-        Chain.from_urdf(ARM_URDF, 'bse', 'tool0')
+        RobotModel.from_urdf(ARM_URDF).chain('bse', 'tool0')
     message = str(raised.value)
     assert "unknown base link 'bse'" in message
     assert "did you mean 'base'" in message
@@ -455,7 +455,7 @@ def test_unknown_base_link_is_named_with_suggestions():
 
 def test_unknown_tip_link_is_named_with_suggestions():
     with pytest.raises(RobotModelError) as raised:
-        Chain.from_urdf(ARM_URDF, 'base', 'tool_0')
+        RobotModel.from_urdf(ARM_URDF).chain('base', 'tool_0')
     message = str(raised.value)
     assert "unknown tip link 'tool_0'" in message
     assert "did you mean 'tool0'" in message
@@ -466,7 +466,7 @@ def test_long_link_lists_are_cut_short():
     joints = [_joint('j%d' % i, 'revolute', 'base' if i == 0 else 'l%d' % (i - 1), 'l%d' % i)
               for i in range(50)]
     with pytest.raises(RobotModelError) as raised:
-        Chain.from_urdf(_robot(*joints), 'base', 'nowhere')
+        RobotModel.from_urdf(_robot(*joints)).chain('base', 'nowhere')
     message = str(raised.value)
     assert '51 available' in message and '(21 more)' in message
     assert "'l48'" not in message
@@ -474,22 +474,22 @@ def test_long_link_lists_are_cut_short():
 
 def test_base_that_is_not_an_ancestor_of_the_tip_is_refused():
     with pytest.raises(RobotModelError) as raised:
-        Chain.from_urdf(ARM_URDF, 'camera', 'tool0')
+        RobotModel.from_urdf(ARM_URDF).chain('camera', 'tool0')
     message = str(raised.value)
     assert "base link 'camera' is not an ancestor of tip link 'tool0'" in message
     assert "'base' -> 'upper_arm' -> 'forearm' -> 'tool0'" in message
     with pytest.raises(RobotModelError, match="'tool0' is not an ancestor of tip link 'base'"):
-        Chain.from_urdf(ARM_URDF, 'tool0', 'base')
+        RobotModel.from_urdf(ARM_URDF).chain('tool0', 'base')
 
 
 def test_chain_without_moving_joints_is_refused():
     with pytest.raises(RobotModelError) as raised:
-        Chain.from_urdf(ARM_URDF, 'forearm', 'tool0')
+        RobotModel.from_urdf(ARM_URDF).chain('forearm', 'tool0')
     message = str(raised.value)
     assert "from 'forearm' to 'tool0' has no moving joint" in message
     assert "'tool' (fixed)" in message
     with pytest.raises(RobotModelError, match='base and tip are the same link'):
-        Chain.from_urdf(ARM_URDF, 'base', 'base')
+        RobotModel.from_urdf(ARM_URDF).chain('base', 'base')
 
 
 @pytest.mark.parametrize('joint_type', ['planar', 'floating'])
@@ -497,12 +497,12 @@ def test_planar_or_floating_joint_in_the_chain_is_refused(joint_type):
     urdf = _robot(_joint('slider', joint_type, 'base', 'carriage'),
                   _joint('j', 'revolute', 'carriage', 'a', axis='0 0 1'))
     with pytest.raises(RobotModelError) as raised:
-        Chain.from_urdf(urdf, 'base', 'a')
+        RobotModel.from_urdf(urdf).chain('base', 'a')
     message = str(raised.value)
     assert "joint 'slider' (type %s)" % joint_type in message
     assert "from 'base' to 'a'" in message
     # Outside the chain it does no harm.
-    assert Chain.from_urdf(urdf, 'carriage', 'a').joint_names == ('j',)
+    assert RobotModel.from_urdf(urdf).chain('carriage', 'a').joint_names == ('j',)
 
 
 @pytest.mark.parametrize('text, expected', [
@@ -532,15 +532,15 @@ def test_zero_axis_is_refused_where_it_is_used():
     urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 0'),
                   _joint('k', 'revolute', 'base', 'b', axis='0 0 1'))
     with pytest.raises(RobotModelError, match="joint 'j' .*zero <axis>"):
-        Chain.from_urdf(urdf, 'base', 'a')
-    assert Chain.from_urdf(urdf, 'base', 'b').num_joints == 1
+        RobotModel.from_urdf(urdf).chain('base', 'a')
+    assert RobotModel.from_urdf(urdf).chain('base', 'b').num_joints == 1
 
 
 def test_unusable_limits_are_refused():
     inverted = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1',
                              limit='<limit lower="1" upper="-1" effort="1" velocity="1"/>'))
     with pytest.raises(RobotModelError, match="joint 'j' has unusable limits"):
-        Chain.from_urdf(inverted, 'base', 'a')
+        RobotModel.from_urdf(inverted).chain('base', 'a')
     unbounded_slider = _robot(_joint('s', 'prismatic', 'base', 'a', axis='0 0 1', limit=''))
     with pytest.raises(RobotModelError, match="joint 's' is prismatic but has no <limit>"):
-        Chain.from_urdf(unbounded_slider, 'base', 'a')
+        RobotModel.from_urdf(unbounded_slider).chain('base', 'a')

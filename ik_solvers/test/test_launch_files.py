@@ -9,6 +9,7 @@ install space, and the RViz displays must listen where the nodes publish.
 """
 
 import ast
+import importlib
 import os
 from pathlib import Path
 
@@ -30,9 +31,15 @@ def _tree():
 
 
 def _constants(tree):
-    """Module-level NAME = 'text' assignments."""
+    """Module-level NAME = 'text' assignments, and the names imported from ik_solvers.ros."""
     names = {}
     for statement in tree.body:
+        if (isinstance(statement, ast.ImportFrom)
+                and (statement.module or '').startswith('ik_solvers.ros')):
+            module = importlib.import_module(statement.module)
+            names.update({alias.asname or alias.name: getattr(module, alias.name)
+                          for alias in statement.names
+                          if isinstance(getattr(module, alias.name), str)})
         if (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
                 and isinstance(statement.value.value, str)):
             for target in statement.targets:

@@ -43,7 +43,7 @@ from rclpy.executors import SingleThreadedExecutor  # noqa: E402
 from rclpy.qos import qos_profile_sensor_data  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
-from ik_solvers.kinematics import Chain  # noqa: E402
+from ik_solvers.kinematics import RobotModel  # noqa: E402
 from ik_solvers.visualization import GoalPose  # noqa: E402
 from ik_solvers.visualization.goal_marker_shape import pose_to_message  # noqa: E402
 
@@ -108,8 +108,8 @@ class TestLaunchedPipeline(unittest.TestCase):
         expected = {'ik_node', 'goal_marker', 'sim_executor', 'robot_state_publisher'}
         self._wait(lambda: expected <= set(self.node.get_node_names()), 30.0,
                    'not all of %s started' % sorted(expected))
-        chain = Chain.from_urdf((SHARE / 'urdf' / 'panda_like.urdf').read_text(),
-                                BASE_LINK, TIP_LINK)
+        model = RobotModel.from_urdf((SHARE / 'urdf' / 'panda_like.urdf').read_text())
+        chain = model.chain(BASE_LINK, TIP_LINK)
         self._wait(lambda: all(name in self.positions for name in chain.joint_names), 20.0,
                    'no joint state for every chain joint')
         with self.lock:

@@ -11,13 +11,13 @@ from ik_solvers.exceptions import InvalidSeedError, InvalidTargetError
 from ik_solvers.ros.conversions import (
     duration_to_seconds,
     joint_state_message,
-    joint_state_to_mapping,
     matrix_to_pose,
     pose_to_matrix,
-    QUATERNION_NORM_TOLERANCE,
     seconds_to_duration,
     transform_to_matrix,
 )
+from ik_solvers.ros.joint_positions import joint_state_to_mapping
+from ik_solvers.ros.pose_math import QUATERNION_NORM_TOLERANCE
 import numpy as np
 import pytest
 import transforms3d

@@ -8,22 +8,15 @@ from pathlib import Path
 from ik_solvers import SOLVERS
 from ik_solvers.exceptions import InvalidSeedError, RobotModelError
 from ik_solvers.kinematics import RobotModel
-from ik_solvers.solvers import IKResult
-from ik_solvers.ros.conversions import duration_to_seconds, matrix_to_pose
-from ik_solvers.ros.engine import (
-    CommandRefusedError,
-    IKEngine,
-    IKOutcome,
-    IKRequest,
-    StaleJointStatesError,
-)
+from ik_solvers.ros.engine import CommandRefusedError, IKEngine, StaleJointStatesError
+from ik_solvers.ros.error_codes import ErrorCode
 from ik_solvers.ros.frames import UnknownFrameError
+from ik_solvers.ros.outcome import IKRequest
 from ik_solvers.ros.parameters import NodeSettings
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers.ros.pose_math import xyzw_quaternion
 import numpy as np
 import pytest
 
-Codes = SolveIK.Response
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 UR5 = (URDF_DIR / 'ur5_like.urdf').read_text()
 PLANAR = (URDF_DIR / 'planar_3link.urdf').read_text()
@@ -39,7 +32,8 @@ def engine():
 
 
 def _request(matrix, **fields):
-    return IKRequest(pose=matrix_to_pose(matrix), **fields)
+    return IKRequest(position=tuple(matrix[:3, 3]), orientation=tuple(xyzw_quaternion(matrix)),
+                     **fields)
 
 
 def _goal(engine):
@@ -48,7 +42,7 @@ def _goal(engine):
 
 def test_no_model_means_no_robot_model():
     outcome = IKEngine().solve(_request(np.eye(4)), SETTINGS)
-    assert outcome.error_code == Codes.NO_ROBOT_MODEL
+    assert outcome.error_code == ErrorCode.NO_ROBOT_MODEL
     assert 'robot_description' in outcome.message
 
 
@@ -56,13 +50,13 @@ def test_no_model_means_no_robot_model():
 def test_every_solver_reaches_a_reachable_target(engine, solver):
     engine.update_joint_states(engine.chain('', 'tool0').joint_names, Q_GOAL + 0.2)
     outcome = engine.solve(_request(_goal(engine), solver=solver), SETTINGS)
-    assert outcome.error_code == Codes.SUCCESS, outcome.message
+    assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert outcome.solver == solver
     reached = outcome.reached
     assert np.linalg.norm(reached[:3, 3] - _goal(engine)[:3, 3]) <= SETTINGS.position_tolerance
     command = engine.plan_command(outcome, SETTINGS)
-    assert list(command.points[-1].positions) == pytest.approx(list(outcome.result.q))
-    assert duration_to_seconds(command.points[-1].time_from_start) >= SETTINGS.min_duration
+    assert list(command.positions) == pytest.approx(list(outcome.result.q))
+    assert command.duration >= SETTINGS.min_duration
 
 
 def test_target_in_a_link_frame_is_resolved_through_the_description(engine):
@@ -75,7 +69,7 @@ def test_target_in_a_link_frame_is_resolved_through_the_description(engine):
                                                              model_joints)
     goal_in_shoulder = np.linalg.inv(base_from_shoulder) @ _goal(engine)
     outcome = engine.solve(_request(goal_in_shoulder, frame_id='shoulder_link'), SETTINGS)
-    assert outcome.error_code == Codes.SUCCESS, outcome.message
+    assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert outcome.target == pytest.approx(_goal(engine), abs=1e-9)
     leading_slash = engine.solve(_request(goal_in_shoulder, frame_id='/shoulder_link'), SETTINGS)
     assert leading_slash.target == pytest.approx(_goal(engine), abs=1e-9)
@@ -83,7 +77,7 @@ def test_target_in_a_link_frame_is_resolved_through_the_description(engine):
 
 def test_unknown_frame_without_tf_is_reported(engine):
     outcome = engine.solve(_request(_goal(engine), frame_id='map'), SETTINGS)
-    assert outcome.error_code == Codes.UNKNOWN_FRAME
+    assert outcome.error_code == ErrorCode.UNKNOWN_FRAME
     assert "'map'" in outcome.message
 
 
@@ -100,9 +94,9 @@ def test_external_lookup_resolves_other_frames_and_its_failures_are_unknown_fram
     engine.load_description(UR5, '', 'tool0')
     goal_in_camera = np.linalg.inv(shift) @ _goal(engine)
     outcome = engine.solve(_request(goal_in_camera, frame_id='camera'), SETTINGS)
-    assert outcome.error_code == Codes.SUCCESS, outcome.message
+    assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert engine.solve(_request(np.eye(4), frame_id='odom'), SETTINGS).error_code == \
-        Codes.UNKNOWN_FRAME
+        ErrorCode.UNKNOWN_FRAME
 
 
 def test_a_bug_in_a_lookup_is_an_internal_error_not_a_crash():
@@ -112,7 +106,7 @@ def test_a_bug_in_a_lookup_is_an_internal_error_not_a_crash():
     engine = IKEngine(external_lookup=lookup)
     engine.load_description(UR5, '', 'tool0')
     outcome = engine.solve(_request(np.eye(4), frame_id='camera'), SETTINGS)
-    assert outcome.error_code == Codes.INTERNAL_ERROR and 'boom' in outcome.message
+    assert outcome.error_code == ErrorCode.INTERNAL_ERROR and 'boom' in outcome.message
 
 
 @pytest.mark.parametrize('position, quaternion', [
@@ -122,28 +116,24 @@ def test_a_bug_in_a_lookup_is_an_internal_error_not_a_crash():
     ((0.3, 0.1, 0.4), (0.0, 0.0, 0.5, 0.5)),
 ])
 def test_invalid_targets(engine, position, quaternion):
-    request = _request(np.eye(4))
-    pose = request.pose
-    pose.position.x, pose.position.y, pose.position.z = position
-    pose.orientation.x, pose.orientation.y, pose.orientation.z, pose.orientation.w = quaternion
-    outcome = engine.solve(request, SETTINGS)
-    assert outcome.error_code == Codes.INVALID_TARGET
+    outcome = engine.solve(IKRequest(position=position, orientation=quaternion), SETTINGS)
+    assert outcome.error_code == ErrorCode.INVALID_TARGET
     assert outcome.result is None
 
 
 @pytest.mark.parametrize('fields, code', [
-    ({'solver': 'simulated_annealing'}, Codes.UNKNOWN_SOLVER),
-    ({'timeout': -1.0}, Codes.INVALID_TIMEOUT),
-    ({'timeout': 3600.0}, Codes.INVALID_TIMEOUT),
-    ({'timeout': float('inf')}, Codes.INVALID_TIMEOUT),
-    ({'position_tolerance': -1e-3}, Codes.INVALID_TARGET),
-    ({'orientation_tolerance': float('nan')}, Codes.INVALID_TARGET),
-    ({'seed_positions': [0.0, 0.0]}, Codes.INVALID_SEED),
+    ({'solver': 'simulated_annealing'}, ErrorCode.UNKNOWN_SOLVER),
+    ({'timeout': -1.0}, ErrorCode.INVALID_TIMEOUT),
+    ({'timeout': 3600.0}, ErrorCode.INVALID_TIMEOUT),
+    ({'timeout': float('inf')}, ErrorCode.INVALID_TIMEOUT),
+    ({'position_tolerance': -1e-3}, ErrorCode.INVALID_TARGET),
+    ({'orientation_tolerance': float('nan')}, ErrorCode.INVALID_TARGET),
+    ({'seed_positions': [0.0, 0.0]}, ErrorCode.INVALID_SEED),
     ({'seed_names': ['shoulder_pan_joint'], 'seed_positions': [0.0, 1.0]},
-     Codes.INVALID_SEED),
-    ({'seed_names': ['gripper_joint'], 'seed_positions': [0.0]}, Codes.INVALID_SEED),
+     ErrorCode.INVALID_SEED),
+    ({'seed_names': ['gripper_joint'], 'seed_positions': [0.0]}, ErrorCode.INVALID_SEED),
     ({'seed_names': ['shoulder_pan_joint'], 'seed_positions': [float('nan')]},
-     Codes.INVALID_SEED),
+     ErrorCode.INVALID_SEED),
 ])
 def test_bad_requests_get_their_error_code(engine, fields, code):
     outcome = engine.solve(_request(_goal(engine), **fields), SETTINGS)
@@ -153,13 +143,13 @@ def test_bad_requests_get_their_error_code(engine, fields, code):
 
 def test_unknown_solver_in_the_settings_is_reported(engine):
     outcome = engine.solve(_request(_goal(engine)), NodeSettings(solver='nope'))
-    assert outcome.error_code == Codes.UNKNOWN_SOLVER
+    assert outcome.error_code == ErrorCode.UNKNOWN_SOLVER
 
 
 def test_partial_named_seed_is_completed_from_the_current_configuration(engine):
     outcome = engine.solve(_request(_goal(engine), seed_names=['elbow_joint'],
                                     seed_positions=[1.1]), SETTINGS)
-    assert outcome.error_code == Codes.SUCCESS, outcome.message
+    assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
 
 
 def test_request_tolerances_and_position_only_are_honoured(engine):
@@ -167,7 +157,7 @@ def test_request_tolerances_and_position_only_are_honoured(engine):
     far_orientation[:3, :3] = np.diag([1.0, -1.0, -1.0]) @ far_orientation[:3, :3]
     loose = engine.solve(_request(far_orientation, position_only=True,
                                   position_tolerance=1e-3), SETTINGS)
-    assert loose.error_code == Codes.SUCCESS, loose.message
+    assert loose.error_code == ErrorCode.SUCCESS, loose.message
     assert loose.result.position_error <= 1e-3
 
 
@@ -175,7 +165,7 @@ def test_unreachable_target_is_not_a_success_and_cannot_be_commanded(engine):
     far = np.eye(4)
     far[:3, 3] = [5.0, 0.0, 0.0]
     outcome = engine.solve(_request(far, timeout=0.02), SETTINGS)
-    assert outcome.error_code in (Codes.NO_SOLUTION, Codes.TIMED_OUT)
+    assert outcome.error_code in (ErrorCode.NO_SOLUTION, ErrorCode.TIMED_OUT)
     assert outcome.result is not None and not outcome.success
     with pytest.raises(CommandRefusedError):
         engine.plan_command(outcome, SETTINGS)
@@ -188,7 +178,7 @@ def test_joint_states_seed_and_missing_joints_are_noted(engine):
     assert q[0] == pytest.approx(0.7)
     assert notes and 'elbow_joint' in notes[0]
     outcome = engine.solve(_request(_goal(engine)), SETTINGS)
-    assert outcome.error_code == Codes.SUCCESS and outcome.notes
+    assert outcome.error_code == ErrorCode.SUCCESS and outcome.notes
 
 
 def test_a_bad_joint_state_message_changes_nothing(engine):
@@ -240,7 +230,7 @@ def test_large_joint_jumps_are_not_commanded(engine):
     with pytest.raises(CommandRefusedError, match='max_joint_jump'):
         engine.plan_command(outcome, strict, streamed=True)
     disabled = NodeSettings(tip_link='tool0', max_joint_jump=0.0)
-    assert engine.plan_command(outcome, disabled, streamed=True).points
+    assert engine.plan_command(outcome, disabled, streamed=True).positions
 
 
 def test_a_streamed_jump_from_the_last_command_is_refused_while_the_joint_states_lag(engine):
@@ -265,7 +255,7 @@ def test_a_streamed_jump_from_the_last_command_is_refused_while_the_joint_states
     with pytest.raises(CommandRefusedError, match='shoulder_pan_joint .* the last command'):
         engine.plan_command(second, settings, streamed=True)
     # The same solution asked for once, through the service, is an explicit move.
-    assert engine.plan_command(second, settings, streamed=False).points
+    assert engine.plan_command(second, settings, streamed=False).positions
 
 
 def test_a_drag_starts_from_the_last_command_unless_the_robot_moved_away(engine):
@@ -287,7 +277,7 @@ def test_a_drag_starts_from_the_last_command_unless_the_robot_moved_away(engine)
     engine.update_joint_states(chain.joint_names, elsewhere)
     there = engine.solve(_request(chain.fk(elsewhere + 0.02), streamed=True), settings)
     assert there.success, there.message
-    assert engine.plan_command(there, settings, streamed=True).points
+    assert engine.plan_command(there, settings, streamed=True).positions
 
 
 def test_bad_descriptions_keep_the_previous_model(engine):
@@ -341,23 +331,15 @@ def test_continuous_joints_are_commanded_the_short_way_round():
     engine.update_joint_states(chain.joint_names, start)
     settings = NodeSettings(tip_link='tip', max_joint_jump=1.0, velocity_scale=1.0,
                             min_duration=0.01)
-    # A solution one turn away from the nearby angle 3.2 rad: the same pose.
-    far = np.array([3.2 - 2 * math.pi, 0.2, 0.3])
-    result = IKResult(q=far, success=True, position_error=0.0, orientation_error=0.0,
-                      iterations=1, elapsed=0.0, status='success')
-    outcome = IKOutcome(Codes.SUCCESS, 'solved', chain=chain, target=chain.fk(far),
-                        result=result, start=start)
-    command = engine.plan_command(outcome, settings)
-    positions = np.array(command.points[-1].positions)
-    assert positions == pytest.approx([3.2, 0.2, 0.3])
-    assert np.allclose(chain.fk(positions), chain.fk(far))
-    # 0.2 rad at 2 rad/s, not 6.08 rad.
-    assert duration_to_seconds(command.points[-1].time_from_start) == pytest.approx(0.1)
-    # A real solve reports and commands the nearby turn as well.
+    # A goal given one turn away: the solve reports and commands the nearby turn.
     goal = chain.fk(np.array([3.1 + 2 * math.pi, 0.3, 0.2]))
     solved = engine.solve(_request(goal, timeout=0.5), settings)
     assert solved.success, solved.message
     assert abs(solved.result.q[0] - 3.0) <= math.pi
+    command = engine.plan_command(solved, settings)
+    assert command.positions == pytest.approx(tuple(solved.result.q))
+    # Timed for the short way round: well under a turn at 2 rad/s.
+    assert command.duration < math.pi / 2.0
     engine.plan_command(solved, settings)
 
 
@@ -399,7 +381,7 @@ def test_a_seed_longer_than_the_chain_is_refused_before_its_names_are_read(engin
     names[-1] = names[0]
     outcome = engine.solve(_request(_goal(engine), seed_names=names,
                                     seed_positions=[0.0] * len(names)), SETTINGS)
-    assert outcome.error_code == Codes.INVALID_SEED
+    assert outcome.error_code == ErrorCode.INVALID_SEED
     assert 'the seed has 20000 names and 20000 positions; the chain has 6 joints' in \
         outcome.message
 
@@ -419,7 +401,7 @@ def test_stale_joint_states_are_not_trusted_as_the_start_of_a_command():
     engine.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
     settings = NodeSettings(tip_link='tool0', timeout=0.5, joint_state_timeout=0.5)
     fresh = engine.solve(_request(_goal(engine)), settings)
-    assert engine.plan_command(fresh, settings).points
+    assert engine.plan_command(fresh, settings).positions
     clock.now += 5.0  # the joint_states publisher went quiet
     outcome = engine.solve(_request(_goal(engine)), settings)
     assert outcome.success, outcome.message  # solving goes on
@@ -428,10 +410,10 @@ def test_stale_joint_states_are_not_trusted_as_the_start_of_a_command():
         engine.plan_command(outcome, settings)
     # Disabled, the old behaviour; fresh states command again.
     assert engine.plan_command(outcome, NodeSettings(tip_link='tool0',
-                                                     joint_state_timeout=0.0)).points
+                                                     joint_state_timeout=0.0)).positions
     engine.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
     again = engine.solve(_request(_goal(engine)), settings)
-    assert engine.plan_command(again, settings).points
+    assert engine.plan_command(again, settings).positions
 
 
 def test_one_stale_chain_joint_is_enough_to_refuse_a_command():
@@ -450,8 +432,8 @@ def test_one_stale_chain_joint_is_enough_to_refuse_a_command():
         engine.plan_command(outcome, settings)
 
 
-@pytest.mark.parametrize('field, code', [('solver', Codes.UNKNOWN_SOLVER),
-                                         ('frame_id', Codes.UNKNOWN_FRAME)])
+@pytest.mark.parametrize('field, code', [('solver', ErrorCode.UNKNOWN_SOLVER),
+                                         ('frame_id', ErrorCode.UNKNOWN_FRAME)])
 def test_a_huge_name_is_refused_without_being_quoted_whole(engine, field, code):
     outcome = engine.solve(_request(_goal(engine), **{field: 'x' * 100_000}), SETTINGS)
     assert outcome.error_code == code

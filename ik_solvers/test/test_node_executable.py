@@ -7,7 +7,7 @@ from pathlib import Path
 import signal
 import subprocess
 
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import RobotModel
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
@@ -67,7 +67,7 @@ def test_installed_ik_node_commands_answers_and_stops_cleanly(ik_node_process):
     try:
         spinner.executor.add_node(probe.node)
         probe.wait_for_ik_node()
-        chain = Chain.from_urdf(URDF, 'base_link', 'tool0')
+        chain = RobotModel.from_urdf(URDF).chain('base_link', 'tool0')
         home = np.array([0.2, -1.2, 1.4, -0.6, 0.5, 0.1])
         probe.stream_joint_states(chain.joint_names, home)
         probe.publish_description(URDF)

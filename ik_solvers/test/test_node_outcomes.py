@@ -9,7 +9,7 @@ deadline came while the solver was still getting closer to a target it can reach
 
 from pathlib import Path
 
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.ik_node import IKNode
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
@@ -20,7 +20,7 @@ from test_node_support import COMMAND_TOPIC, Probe, same_position, Spinner, uniq
 
 Codes = SolveIK.Response
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_text()
-CHAIN = Chain.from_urdf(URDF, 'panda_link0', 'panda_hand_tcp')
+CHAIN = RobotModel.from_urdf(URDF).chain('panda_link0', 'panda_hand_tcp')
 
 
 @pytest.fixture

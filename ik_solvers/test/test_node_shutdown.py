@@ -15,7 +15,7 @@ import signal
 import subprocess
 import time
 
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import RobotModel
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
@@ -35,7 +35,7 @@ import yaml
 #: 10 s and more that a missed signal took.
 EXIT_WITHIN = 3.0
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_text()
-CHAIN = Chain.from_urdf(URDF, 'panda_link0', 'panda_hand_tcp')
+CHAIN = RobotModel.from_urdf(URDF).chain('panda_link0', 'panda_hand_tcp')
 #: (signal, what the ik_node is doing when it arrives), one process per round: 'idle' (the
 #: worker waits, the executor too), 'solving' (the worker is in a streamed solve), 'answering'
 #: (the spinning thread is in a service solve).

@@ -10,7 +10,6 @@ Bounded to a few seconds each. The only time limits asserted are generous ones t
 defects they guard against broke by far (a quadratic check, a parse on the executor thread).
 """
 
-from pathlib import Path
 import threading
 import time
 
@@ -19,37 +18,24 @@ from ik_solvers.benchmarks.hostile_inputs import (
     padded_description,
     repeated_names,
 )
-from ik_solvers.kinematics import Chain
 from ik_solvers.ros.description_loader import MAX_DESCRIPTION_BYTES
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
-from test_node_support import Ros, same_position, wait_until, WAIT
+from test_node_support import (
+    same_position,
+    start_ur5_node,
+    UR5,
+    UR5_CHAIN as CHAIN,
+    UR5_HOME as HOME,
+    wait_until,
+    WAIT,
+)
 
 Codes = SolveIK.Response
-UR5 = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
-CHAIN = Chain.from_urdf(UR5, 'base_link', 'tool0')
-HOME = np.array([0.2, -1.2, 1.4, -0.6, 0.5, 0.1])
 #: Seconds: a valid call right after a 20,000-name joint_states message must be answered
 #: within this. Counting each name took 4 to 8 s per message here; a linear check takes ms.
 PROMPT = 2.0
-
-
-@pytest.fixture
-def ros():
-    harness = Ros()
-    try:
-        yield harness
-    finally:
-        harness.close()
-
-
-def _ready(ros, **parameters):
-    node, probe = ros.start(**parameters)
-    probe.stream_joint_states(CHAIN.joint_names, HOME)
-    probe.publish_description(UR5)
-    probe.wait_for_model()
-    return node, probe
 
 
 def _goals(count, seed=0):
@@ -75,7 +61,7 @@ def _answers(sent, timeout=WAIT):
 
 
 def test_a_burst_of_50_concurrent_calls_gets_50_answers(ros):
-    node, probe = _ready(ros)
+    node, probe = start_ur5_node(ros)
     answers = _answers(_send_all(probe, [probe.target_request(goal)
                                          for goal in _goals(50)]))
     unanswered = sum(1 for answer in answers if answer is None)
@@ -87,7 +73,7 @@ def test_a_burst_of_50_concurrent_calls_gets_50_answers(ros):
 
 
 def test_calls_beyond_max_pending_requests_are_answered_busy_at_once(ros):
-    node, probe = _ready(ros, max_pending_requests=2)
+    node, probe = start_ur5_node(ros, max_pending_requests=2)
     far = np.eye(4)
     far[:3, 3] = [5.0, 0.0, 0.0]  # out of reach: each solve runs to its 2 s deadline
     requests = []
@@ -109,7 +95,7 @@ def test_calls_beyond_max_pending_requests_are_answered_busy_at_once(ros):
 
 
 def test_a_20000_name_joint_states_message_is_refused_and_the_node_answers_promptly(ros):
-    node, probe = _ready(ros)
+    node, probe = start_ur5_node(ros)
     names = repeated_names(20_000)
     for _ in range(3):
         probe.publish_joint_states(names, [0.0] * len(names))
@@ -123,7 +109,7 @@ def test_a_20000_name_joint_states_message_is_refused_and_the_node_answers_promp
 
 
 def test_a_description_swap_while_calls_stream_loses_none_of_them(ros):
-    node, probe = _ready(ros)
+    node, probe = start_ur5_node(ros)
     # The same chain in a description of about 2.5 MB: seconds to parse.
     padded = padded_description(UR5, 25_000, 'base_link')
     goals = _goals(20, seed=1)
@@ -160,7 +146,7 @@ def test_a_description_swap_while_calls_stream_loses_none_of_them(ros):
 ])
 def test_a_bad_description_is_refused_naming_what_is_wrong_and_the_model_stays(
         ros, label, expected):
-    node, probe = _ready(ros)
+    node, probe = start_ur5_node(ros)
     bad = {case.label: case.payload for case in bad_descriptions(UR5)}
     logs = probe.logs.count()
     handled = node.descriptions_received
@@ -173,7 +159,7 @@ def test_a_bad_description_is_refused_naming_what_is_wrong_and_the_model_stays(
 
 
 def test_stale_joint_states_stop_commands_until_fresh_ones_arrive(ros):
-    node, probe = _ready(ros, joint_state_timeout=0.3)
+    node, probe = start_ur5_node(ros, joint_state_timeout=0.3)
     goals = _goals(3, seed=2)
     probe.publish_target(goals[0])
     status = probe.statuses.wait_for(lambda s: same_position(s.target, goals[0]))

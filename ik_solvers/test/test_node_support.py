@@ -7,12 +7,14 @@ Every test talks to its own namespace, so tests never see each other's messages.
 """
 
 import math
+from pathlib import Path
 import threading
 import time
 from typing import Callable, List, Sequence
 import uuid
 
 from geometry_msgs.msg import PoseStamped
+from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.conversions import matrix_to_pose
 from ik_solvers.ros.ik_node import IKNode
 from ik_solvers_interfaces.msg import IKStatus
@@ -303,3 +305,24 @@ def rotation_angle(a: np.ndarray, b: np.ndarray) -> float:
     """Return the angle in radians of the rotation between two (4, 4) poses."""
     cosine = (np.trace(a[:3, :3].T @ b[:3, :3]) - 1.0) / 2.0
     return math.acos(min(1.0, max(-1.0, cosine)))
+
+
+#: The bundled UR5-like arm that the node tests drive, and a pose away from its singularities.
+UR5 = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
+UR5_CHAIN = RobotModel.from_urdf(UR5).chain('base_link', 'tool0')
+UR5_HOME = np.array([0.2, -1.2, 1.4, -0.6, 0.5, 0.1])
+
+
+def start_ur5_node(ros: 'Ros', **parameters):
+    """
+    Start a node with the UR5-like arm at home, and wait until it has the model.
+
+    :param ros: The harness of the ``ros`` fixture.
+    :param parameters: Node parameters.
+    :returns: The node and its probe.
+    """
+    node, probe = ros.start(**parameters)
+    probe.stream_joint_states(UR5_CHAIN.joint_names, UR5_HOME)
+    probe.publish_description(UR5)
+    probe.wait_for_model()
+    return node, probe

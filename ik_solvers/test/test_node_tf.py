@@ -8,15 +8,19 @@ from geometry_msgs.msg import TransformStamped
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
-from test_node_ros import _ready, CHAIN, HOME, ros  # noqa: F401 - ros is a fixture
-from test_node_support import same_position
+from test_node_support import (
+    same_position,
+    start_ur5_node,
+    UR5_CHAIN as CHAIN,
+    UR5_HOME as HOME,
+)
 
 tf2_ros = pytest.importorskip(
     'tf2_ros', reason='tf2_ros is not installed (targets in TF frames need a ROS 2 install)')
 
 
 def test_target_in_a_static_tf_frame_is_resolved(ros):  # noqa: F811
-    node, probe = _ready(ros)
+    node, probe = start_ur5_node(ros)
     broadcaster = tf2_ros.StaticTransformBroadcaster(probe.node)
     # The camera sits 0.1 m above the base, rotated 90 degrees about z.
     transform = TransformStamped()
@@ -36,7 +40,7 @@ def test_target_in_a_static_tf_frame_is_resolved(ros):  # noqa: F811
 
 
 def test_unknown_tf_frame_times_out_into_an_error_code(ros):  # noqa: F811
-    node, probe = _ready(ros, tf_timeout=0.2)
+    node, probe = start_ur5_node(ros, tf_timeout=0.2)
     request = probe.target_request(CHAIN.fk(HOME))
     request.target.header.frame_id = 'nowhere'
     response = probe.call(request)

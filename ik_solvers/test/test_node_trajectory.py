@@ -4,18 +4,18 @@
 
 import math
 
-from ik_solvers.ros.conversions import duration_to_seconds
-from ik_solvers.ros.trajectory import (
-    build_trajectory,
-    largest_joint_jump,
-    nearest_equivalent,
-    trajectory_duration,
-)
-import numpy as np
+from ik_solvers.ros.conversions import command_trajectory, duration_to_seconds
+from ik_solvers.ros.outcome import Command
+from ik_solvers.ros.trajectory import largest_joint_jump, trajectory_duration
 import pytest
 from test_node_support import jtc_accepts
 
 NAMES = ['j1', 'j2', 'j3']
+
+
+def build_trajectory(names, start, goal, velocity_limits, **timing):
+    duration = trajectory_duration(start, goal, velocity_limits, **timing)
+    return command_trajectory(Command(tuple(names), tuple(goal), duration))
 
 
 def test_single_goal_point_with_zero_velocity():
@@ -86,16 +86,3 @@ def test_the_restated_controller_checks_reject_what_the_controller_rejects():
     short = build_trajectory(NAMES, [0.0] * 3, [0.1] * 3, [1.0] * 3)
     short.points[0].positions = [0.1, 0.1]
     assert not jtc_accepts(short, NAMES)
-
-
-def test_continuous_joints_take_the_turn_nearest_to_the_start():
-    start = [3.0, 3.0, -3.0, 0.5]
-    goal = [3.2 - 2 * math.pi, 3.2 - 2 * math.pi, -3.0 + 4 * math.pi + 1.0, 0.5 + 2 * math.pi]
-    moved = nearest_equivalent(start, goal, [True, False, True, False])
-    assert moved == pytest.approx([3.2, goal[1], -2.0, goal[3]])
-    # Half a turn either way ends in (-pi, pi] from the start.
-    half = nearest_equivalent([0.0, 0.0], [-math.pi, math.pi], [True, True])
-    assert half == pytest.approx([math.pi, math.pi])
-    assert np.all(np.abs(nearest_equivalent(start, goal, [True] * 4) - start) <= math.pi)
-    with pytest.raises(ValueError):
-        nearest_equivalent([0.0], [0.0, 1.0], [True, True])

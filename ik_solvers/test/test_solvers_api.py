@@ -12,6 +12,7 @@ from ik_solvers import (
     IKError,
     InvalidSeedError,
     InvalidTargetError,
+    RobotModel,
     solve,
     SOLVERS,
     UnknownSolverError,
@@ -73,22 +74,12 @@ MIMIC_URDF = """<?xml version="1.0"?>
 
 def load_chain(name: str, base_link: str = 'base_link', tip_link: str = 'tool0') -> Chain:
     urdf = (URDF_DIRECTORY / (name + '.urdf')).read_text(encoding='utf-8')
-    return Chain.from_urdf(urdf, base_link, tip_link)
-
-
-@pytest.fixture(scope='module')
-def ur5():
-    return load_chain('ur5_like')
-
-
-@pytest.fixture(scope='module')
-def panda():
-    return load_chain('panda_like', 'panda_link0', 'panda_hand_tcp')
+    return RobotModel.from_urdf(urdf).chain(base_link, tip_link)
 
 
 @pytest.fixture(scope='module')
 def mixed():
-    return Chain.from_urdf(MIXED_JOINTS_URDF, 'base', 'tool')
+    return RobotModel.from_urdf(MIXED_JOINTS_URDF).chain('base', 'tool')
 
 
 def test_registry_lists_the_four_heuristics_in_a_fixed_order():
@@ -328,7 +319,7 @@ def test_rotation_vector_recovers_axis_and_angle_up_to_a_half_turn():
 
 @pytest.mark.parametrize('solver', SOLVERS)
 def test_chains_with_mimic_joints_are_solved(solver):
-    chain = Chain.from_urdf(MIMIC_URDF, 'base', 'tool')
+    chain = RobotModel.from_urdf(MIMIC_URDF).chain('base', 'tool')
     assert chain.num_joints == 2
     rng = np.random.default_rng(31)
     for _ in range(3):

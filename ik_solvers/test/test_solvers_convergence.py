@@ -8,7 +8,7 @@ import zlib
 import numpy as np
 import pytest
 
-from ik_solvers import Chain, solve, SOLVERS
+from ik_solvers import Chain, RobotModel, solve, SOLVERS
 from ik_solvers.solvers.pose_error import orientation_error
 
 URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
@@ -30,7 +30,7 @@ TIMEOUT = 2.0
 def load_chain(robot: str) -> Chain:
     base_link, tip_link = ROBOTS[robot]
     urdf = (URDF_DIRECTORY / (robot + '.urdf')).read_text(encoding='utf-8')
-    return Chain.from_urdf(urdf, base_link, tip_link)
+    return RobotModel.from_urdf(urdf).chain(base_link, tip_link)
 
 
 @pytest.fixture(scope='module', params=sorted(ROBOTS))

@@ -2,25 +2,17 @@
 # SPDX-License-Identifier: Apache-2.0
 """Dragging at the library level: warm-seeded solves keep to the seed's branch, singular or not."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ik_solvers import Chain, RobotModelError, solve, SOLVERS
+from ik_solvers import RobotModel, RobotModelError, solve, SOLVERS
 from ik_solvers.benchmarks.robots import load_robot
 from ik_solvers.demo.scripted_drag import figure_eight
 
-URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
 # The largest joint motion allowed between two consecutive solutions of the drag, rad; the
 # dragged path itself moves each joint by at most 0.005 rad per goal.
 LARGEST_STEP = np.radians(2.0)
-
-
-@pytest.fixture(scope='module')
-def ur5():
-    urdf = (URDF_DIRECTORY / 'ur5_like.urdf').read_text(encoding='utf-8')
-    return Chain.from_urdf(urdf, 'base_link', 'tool0')
 
 
 @pytest.mark.parametrize('solver', SOLVERS)
@@ -52,7 +44,7 @@ def test_a_warm_seed_prefers_a_near_solution_to_a_restart_far_away(solver):
         robot = load_robot('vendor_ur5')
     except RobotModelError as error:
         pytest.skip('the vendor UR5 (example-robot-data) is not installed: %s' % error)
-    chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+    chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
     zero = np.zeros(chain.num_joints)
     goal = figure_eight(chain.fk(zero), count=300)[1]
     result = solve(chain, goal, seed=zero, solver=solver, timeout=0.05)

@@ -2,22 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """The finisher: joint limits inside the step, warm seeds kept, and the option error's home."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import ik_solvers
-from ik_solvers import Chain, solve
+from ik_solvers import solve
 from ik_solvers.exceptions import IKError, InvalidSolverOptionError
-
-URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
-
-
-@pytest.fixture(scope='module')
-def panda():
-    urdf = (URDF_DIRECTORY / 'panda_like.urdf').read_text(encoding='utf-8')
-    return Chain.from_urdf(urdf, 'panda_link0', 'panda_hand_tcp')
 
 
 def finisher_alone(chain, target, start, *, steps, tolerance=1e-6, position_only=False):

@@ -3,22 +3,14 @@
 """The chosen heuristic does the work: it runs first from every start, the polish only finishes."""
 
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ik_solvers import Chain, solve, SOLVERS
+from ik_solvers import solve, SOLVERS
 from ik_solvers.solvers.pose_error import orientation_error
 
-URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
 TIMEOUT = 2.0
-
-
-@pytest.fixture(scope='module')
-def panda():
-    urdf = (URDF_DIRECTORY / 'panda_like.urdf').read_text(encoding='utf-8')
-    return Chain.from_urdf(urdf, 'panda_link0', 'panda_hand_tcp')
 
 
 def test_each_heuristic_takes_its_own_path_with_the_polish_on(panda):

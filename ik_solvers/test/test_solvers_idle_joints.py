@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ik_solvers import Chain, solve
+from ik_solvers import RobotModel, solve
 
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_text()
 # The tool frame lies on the last joint's axis: in position-only mode that joint is idle.
@@ -18,7 +18,7 @@ WRIST_ROLL = 6
                                     'jacobian_transpose'])
 @pytest.mark.parametrize('polish', [False, True])
 def test_wrist_roll_keeps_its_seed_value_when_only_the_position_counts(solver, polish):
-    chain = Chain.from_urdf(URDF, 'panda_link0', 'panda_hand_tcp')
+    chain = RobotModel.from_urdf(URDF).chain('panda_link0', 'panda_hand_tcp')
     rng = np.random.default_rng(11)
     for _ in range(8):
         seed = chain.random_configuration(rng)

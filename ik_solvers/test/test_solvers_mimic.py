@@ -5,7 +5,7 @@
 import numpy as np
 import pytest
 
-from ik_solvers import Chain, solve
+from ik_solvers import RobotModel, solve
 
 
 # A six-joint arm whose forearm carries a seventh joint that follows the elbow at 0.8 times its
@@ -60,7 +60,7 @@ MIMIC_ARM_URDF = """<?xml version="1.0" encoding="utf-8"?>
 
 @pytest.fixture(scope='module')
 def arm():
-    chain = Chain.from_urdf(MIMIC_ARM_URDF, 'base', 'tool')
+    chain = RobotModel.from_urdf(MIMIC_ARM_URDF).chain('base', 'tool')
     assert chain.num_joints == 6 and 'forearm' not in chain.joint_names
     return chain
 
@@ -113,7 +113,7 @@ MIMIC_LAST_URDF = MIMIC_ARM_URDF.replace(
 
 
 def test_tip_offset_is_exact_unless_a_mimic_joint_moves_last(arm):
-    last_follows = Chain.from_urdf(MIMIC_LAST_URDF, 'base', 'tool')
+    last_follows = RobotModel.from_urdf(MIMIC_LAST_URDF).chain('base', 'tool')
     assert last_follows.joint_names == ('pan', 'lift', 'elbow', 'wrist1', 'wrist2')
     q = np.array([0.3, -0.4, 0.5, 0.6, -0.7])
     poses = last_follows.poses(q)
@@ -126,7 +126,7 @@ def test_tip_offset_is_exact_unless_a_mimic_joint_moves_last(arm):
 def test_point_methods_aim_at_the_tip_when_a_mimic_joint_moves_last(solver):
     # Aiming the last independent joint at target * inv(tip_offset) would put it where the
     # follower's turn is not: from 0.3 rad away the heuristic alone then stalls 5-7 cm off.
-    chain = Chain.from_urdf(MIMIC_LAST_URDF, 'base', 'tool')
+    chain = RobotModel.from_urdf(MIMIC_LAST_URDF).chain('base', 'tool')
     rng = np.random.default_rng(5)
     position_errors = []
     for _ in range(10):

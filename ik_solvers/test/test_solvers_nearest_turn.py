@@ -8,14 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ik_solvers import Chain, solve
+from ik_solvers import RobotModel, solve
 from ik_solvers.solvers.solve import nearest_turn
 
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
 
 
 def _chain():
-    chain = Chain.from_urdf(URDF, 'base_link', 'tool0')
+    chain = RobotModel.from_urdf(URDF).chain('base_link', 'tool0')
     assert np.all(chain.upper - chain.lower > 2.0 * math.pi), 'the test needs +-2 pi joints'
     return chain
 

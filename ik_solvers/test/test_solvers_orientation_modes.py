@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import transforms3d
 
-from ik_solvers import Chain, solve, SOLVERS
+from ik_solvers import Chain, RobotModel, solve, SOLVERS
 from ik_solvers.exceptions import InvalidTargetError
 from ik_solvers.solvers.goal import assess, goal_residual
 from ik_solvers.solvers.goal_options import goal_options
@@ -31,7 +31,7 @@ TOLERANCE = 1e-5
 def load_chain(robot: str) -> Chain:
     base_link, tip_link = ROBOTS[robot]
     urdf = (URDF_DIRECTORY / (robot + '.urdf')).read_text(encoding='utf-8')
-    return Chain.from_urdf(urdf, base_link, tip_link)
+    return RobotModel.from_urdf(urdf).chain(base_link, tip_link)
 
 
 def axis_angle(reached: np.ndarray, target: np.ndarray, tip_axis=(0.0, 0.0, 1.0)) -> float:
@@ -185,7 +185,7 @@ def test_rotation_bounds_are_per_axis_of_the_target_frame():
 
 def test_a_free_position_axis_lets_a_planar_arm_reach_above_its_plane():
     urdf = (URDF_DIRECTORY / 'planar_3link.urdf').read_text(encoding='utf-8')
-    chain = Chain.from_urdf(urdf, 'base_link', 'tip')
+    chain = RobotModel.from_urdf(urdf).chain('base_link', 'tip')
     target = chain.fk(np.array([0.3, -0.5, 0.4]))
     target[2, 3] += 0.02  # out of the plane the arm moves in
     free = solve(chain, target, orientation_mode='none', position_bounds=(1e-5, 1e-5, math.inf),

@@ -17,7 +17,7 @@ import numpy as np
 from ik_solvers import Chain, solve, SOLVERS
 from ik_solvers.kinematics.jit import JIT_ENABLED
 urdf = open(sys.argv[1]).read()
-chain = Chain.from_urdf(urdf, 'panda_link0', 'panda_hand_tcp')
+chain = RobotModel.from_urdf(urdf).chain('panda_link0', 'panda_hand_tcp')
 rng = np.random.default_rng(4)
 report = {'jit': JIT_ENABLED, 'cases': []}
 for solver in SOLVERS:

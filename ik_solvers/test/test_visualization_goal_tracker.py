@@ -77,10 +77,10 @@ def test_reachability_follows_results_for_the_pose_last_sent_only():
     assert tracker.reachability is Reachability.UNKNOWN
     assert tracker.report(_pose(0.1), False)
     assert tracker.reachability is Reachability.UNREACHABLE
-    assert tracker.colour == COLOURS[Reachability.UNREACHABLE]
+    assert COLOURS[tracker.reachability] == COLOURS[Reachability.UNREACHABLE]
     assert not tracker.report(_pose(0.1), False)  # no change
     assert tracker.report(_pose(0.1), True)
-    assert tracker.colour == COLOURS[Reachability.REACHABLE]
+    assert COLOURS[tracker.reachability] == COLOURS[Reachability.REACHABLE]
 
 
 def test_a_result_with_the_opposite_quaternion_matches():

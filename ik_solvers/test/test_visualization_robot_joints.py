@@ -7,7 +7,7 @@ import math
 import pytest
 
 from ik_solvers.exceptions import RobotModelError
-from ik_solvers.kinematics import Chain
+from ik_solvers.kinematics import RobotModel
 from ik_solvers.visualization.robot_joints import moving_joints
 
 URDF = '''<robot name="mixed">
@@ -31,7 +31,7 @@ URDF = '''<robot name="mixed">
 def test_moving_joints_have_the_limits_the_chain_gives_them():
     joints = moving_joints(URDF)
     assert [joint.name for joint in joints] == ['turn', 'wheel', 'slide']
-    chain = Chain.from_urdf(URDF, 'base', 'tip')
+    chain = RobotModel.from_urdf(URDF).chain('base', 'tip')
     assert list(chain.joint_names) == ['turn', 'wheel', 'slide']
     # The chain may narrow a leader to keep its mimic follower in limits; compare the others.
     for joint, lower, upper in list(zip(joints, chain.lower, chain.upper))[1:]:
@@ -46,4 +46,4 @@ def test_a_prismatic_joint_without_limits_is_refused_as_by_the_chain():
     with pytest.raises(RobotModelError, match='slide'):
         moving_joints(urdf)
     with pytest.raises(RobotModelError, match='slide'):
-        Chain.from_urdf(urdf, 'base', 'tip')
+        RobotModel.from_urdf(urdf).chain('base', 'tip')

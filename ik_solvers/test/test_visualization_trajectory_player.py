@@ -36,7 +36,11 @@ def test_interpolates_linearly_through_every_point_and_holds_the_last():
     positions, velocities = player.sample(20.0)
     assert positions == pytest.approx([-1.0, 0.0, -1.0])
     assert velocities.tolist() == [0.0, 0.0, 0.0]
-    assert player.end_time == pytest.approx(13.0)
+    # The last point is reached at 10 + 1 + 2 s and held from then on.
+    positions, velocities = player.sample(13.0)
+    assert positions == pytest.approx([-1.0, 0.0, -1.0])
+    assert velocities.tolist() == [0.0, 0.0, 0.0]
+    assert player.sample(12.99)[1][0] == pytest.approx(-1.0)
 
 
 def test_a_future_trajectory_lets_the_current_motion_run_until_it_starts():

@@ -35,9 +35,9 @@ from .robots import bundled_robot_names, load_robot, vendor_robot_names
 from .runner import (BenchConfig, BenchmarkSetupError, count_work, DEFAULT_MODES, MODES,
                      prepare_robots, run_benchmark)
 from .scaling import run_scaling, ScalingConfig, scaling_work
-from ..exceptions import IKError
-from ..kinematics import Chain
-from ..solvers import SOLVERS, solve
+from ..exceptions import IKError, UnknownSolverError
+from ..kinematics import RobotModel
+from ..solvers import check_solver_names, SOLVERS, solve
 
 __all__ = [
     'build_parser',
@@ -66,7 +66,8 @@ def default_robots() -> List[str]:
             continue
         try:
             robot = load_robot(name)
-            joints = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link).num_joints
+            model = RobotModel.from_urdf(robot.urdf_xml)
+            joints = model.chain(robot.base_link, robot.tip_link).num_joints
         except IKError:
             continue
         if joints in (6, 7):
@@ -270,10 +271,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(message, file=sys.stderr, flush=True)
 
     solvers = arguments.solvers or list(SOLVERS)
-    unknown = [name for name in solvers if name not in SOLVERS]
-    if unknown:
-        parser.error('unknown solver(s) %s; registered: %s'
-                     % (', '.join(unknown), ', '.join(SOLVERS)))
+    try:
+        check_solver_names(solvers)
+    except UnknownSolverError as error:
+        parser.error(str(error))
     quick = arguments.quick
     config = BenchConfig(
         robots=arguments.robots or default_robots(), solvers=solvers,

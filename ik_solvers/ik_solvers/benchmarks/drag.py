@@ -20,7 +20,7 @@ import numpy as np
 
 from .robots import bundled_robot_names, load_robot, vendor_robot_names
 from ..demo.scripted_drag import figure_eight, start_configuration
-from ..kinematics import Chain
+from ..kinematics import Chain, RobotModel
 from ..solvers import solve, SOLVERS
 
 __all__ = ['DragFigures', 'drag', 'main']
@@ -99,7 +99,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         'robot', 'solver', 'commanded', 'unsolved', 'refused', 'jump deg', 'median', 'p95'))
     for name in names:
         robot = load_robot(name)
-        chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+        chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
         start = start_configuration(chain, arguments.start)
         for solver in SOLVERS:
             figures = drag(chain, start, solver, goals=arguments.goals,

@@ -16,7 +16,7 @@ from typing import Callable, List, Optional, Sequence
 import numpy as np
 
 from .robots import bundled_urdf_directory
-from ..kinematics import Chain
+from ..kinematics import Chain, RobotModel
 
 __all__ = ['ROBOTS', 'main', 'median_microseconds']
 
@@ -81,7 +81,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print('%-18s %6s %9s %9s %13s %9s' % (
         'robot', 'joints', 'fk', 'jacobian', 'joint_frames', 'fk_batch'))
     for file_name, base_link, tip_link in ROBOTS:
-        chain = Chain.from_urdf((directory / file_name).read_text(), base_link, tip_link)
+        model = RobotModel.from_urdf((directory / file_name).read_text())
+        chain = model.chain(base_link, tip_link)
         timings = _time_chain(chain, calls=arguments.calls, blocks=arguments.blocks,
                               batch=arguments.batch)
         print('%-18s %6d %9.2f %9.2f %13.2f %9.2f' % (

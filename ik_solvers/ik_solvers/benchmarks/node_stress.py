@@ -38,7 +38,7 @@ import numpy as np
 from .hostile_inputs import fuzz_inputs, HostileInput, KINDS, padded_description
 from .robots import load_robot
 from .stress_client import DescriptionPublisher, IKNodeProcess, StressClient, TimedCall
-from ..kinematics import Chain
+from ..kinematics import RobotModel
 
 __all__ = ['build_parser', 'main']
 
@@ -59,7 +59,7 @@ class _Setup:
         robot = load_robot(ROBOT)
         self.urdf_xml = robot.urdf_xml
         self.base_link, self.tip_link = robot.base_link, robot.tip_link
-        self.chain = Chain.from_urdf(robot.urdf_xml, robot.base_link, robot.tip_link)
+        self.chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
         self.home = self.chain.mid_configuration()
         self.rng = np.random.default_rng(10)
 

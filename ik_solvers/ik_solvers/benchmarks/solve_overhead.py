@@ -17,7 +17,7 @@ import numpy as np
 
 from .kinematics_timing import median_microseconds
 from .robots import bundled_urdf_directory
-from ..kinematics import Chain
+from ..kinematics import Chain, RobotModel
 from ..solvers import solve, solver_class, SOLVERS
 from ..solvers.goal_options import goal_options
 from ..solvers.layout import FINISHER_ITERATIONS, REPORT_SIZE
@@ -67,7 +67,7 @@ def main(argv: Sequence[str] = None) -> None:
                                           'overhead'))
     for file_name, base, tip in robots:
         urdf = (bundled_urdf_directory() / file_name).read_text(encoding='utf-8')
-        chain = Chain.from_urdf(urdf, base, tip)
+        chain = RobotModel.from_urdf(urdf).chain(base, tip)
         for solver in SOLVERS:
             figures = _measure(chain, solver, calls=arguments.calls, blocks=arguments.blocks)
             print('%-12s %-20s %10.1f %16.1f %10.1f' % ((file_name[:-5], solver) + tuple(figures)))

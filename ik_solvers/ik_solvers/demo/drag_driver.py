@@ -28,8 +28,19 @@ from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from ..exceptions import IKError
-from ..visualization.goal_marker_shape import pose_to_message
-from ..visualization.goal_tracker import GoalPose
+from ..ros.conversions import matrix_to_pose
+from ..ros.names import (
+    command_topic_for,
+    DEFAULT_CONTROLLER_NAME,
+    JOINT_STATES_TOPIC,
+    NODE_NAME,
+    of_node,
+    ROBOT_DESCRIPTION_TOPIC,
+    SOLVE_IK_SERVICE,
+    STATUS_TOPIC,
+    TARGET_POSE_TOPIC,
+)
+from ..ros.pose_math import xyzw_quaternion
 from .metrics import DragRecording, SolveRecord
 from .scripted_drag import ScriptedGoal
 
@@ -56,8 +67,8 @@ class DragDriver(Node):
         urdf_xml: str,
         base_link: str,
         joint_names: Sequence[str],
-        ik_node: str = '/ik_node',
-        command_topic: str = '/joint_trajectory_controller/joint_trajectory',
+        ik_node: str = NODE_NAME,
+        command_topic: str = command_topic_for('', DEFAULT_CONTROLLER_NAME),
         **node_options,
     ) -> None:
         """
@@ -66,7 +77,7 @@ class DragDriver(Node):
         :param urdf_xml: the robot description.
         :param base_link: frame of every goal.
         :param joint_names: the chain's joints, base to tip, as the node commands them.
-        :param ik_node: fully qualified name of the IK node.
+        :param ik_node: name of the IK node, in the root namespace.
         :param command_topic: where the node's commands go (and the driver's resets).
         :param node_options: passed on to :class:`rclpy.node.Node` (``context``...).
         """
@@ -83,14 +94,16 @@ class DragDriver(Node):
 
         latched = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                              reliability=ReliabilityPolicy.RELIABLE)
-        self.create_publisher(String, 'robot_description', latched).publish(String(data=urdf_xml))
-        self._targets = self.create_publisher(PoseStamped, 'target_pose', 10)
+        self.create_publisher(String, ROBOT_DESCRIPTION_TOPIC, latched).publish(
+            String(data=urdf_xml))
+        self._targets = self.create_publisher(PoseStamped, TARGET_POSE_TOPIC, 10)
         self._commands = self.create_publisher(JointTrajectory, command_topic, 10)
-        self.create_subscription(IKStatus, ik_node + '/status', self._on_status, 100)
+        self.create_subscription(IKStatus, of_node(STATUS_TOPIC, ik_node), self._on_status, 100)
         self.create_subscription(JointTrajectory, command_topic, self._on_command, 100)
-        self.create_subscription(JointState, 'joint_states', self._on_joint_state, 10)
-        self._set_parameters = self.create_client(SetParameters, ik_node + '/set_parameters')
-        self._solve_ik = self.create_client(SolveIK, ik_node + '/solve_ik')
+        self.create_subscription(JointState, JOINT_STATES_TOPIC, self._on_joint_state, 10)
+        self._set_parameters = self.create_client(SetParameters,
+                                                  of_node('~/set_parameters', ik_node))
+        self._solve_ik = self.create_client(SolveIK, of_node(SOLVE_IK_SERVICE, ik_node))
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -122,7 +135,7 @@ class DragDriver(Node):
             raise DemoError('the IK node offers no %s service' % self._solve_ik.srv_name)
         request = SolveIK.Request()
         request.target.header.frame_id = self._base_link
-        request.target.pose = pose_to_message(GoalPose.from_matrix(goal))
+        request.target.pose = matrix_to_pose(goal)
         while True:
             response = self._call(self._solve_ik, request, deadline - time.monotonic())
             if response.error_code != SolveIK.Response.NO_ROBOT_MODEL:
@@ -186,11 +199,11 @@ class DragDriver(Node):
         :param answer_timeout: longest wait, seconds, for the answer to the last path goal and to
             each unreachable goal; waits end as soon as the answer arrives.
         :param progress: called every few goals from this thread.
-        :return: what happened; statuses arriving later are not counted.
+        :returns: what happened; statuses arriving later are not counted.
         """
         recording = DragRecording(solver=solver, goals=list(goals))
-        poses = [GoalPose.from_matrix(goal.pose) for goal in goals]
-        vectors = [pose.position + pose.orientation for pose in poses]
+        vectors = [np.concatenate((np.asarray(goal.pose, dtype=float)[:3, 3],
+                                   xyzw_quaternion(goal.pose))) for goal in goals]
         with self._lock:
             self._recording = recording
             self._goal_vectors = np.array(vectors).reshape(-1, 7)
@@ -232,7 +245,7 @@ class DragDriver(Node):
         message = PoseStamped()
         message.header.frame_id = self._base_link
         message.header.stamp = self.get_clock().now().to_msg()
-        message.pose = pose_to_message(GoalPose.from_matrix(goal.pose))
+        message.pose = matrix_to_pose(goal.pose)
         with self._lock:
             self._sent = max(self._sent, index + 1)
         self._targets.publish(message)

@@ -25,8 +25,9 @@ import rclpy
 from rclpy.executors import SingleThreadedExecutor
 
 from ..exceptions import IKError
-from ..kinematics import Chain
-from ..solvers import SOLVERS
+from ..kinematics import Chain, RobotModel
+from ..ros.names import command_topic_for, DEFAULT_CONTROLLER_NAME
+from ..solvers import check_solver_names, SOLVERS
 from .drag_driver import DragDriver
 from .metrics import DragRecording, summarise, SolverSummary
 from .plot import plot_drags
@@ -41,7 +42,7 @@ DEFAULT_SOLVERS = tuple(SOLVERS)
 DEFAULT_DESCRIPTION = 'panda_like.urdf'
 DEFAULT_BASE_LINK = 'panda_link0'
 DEFAULT_TIP_LINK = 'panda_hand_tcp'
-COMMAND_TOPIC = '/joint_trajectory_controller/joint_trajectory'
+COMMAND_TOPIC = command_topic_for('', DEFAULT_CONTROLLER_NAME)
 
 
 @dataclass(frozen=True)
@@ -106,9 +107,9 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
         or answer; every child process is stopped before it propagates.
     """
     started = time.monotonic()
-    unknown = [name for name in options.solvers if name not in SOLVERS]
-    if unknown or not options.solvers:
-        raise IKError('unknown solvers %s; known: %s' % (unknown, ', '.join(sorted(SOLVERS))))
+    if not options.solvers:
+        raise IKError('no solver given; available: %s' % ', '.join(SOLVERS))
+    check_solver_names(options.solvers)
     if options.path_length < 2 or options.rate <= 0.0 or options.unreachable < 0:
         raise IKError('need at least 2 path goals, a positive rate and >= 0 far goals')
     if not (options.answer_timeout > 0.0 and options.startup_timeout > 0.0):
@@ -118,7 +119,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
         urdf_xml = Path(description).read_text(encoding='utf-8')
     except OSError as error:
         raise IKError('cannot read the robot description %s: %s' % (description, error))
-    chain = Chain.from_urdf(urdf_xml, options.base_link, options.tip_link)
+    chain = RobotModel.from_urdf(urdf_xml).chain(options.base_link, options.tip_link)
     logs = options.output / 'logs'
     _say(stream, 'ik_solvers headless demo: %s, chain %s -> %s (%d joints)' % (
         Path(description).name, chain.base_link, chain.tip_link, chain.num_joints))

@@ -30,7 +30,7 @@ def plot_drags(recordings: Sequence[DragRecording], path: Path, *, title: str) -
     :param recordings: one drag per solver, all with the same goals.
     :param path: the PNG file to write; its folder is created.
     :param title: figure title (robot and chain).
-    :return: ``path``.
+    :returns: ``path``.
     :raises ValueError: no recordings.
     """
     if not recordings:

@@ -34,7 +34,7 @@ def find_executable(name: str) -> Path:
     Locate an executable of the ik_solvers package in the install space.
 
     :param name: console script name, e.g. ``ik_node``.
-    :return: its path under ``<prefix>/lib/ik_solvers/``.
+    :returns: its path under ``<prefix>/lib/ik_solvers/``.
     :raises ProcessError: the package is not in the ament index or the script is missing.
     """
     try:

@@ -24,7 +24,6 @@ from .joint import (
 )
 from .kernels import ChainArrays, forward_frames, jacobian_from_frames, tip_poses
 from .segments import aligned_segments, frame_aligning_z_with
-from .urdf_model import RobotModel
 from ..exceptions import InvalidSeedError, RobotModelError
 
 __all__ = ['Chain']
@@ -44,8 +43,8 @@ class Chain:
 
     Fixed joints are folded into the neighbouring transforms. Revolute, continuous and
     prismatic joints are the chain's moving joints; mimic joints follow their leader and
-    are not variables of their own. Build a chain with :meth:`from_urdf` or
-    :meth:`RobotModel.chain`; the description is read once and never changes.
+    are not variables of their own. Build a chain with :meth:`RobotModel.chain`, the one way
+    from a URDF to a chain; the description is read once and never changes.
 
     Where the URDF is silent or loose:
 
@@ -162,36 +161,6 @@ class Chain:
         self._sample_high = np.where(self._is_continuous, math.pi, self._upper)
         self._sample_width = self._sample_high - self._sample_low
         self._mid = _read_only(0.5 * (self._sample_low + self._sample_high))
-
-    @classmethod
-    def from_model(cls, model: RobotModel, base_link: str, tip_link: str) -> 'Chain':
-        """
-        Cut the chain from ``base_link`` to ``tip_link`` out of a parsed model.
-
-        Raises :class:`RobotModelError` for unknown links, a base that is not an ancestor of
-        the tip, and everything :class:`Chain` refuses.
-        """
-        path = model.path(base_link, tip_link)
-        mimics = {}
-        for joint in path:
-            if joint.mimic is not None and joint.is_moving:
-                mimic = model.resolve_mimic(joint.name)
-                if not model.joint(mimic.leader).is_moving:
-                    raise RobotModelError(
-                        "joint '%s' mimics joint '%s', which is a %s joint, not a moving one"
-                        % (joint.name, mimic.leader, model.joint(mimic.leader).joint_type))
-                mimics[joint.name] = mimic
-        return cls(base_link, tip_link, path, mimics)
-
-    @classmethod
-    def from_urdf(cls, urdf_xml: str, base_link: str, tip_link: str) -> 'Chain':
-        """
-        Parse URDF XML text and cut the chain from ``base_link`` to ``tip_link``.
-
-        Raises :class:`RobotModelError` (see :meth:`RobotModel.from_urdf` and
-        :meth:`from_model`).
-        """
-        return cls.from_model(RobotModel.from_urdf(urdf_xml), base_link, tip_link)
 
     # Description ---------------------------------------------------------------------------
 

@@ -27,7 +27,6 @@ __all__ = [
     'origin_matrix',
     'position_limits',
     'rotation_about_axis',
-    'skew',
 ]
 
 #: Joint types whose motion is one scalar variable.
@@ -108,12 +107,6 @@ def origin_matrix(xyz: Sequence[float], rpy: Sequence[float]) -> np.ndarray:
     transform[:3, :3] = euler2mat(rpy[0], rpy[1], rpy[2], 'sxyz')
     transform[:3, 3] = xyz
     return transform
-
-
-def skew(vector: np.ndarray) -> np.ndarray:
-    """Return the 3x3 matrix ``K`` with ``K @ v == cross(vector, v)``."""
-    x, y, z = vector
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
 
 
 def rotation_about_axis(unit_axis: Sequence[float], angle: float) -> np.ndarray:

@@ -11,7 +11,7 @@ robot_state_publisher) refuses are refused too, naming what is wrong (see :mod:`
 import difflib
 import math
 import threading
-from typing import Dict, List, Mapping, Sequence, Tuple, TYPE_CHECKING
+from typing import Dict, List, Mapping, Sequence, Tuple
 import xml.etree.ElementTree as ElementTree
 
 from lxml import etree
@@ -20,12 +20,10 @@ from urdf_parser_py import urdf as urdf_parser
 import urdf_parser_py.xml_reflection as xml_reflection
 import urdf_parser_py.xml_reflection.core as xml_reflection_core
 
+from .chain import Chain
 from .joint import JointDescription, joint_transform, Mimic, origin_matrix
 from .urdf_rules import check_joint_limits, check_numbers, dismantle, feed_in_chunks, parse_xml
 from ..exceptions import InvalidSeedError, RobotModelError
-
-if TYPE_CHECKING:
-    from .chain import Chain
 
 __all__ = ['RobotModel', 'describe_names']
 
@@ -317,16 +315,30 @@ class RobotModel:
             joint = self._joints[leader_name]
         return Mimic(leader=joint.name, multiplier=multiplier, offset=offset)
 
-    def chain(self, base_link: str, tip_link: str) -> 'Chain':
+    def chain(self, base_link: str, tip_link: str) -> Chain:
         """
-        Cut the serial chain from ``base_link`` to ``tip_link``.
+        Cut the serial chain from ``base_link`` to ``tip_link``: the one way to build a chain.
 
         ``tip_link`` may be any descendant of ``base_link``, e.g. a tool frame after fixed
-        joints. Raises :class:`RobotModelError` (see :class:`~.chain.Chain`).
+        joints.
+
+        :param base_link: Link the chain's poses are expressed in.
+        :param tip_link: Link whose pose the chain's forward kinematics gives.
+        :returns: The chain.
+        :raises RobotModelError: For unknown links, a base that is not an ancestor of the tip,
+            a mimic joint whose leader does not move, and everything :class:`Chain` refuses.
         """
-        # chain.py builds on this module, so the import waits until a chain is asked for.
-        from .chain import Chain as ChainClass
-        return ChainClass.from_model(self, base_link, tip_link)
+        path = self.path(base_link, tip_link)
+        mimics = {}
+        for joint in path:
+            if joint.mimic is not None and joint.is_moving:
+                mimic = self.resolve_mimic(joint.name)
+                if not self.joint(mimic.leader).is_moving:
+                    raise RobotModelError(
+                        "joint '%s' mimics joint '%s', which is a %s joint, not a moving one"
+                        % (joint.name, mimic.leader, self.joint(mimic.leader).joint_type))
+                mimics[joint.name] = mimic
+        return Chain(base_link, tip_link, path, mimics)
 
     def joint_value(self, joint_name: str, joint_positions: Mapping[str, float]) -> float:
         """

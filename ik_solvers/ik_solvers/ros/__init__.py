@@ -16,6 +16,7 @@ from .names import (
     ROBOT_DESCRIPTION_TOPIC,
     SOLVE_IK_SERVICE,
     STATUS_TOPIC,
+    of_node,
     TARGET_POSE_TOPIC,
 )
 
@@ -29,4 +30,5 @@ __all__ = [
     'STATUS_TOPIC',
     'TARGET_POSE_TOPIC',
     'command_topic_for',
+    'of_node',
 ]

@@ -1,61 +1,43 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Conversions between ROS messages and numpy arrays, with the checks the node needs.
+The node's one border with messages: ROS messages to the engine's plain data and back.
 
-Quaternions: ROS carries them as (x, y, z, w), transforms3d as (w, x, y, z). A quaternion whose
-norm is within :data:`QUATERNION_NORM_TOLERANCE` of 1 is normalised; anything further (a zero
-quaternion in particular) is rejected, because it is more likely a mistake than rounding.
+Numbers are checked where they are used (:mod:`.pose_math`, the engine); here fields are only
+moved between messages and plain values.
 """
 
 import math
-from typing import Dict, List, Sequence, Tuple
+from typing import List, Sequence
 
-from builtin_interfaces.msg import Duration
-from geometry_msgs.msg import Pose, Transform
+from builtin_interfaces.msg import Duration, Time
+from geometry_msgs.msg import Pose, PoseStamped, Transform
+from ik_solvers_interfaces.msg import IKStatus
+from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from sensor_msgs.msg import JointState
-import transforms3d
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from ..exceptions import InvalidSeedError, InvalidTargetError
+from .outcome import Command, IKOutcome, IKRequest
+from .pose_math import pose_matrix, xyzw_quaternion
 
 __all__ = [
-    'QUATERNION_NORM_TOLERANCE',
+    'command_trajectory',
     'duration_to_seconds',
-    'finite_joint_positions',
+    'fill_response',
     'joint_state_message',
-    'joint_state_to_mapping',
     'matrix_to_pose',
     'pose_to_matrix',
     'seconds_to_duration',
+    'service_request',
+    'status_message',
+    'target_request',
     'transform_to_matrix',
 ]
 
-#: Largest accepted | ||q|| - 1 | of a quaternion. Interactive markers send unit quaternions and
-#: values typed with three decimals, such as (0, 0, 0.707, 0.707), stay within 2e-4 of unit norm.
-QUATERNION_NORM_TOLERANCE = 1e-3
 
-# Names quoted in one error message; a hostile message may repeat thousands.
-_MAX_NAMES_SHOWN = 10
-
-
-def _rotation_from_quaternion(x: float, y: float, z: float, w: float) -> np.ndarray:
-    quaternion = np.array([w, x, y, z], dtype=float)
-    if not np.all(np.isfinite(quaternion)):
-        raise InvalidTargetError('the orientation has NaN or infinite components')
-    norm = float(np.linalg.norm(quaternion))
-    if abs(norm - 1.0) > QUATERNION_NORM_TOLERANCE:
-        raise InvalidTargetError(
-            'the orientation quaternion has norm %.6g; it must be within %g of 1'
-            % (norm, QUATERNION_NORM_TOLERANCE))
-    return transforms3d.quaternions.quat2mat(quaternion / norm)
-
-
-def _homogeneous(rotation: np.ndarray, translation: Sequence[float]) -> np.ndarray:
-    matrix = np.eye(4)
-    matrix[:3, :3] = rotation
-    matrix[:3, 3] = translation
-    return matrix
+def _xyzw(quaternion) -> tuple:
+    return (quaternion.x, quaternion.y, quaternion.z, quaternion.w)
 
 
 def pose_to_matrix(pose: Pose) -> np.ndarray:
@@ -63,17 +45,12 @@ def pose_to_matrix(pose: Pose) -> np.ndarray:
     Convert a pose to a homogeneous transform.
 
     :param pose: Position in metres and orientation quaternion.
-    :return: A (4, 4) array, the pose of the frame in its parent.
+    :returns: A (4, 4) array, the pose of the frame in its parent.
     :raises InvalidTargetError: If a number is NaN or infinite, or the quaternion is further
-        than :data:`QUATERNION_NORM_TOLERANCE` from unit norm.
+        than :data:`~.pose_math.QUATERNION_NORM_TOLERANCE` from unit norm.
     """
-    position = np.array([pose.position.x, pose.position.y, pose.position.z], dtype=float)
-    if not np.all(np.isfinite(position)):
-        raise InvalidTargetError('the position has NaN or infinite components')
-    orientation = pose.orientation
-    rotation = _rotation_from_quaternion(orientation.x, orientation.y, orientation.z,
-                                         orientation.w)
-    return _homogeneous(rotation, position)
+    position = pose.position
+    return pose_matrix((position.x, position.y, position.z), _xyzw(pose.orientation))
 
 
 def transform_to_matrix(transform: Transform) -> np.ndarray:
@@ -81,17 +58,12 @@ def transform_to_matrix(transform: Transform) -> np.ndarray:
     Convert a geometry_msgs/Transform (as tf2 returns it) to a homogeneous transform.
 
     :param transform: Translation in metres and rotation quaternion.
-    :return: A (4, 4) array.
+    :returns: A (4, 4) array.
     :raises InvalidTargetError: On the same conditions as :func:`pose_to_matrix`.
     """
-    translation = np.array(
-        [transform.translation.x, transform.translation.y, transform.translation.z],
-        dtype=float)
-    if not np.all(np.isfinite(translation)):
-        raise InvalidTargetError('the transform has NaN or infinite components')
-    rotation = transform.rotation
-    return _homogeneous(
-        _rotation_from_quaternion(rotation.x, rotation.y, rotation.z, rotation.w), translation)
+    translation = transform.translation
+    return pose_matrix((translation.x, translation.y, translation.z),
+                       _xyzw(transform.rotation), what='the transform')
 
 
 def matrix_to_pose(matrix: np.ndarray) -> Pose:
@@ -99,17 +71,14 @@ def matrix_to_pose(matrix: np.ndarray) -> Pose:
     Convert a homogeneous transform to a pose with a unit quaternion (w >= 0).
 
     :param matrix: A (4, 4) rigid transform, translation in metres.
-    :return: The pose message.
+    :returns: The pose message.
     """
     matrix = np.asarray(matrix, dtype=float)
-    w, x, y, z = transforms3d.quaternions.mat2quat(matrix[:3, :3])
-    if w < 0.0:
-        # One orientation has two quaternions; a fixed sign keeps the messages comparable.
-        w, x, y, z = -w, -x, -y, -z
+    x, y, z, w = (float(value) for value in xyzw_quaternion(matrix))
     pose = Pose()
     pose.position.x, pose.position.y, pose.position.z = (float(v) for v in matrix[:3, 3])
-    pose.orientation.x, pose.orientation.y = float(x), float(y)
-    pose.orientation.z, pose.orientation.w = float(z), float(w)
+    pose.orientation.x, pose.orientation.y = x, y
+    pose.orientation.z, pose.orientation.w = z, w
     return pose
 
 
@@ -118,7 +87,7 @@ def duration_to_seconds(duration: Duration) -> float:
     Convert a builtin_interfaces/Duration to seconds.
 
     :param duration: Whole seconds (may be negative) and nanoseconds.
-    :return: Seconds.
+    :returns: Seconds.
     """
     return float(duration.sec) + float(duration.nanosec) * 1e-9
 
@@ -128,7 +97,7 @@ def seconds_to_duration(seconds: float) -> Duration:
     Convert seconds to a builtin_interfaces/Duration, rounded to the nanosecond.
 
     :param seconds: A finite, non-negative number of seconds.
-    :return: The duration.
+    :returns: The duration.
     :raises ValueError: If ``seconds`` is negative, NaN or infinite.
     """
     if not math.isfinite(seconds) or seconds < 0.0:
@@ -137,67 +106,140 @@ def seconds_to_duration(seconds: float) -> Duration:
     return Duration(sec=nanoseconds // 1_000_000_000, nanosec=nanoseconds % 1_000_000_000)
 
 
-def joint_state_to_mapping(names: Sequence[str], positions: Sequence[float]) -> Dict[str, float]:
-    """
-    Pair joint names with positions, checking the pairing.
-
-    :param names: Joint names.
-    :param positions: Positions in rad or m, one per name.
-    :return: A mapping from name to position.
-    :raises InvalidSeedError: If the lengths differ, a name repeats or is empty, or a position
-        is NaN or infinite.
-    """
-    mapping, not_finite = finite_joint_positions(names, positions)
-    if not_finite:
-        raise InvalidSeedError(
-            'positions of %s are NaN or infinite' % ', '.join(not_finite))
-    return mapping
-
-
-def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
-                           ) -> Tuple[Dict[str, float], List[str]]:
-    """
-    Pair joint names with positions, leaving out the positions that are not finite.
-
-    A joint_states message covers every joint of the robot; one NaN on a joint that does not
-    matter must not hide the valid positions of the others.
-
-    :param names: Joint names.
-    :param positions: Positions in rad or m, one per name.
-    :return: The mapping from name to finite position, and the names left out.
-    :raises InvalidSeedError: If the lengths differ, or a name repeats or is empty.
-    """
-    names = list(names)
-    positions = list(positions)
-    if len(names) != len(positions):
-        raise InvalidSeedError(
-            '%d joint names but %d positions' % (len(names), len(positions)))
-    if any(not name for name in names):
-        raise InvalidSeedError('a joint name is empty')
-    if len(set(names)) != len(names):
-        # One pass with a set: counting each name would take time quadratic in the message.
-        seen, repeated = set(), set()
-        for name in names:
-            (repeated if name in seen else seen).add(name)
-        listed = sorted(repeated)
-        shown = ', '.join(listed[:_MAX_NAMES_SHOWN])
-        if len(listed) > _MAX_NAMES_SHOWN:
-            shown += ', ... (%d more)' % (len(listed) - _MAX_NAMES_SHOWN)
-        raise InvalidSeedError('joint names repeat: %s' % shown)
-    dropped = [name for name, value in zip(names, positions) if not math.isfinite(value)]
-    kept = {name: float(value) for name, value in zip(names, positions) if math.isfinite(value)}
-    return kept, dropped
-
-
 def joint_state_message(names: List[str], positions: Sequence[float]) -> JointState:
     """
     Build a JointState with positions only; the caller stamps the header.
 
     :param names: Joint names.
     :param positions: Positions in rad or m, one per name.
-    :return: The message.
+    :returns: The message.
     """
     message = JointState()
     message.name = list(names)
     message.position = [float(value) for value in positions]
     return message
+
+
+# Requests in -----------------------------------------------------------------------------
+
+def _pose_fields(pose: Pose) -> dict:
+    position = pose.position
+    return {'position': (position.x, position.y, position.z),
+            'orientation': _xyzw(pose.orientation)}
+
+
+def target_request(target: PoseStamped) -> IKRequest:
+    """
+    The solve a streamed target asks for.
+
+    :param target: A message of the ``target_pose`` topic.
+    :returns: The request; the node's parameters fill in everything the message lacks.
+    """
+    return IKRequest(frame_id=target.header.frame_id, streamed=True,
+                     **_pose_fields(target.pose))
+
+
+def service_request(request: SolveIK.Request) -> IKRequest:
+    """
+    The solve a SolveIK call asks for.
+
+    :param request: The service request.
+    :returns: The request, its fields unchecked (the engine checks them).
+    """
+    return IKRequest(
+        frame_id=request.target.header.frame_id, seed_names=list(request.seed.name),
+        seed_positions=list(request.seed.position), solver=request.solver,
+        position_only=request.position_only, position_tolerance=request.position_tolerance,
+        orientation_tolerance=request.orientation_tolerance,
+        timeout=duration_to_seconds(request.timeout), **_pose_fields(request.target.pose))
+
+
+# Answers out -----------------------------------------------------------------------------
+
+def command_trajectory(command: Command) -> JointTrajectory:
+    """
+    The JointTrajectory that ros2_control's joint_trajectory_controller accepts for a command.
+
+    The controller rejects a trajectory whose points move at the end (non-zero velocity) or
+    whose sizes disagree; a header stamp of zero means "start now". The message is therefore
+    a single point, the goal, reached after ``command.duration`` with zero velocity: the
+    controller interpolates from wherever the joints are, so a stale start cannot cause a jump.
+
+    :param command: The move to send.
+    :returns: A trajectory with a zero stamp and one point.
+    :raises ValueError: If there are no joints, or names and positions differ in number.
+    """
+    if not command.joint_names:
+        raise ValueError('a trajectory needs at least one joint')
+    if len(command.joint_names) != len(command.positions):
+        raise ValueError('%d joint names but %d goal positions'
+                         % (len(command.joint_names), len(command.positions)))
+    point = JointTrajectoryPoint()
+    point.positions = [float(value) for value in command.positions]
+    point.velocities = [0.0] * len(command.joint_names)
+    point.time_from_start = seconds_to_duration(command.duration)
+    trajectory = JointTrajectory()
+    trajectory.joint_names = list(command.joint_names)
+    trajectory.points = [point]
+    return trajectory
+
+
+def _first_line(message: str) -> str:
+    # Internal errors carry a traceback for the log; callers get its first line.
+    return message.splitlines()[0] if message else ''
+
+
+def fill_response(response: SolveIK.Response, outcome: IKOutcome,
+                  stamp: Time) -> SolveIK.Response:
+    """
+    Copy an outcome into a SolveIK response.
+
+    :param response: The response to fill (as rclpy passes it to the service callback).
+    :param outcome: The outcome of the solve.
+    :param stamp: Stamp of the solution's joint state.
+    :returns: ``response``.
+    """
+    response.success = outcome.success
+    response.error_code = int(outcome.error_code)
+    response.message = _first_line(outcome.message)
+    if outcome.chain is not None and outcome.result is not None:
+        result = outcome.result
+        response.solution = joint_state_message(outcome.chain.joint_names, result.q)
+        response.solution.header.stamp = stamp
+        response.position_error = float(result.position_error)
+        response.orientation_error = float(result.orientation_error)
+        response.iterations = int(result.iterations)
+        response.solve_time = seconds_to_duration(max(float(result.elapsed), 0.0))
+    return response
+
+
+def status_message(outcome: IKOutcome, *, stamp: Time, frame_id: str) -> IKStatus:
+    """
+    Build the IKStatus of one streamed solve.
+
+    :param outcome: The outcome of the solve; it was commanded when it carries a command.
+    :param stamp: Time of the solve.
+    :param frame_id: The chain's base link, the frame of ``target`` and ``reached``.
+    :returns: The message; poses stay identity when the solve stopped before them.
+    """
+    status = IKStatus()
+    status.header.stamp = stamp
+    status.header.frame_id = frame_id
+    status.success = outcome.success
+    status.error_code = int(outcome.error_code)
+    status.message = _first_line(outcome.message)
+    status.solver = outcome.solver
+    status.commanded = outcome.command is not None
+    if outcome.target is not None:
+        status.target = matrix_to_pose(outcome.target)
+    reached = outcome.reached
+    if reached is not None:
+        result = outcome.result
+        status.reached = matrix_to_pose(reached)
+        status.position_error = float(result.position_error)
+        status.orientation_error = float(result.orientation_error)
+        status.solution = joint_state_message(outcome.chain.joint_names, result.q)
+        status.solution.header.stamp = stamp
+        status.iterations = int(result.iterations)
+        status.solve_time = seconds_to_duration(max(float(result.elapsed), 0.0))
+    return status

@@ -13,19 +13,19 @@ import math
 import threading
 import time
 import traceback
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
-from trajectory_msgs.msg import JointTrajectory
 
-from .conversions import joint_state_to_mapping, pose_to_matrix
+from .error_codes import ErrorCode
 from .frames import ExternalLookup, frame_to_base, UnknownFrameError
 from .joint_state_store import JointStateStore
 from .model_holder import ModelHolder
-from .outcome import IKOutcome, IKRequest
-from .parameters import MAX_TIMEOUT, NodeSettings
-from .trajectory import build_trajectory, largest_joint_jump, nearest_equivalent
+from .outcome import Command, IKOutcome, IKRequest
+from .parameters import NodeSettings, request_value
+from .pose_math import pose_matrix
+from .seeds import seed_configuration
+from .trajectory import largest_joint_jump, trajectory_duration
 from ..exceptions import (
     IKError,
     InvalidSeedError,
@@ -34,15 +34,11 @@ from ..exceptions import (
     UnknownSolverError,
 )
 from ..kinematics import Chain, RobotModel
-from ..solvers import solve, SOLVERS
+from ..solvers import IKResult, solve, solver_class
+from ..solvers.solve import nearest_turn
 
-__all__ = ['CommandRefusedError', 'IKEngine', 'IKOutcome', 'IKRequest', 'StaleJointStatesError']
+__all__ = ['CommandRefusedError', 'IKEngine', 'StaleJointStatesError']
 
-Codes = SolveIK.Response
-
-#: Upper bounds of request tolerances, the same as the node parameters' ranges.
-MAX_POSITION_TOLERANCE = 1.0
-MAX_ORIENTATION_TOLERANCE = math.pi
 #: Longest solver name and frame id accepted, in characters. A longer one is refused without
 #: being looked up or quoted whole in the answer, the status and the log.
 MAX_NAME_LENGTH = 256
@@ -59,7 +55,7 @@ class StaleJointStatesError(CommandRefusedError):
 class _Refusal(Exception):
     """Internal: stops a solve early with an error code."""
 
-    def __init__(self, code: int, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -88,11 +84,6 @@ class IKEngine:
         """Tell whether a valid robot description was loaded."""
         return self._models.has_model
 
-    @property
-    def has_joint_states(self) -> bool:
-        """Tell whether joint states were received."""
-        return bool(self._joint_states)
-
     def load_description(self, urdf_xml: str, base_link: str, tip_link: str) -> Chain:
         """
         Replace the robot model, keeping the old one unless the new one gives the chain.
@@ -100,7 +91,7 @@ class IKEngine:
         :param urdf_xml: The URDF text.
         :param base_link: Chain base; empty means the description's root link.
         :param tip_link: Chain tip.
-        :return: The new chain.
+        :returns: The new chain.
         :raises RobotModelError: If the XML is not a usable URDF or lacks the links.
         """
         return self._models.load(urdf_xml, lambda: (base_link, tip_link))
@@ -114,7 +105,7 @@ class IKEngine:
 
         :param urdf_xml: The URDF text.
         :param current_links: Returns ``(base_link, tip_link)`` as configured now.
-        :return: The new chain.
+        :returns: The new chain.
         :raises RobotModelError: If the XML is not a usable URDF or lacks the links.
         """
         return self._models.load(urdf_xml, current_links)
@@ -156,7 +147,7 @@ class IKEngine:
 
         Once a description is loaded, joints it does not have are not kept.
 
-        :return: The joints whose position was NaN or infinite; they keep their old position.
+        :returns: The joints whose position was NaN or infinite; they keep their old position.
         :raises InvalidSeedError: If the message is larger than the bound of
             :class:`~.joint_state_store.JointStateStore`, names and positions do not pair up,
             or a name repeats or is empty; nothing is merged then.
@@ -175,7 +166,7 @@ class IKEngine:
         Per joint: the latest joint state; else the last command; else the middle of the limits.
         The result is clipped into the limits, since encoders may read slightly outside them.
 
-        :return: The (N,) configuration, and warnings about joints that joint states lack.
+        :returns: The (N,) configuration, and warnings about joints that joint states lack.
         """
         joint_positions = self._joint_states.positions()
         with self._lock:
@@ -199,36 +190,6 @@ class IKEngine:
         mapping.update(zip(chain.joint_names, (float(value) for value in q)))
         return mapping
 
-    def _seed(self, chain: Chain, request: IKRequest, current: np.ndarray) -> np.ndarray:
-        names, positions = request.seed_names, request.seed_positions
-        if not names and not positions:
-            return current
-        if max(len(names), len(positions)) > chain.num_joints:
-            # Checked before anything looks at the names: a seed names each chain joint at most
-            # once, so a longer one is wrong whatever it holds, and may be huge.
-            raise _Refusal(Codes.INVALID_SEED, 'the seed has %d names and %d positions; the '
-                           'chain has %d joints (%s), each named at most once'
-                           % (len(names), len(positions), chain.num_joints,
-                              ', '.join(chain.joint_names)))
-        names, positions = list(names), list(positions)
-        if not names:
-            if len(positions) != chain.num_joints:
-                raise _Refusal(Codes.INVALID_SEED, 'the seed has %d positions and no names; the '
-                               'chain has %d joints' % (len(positions), chain.num_joints))
-            names = list(chain.joint_names)
-        try:
-            mapping = joint_state_to_mapping(names, positions)
-        except InvalidSeedError as error:
-            raise _Refusal(Codes.INVALID_SEED, 'invalid seed: %s' % error)
-        unknown = [name for name in mapping if name not in chain.joint_names]
-        if unknown:
-            raise _Refusal(Codes.INVALID_SEED, 'seed joints %s are not in the chain (%s)'
-                           % (', '.join(unknown), ', '.join(chain.joint_names)))
-        seed = current.copy()
-        for index, name in enumerate(chain.joint_names):
-            seed[index] = mapping.get(name, seed[index])
-        return np.asarray(chain.clip(seed), dtype=float)
-
     def _drag_reference(self, chain: Chain, current: np.ndarray,
                         settings: NodeSettings) -> Optional[np.ndarray]:
         """
@@ -243,7 +204,6 @@ class IKEngine:
             if self._last_command is None or self._last_command[0] != tuple(chain.joint_names):
                 return None
             last = self._last_command[1].copy()
-        last = nearest_equivalent(current, last, chain.is_continuous)
         bound = settings.max_joint_jump if settings.max_joint_jump > 0.0 else math.inf
         return last if largest_joint_jump(current, last) <= bound else None
 
@@ -253,109 +213,97 @@ class IKEngine:
         last = self._drag_reference(chain, current, settings)
         return current if last is None else last
 
-    @staticmethod
-    def _tolerance(value: float, default: float, upper: float, name: str) -> float:
-        if value == 0.0:
-            return default
-        if not (math.isfinite(value) and 0.0 < value <= upper):
-            raise _Refusal(Codes.INVALID_TARGET,
-                           '%s must be in (0, %g], or 0 for the default; got %r'
-                           % (name, upper, value))
-        return value
-
     def solve(self, request: IKRequest, settings: NodeSettings) -> IKOutcome:
         """
         Check a request, resolve its frame, seed and solve; never raises.
 
         :param request: The request; zero tolerances and timeout mean those of ``settings``.
         :param settings: The node's parameters.
-        :return: The outcome; ``SUCCESS`` only for solutions verified by FK and within limits.
+        :returns: The outcome; ``SUCCESS`` only for solutions verified by FK and within limits.
+            It carries no command: :meth:`execute` decides that.
         """
-        outcome = IKOutcome(Codes.INTERNAL_ERROR, '')
+        # What is known when a check refuses the request goes into the outcome: the chain
+        # and the target let the node still draw the markers.
+        known: Dict[str, Any] = {}
         try:
-            self._solve(request, settings, outcome)
+            return self._solve(request, settings, known)
         except _Refusal as refusal:
-            outcome.error_code, outcome.message = refusal.code, refusal.message
+            return IKOutcome(refusal.code, refusal.message, **known)
         except Exception as error:  # noqa: B902 - a bug must not take the node down
-            outcome.error_code = Codes.INTERNAL_ERROR
-            outcome.message = 'internal error: %r\n%s' % (error, traceback.format_exc())
-        return outcome
+            return IKOutcome(ErrorCode.INTERNAL_ERROR, 'internal error: %r\n%s'
+                             % (error, traceback.format_exc()), **known)
 
-    def _solve(self, request: IKRequest, settings: NodeSettings, outcome: IKOutcome) -> None:
-        try:
-            target_in_frame = pose_to_matrix(request.pose)
-        except InvalidTargetError as error:
-            raise _Refusal(Codes.INVALID_TARGET, 'invalid target: %s' % error)
-        for name, value, code in (('solver name', request.solver, Codes.UNKNOWN_SOLVER),
-                                  ('frame id', request.frame_id, Codes.UNKNOWN_FRAME)):
+    def _check_request(self, request: IKRequest,
+                       settings: NodeSettings) -> Tuple[str, float, float, float]:
+        """Return the solver, timeout and tolerances a request uses, or refuse it."""
+        for name, value, code in (('solver name', request.solver, ErrorCode.UNKNOWN_SOLVER),
+                                  ('frame id', request.frame_id, ErrorCode.UNKNOWN_FRAME)):
             if len(value) > MAX_NAME_LENGTH:
                 raise _Refusal(code, 'the %s has %d characters, more than %d: %r...'
                                % (name, len(value), MAX_NAME_LENGTH, value[:40]))
-        outcome.solver = request.solver or settings.solver
-        if outcome.solver not in SOLVERS:
-            raise _Refusal(Codes.UNKNOWN_SOLVER, 'unknown solver %r; known solvers: %s'
-                           % (outcome.solver, ', '.join(sorted(SOLVERS))))
-        timeout = request.timeout or settings.timeout
-        if not (math.isfinite(timeout) and 0.0 < timeout <= MAX_TIMEOUT):
-            raise _Refusal(Codes.INVALID_TIMEOUT, 'the timeout must be in (0, %g] s, or 0 for '
-                           'the default; got %r s' % (MAX_TIMEOUT, request.timeout))
-        position_tolerance = self._tolerance(
-            request.position_tolerance, settings.position_tolerance, MAX_POSITION_TOLERANCE,
-            'position_tolerance')
-        orientation_tolerance = self._tolerance(
-            request.orientation_tolerance, settings.orientation_tolerance,
-            MAX_ORIENTATION_TOLERANCE, 'orientation_tolerance')
+        solver = request.solver or settings.solver
+        try:
+            solver_class(solver)
+        except UnknownSolverError as error:
+            raise _Refusal(ErrorCode.UNKNOWN_SOLVER, str(error))
+        values = []
+        for name, code in (('timeout', ErrorCode.INVALID_TIMEOUT),
+                           ('position_tolerance', ErrorCode.INVALID_TARGET),
+                           ('orientation_tolerance', ErrorCode.INVALID_TARGET)):
+            try:
+                values.append(request_value(name, getattr(request, name),
+                                            getattr(settings, name)))
+            except ValueError as error:
+                raise _Refusal(code, str(error))
+        timeout, position_tolerance, orientation_tolerance = values
+        return solver, timeout, position_tolerance, orientation_tolerance
+
+    def _solve(self, request: IKRequest, settings: NodeSettings,
+               known: Dict[str, Any]) -> IKOutcome:
+        try:
+            target_in_frame = pose_matrix(request.position, request.orientation)
+        except InvalidTargetError as error:
+            raise _Refusal(ErrorCode.INVALID_TARGET, 'invalid target: %s' % error)
+        solver, timeout, position_tolerance, orientation_tolerance = self._check_request(
+            request, settings)
+        known['solver'] = solver
         try:
             # Chain and model from the same description, even while a new one arrives.
             chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
         except RobotModelError as error:
-            raise _Refusal(Codes.NO_ROBOT_MODEL, str(error))
-        outcome.chain = chain
-        current, outcome.notes = self.current_configuration(chain)
-        outcome.start = current
-        seed = self._seed(chain, request, current)
+            raise _Refusal(ErrorCode.NO_ROBOT_MODEL, str(error))
+        current, notes = self.current_configuration(chain)
+        known.update(chain=chain, start=current, notes=tuple(notes))
         if request.streamed:
             seed = self._drag_seed(chain, current, settings)
+        else:
+            try:
+                seed = seed_configuration(chain, request.seed_names, request.seed_positions,
+                                          current)
+            except InvalidSeedError as error:
+                raise _Refusal(ErrorCode.INVALID_SEED, str(error))
         try:
             base_from_frame = frame_to_base(
                 model, chain.base_link, request.frame_id, self._joint_mapping(chain, current),
                 external_lookup=self._external_lookup, lookup_timeout=settings.tf_timeout)
         except UnknownFrameError as error:
-            raise _Refusal(Codes.UNKNOWN_FRAME, str(error))
-        outcome.target = base_from_frame @ target_in_frame
+            raise _Refusal(ErrorCode.UNKNOWN_FRAME, str(error))
+        target = known['target'] = base_from_frame @ target_in_frame
         position_only = (settings.position_only if request.position_only is None
                          else request.position_only)
         try:
-            result = solve(chain, outcome.target, seed=seed, solver=outcome.solver,
+            result = solve(chain, target, seed=seed, solver=solver,
                            position_only=position_only, position_tolerance=position_tolerance,
                            orientation_tolerance=orientation_tolerance, timeout=timeout)
         except InvalidTargetError as error:
-            raise _Refusal(Codes.INVALID_TARGET, 'invalid target: %s' % error)
+            raise _Refusal(ErrorCode.INVALID_TARGET, 'invalid target: %s' % error)
         except InvalidSeedError as error:
-            raise _Refusal(Codes.INVALID_SEED, 'invalid seed: %s' % error)
-        except UnknownSolverError as error:
-            raise _Refusal(Codes.UNKNOWN_SOLVER, str(error))
-        # The reported solution, the jump check and the command all use the turn of each
-        # continuous joint nearest to where it is.
-        result = dataclasses.replace(
-            result, q=nearest_equivalent(current, result.q, chain.is_continuous))
-        outcome.result = result
-        errors = 'position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms' % (
-            result.position_error, result.orientation_error, result.iterations,
-            1e3 * result.elapsed)
-        if result.success and chain.within_limits(result.q):
-            outcome.error_code = Codes.SUCCESS
-            outcome.message = '%s reached the target: %s' % (outcome.solver, errors)
-        elif result.success:
-            outcome.error_code = Codes.NO_SOLUTION
-            outcome.message = '%s returned a solution outside the joint limits' % outcome.solver
-        elif result.status == 'timed_out':
-            outcome.error_code = Codes.TIMED_OUT
-            outcome.message = '%s timed out after %g s: %s' % (outcome.solver, timeout, errors)
-        else:
-            outcome.error_code = Codes.NO_SOLUTION
-            outcome.message = '%s found no solution within tolerance: %s' % (
-                outcome.solver, errors)
+            raise _Refusal(ErrorCode.INVALID_SEED, 'invalid seed: %s' % error)
+        # The one place a solution is put on the turn of each joint nearest where the command
+        # starts: the report, the jump check and the command all use this configuration.
+        result = dataclasses.replace(result, q=nearest_turn(result.q, current, chain))
+        code, message = _verdict(solver, result, chain, timeout)
+        return IKOutcome(code, message, result=result, **known)
 
     def _check_joint_states_fresh(self, chain: Chain, timeout: float) -> None:
         # Joints never reported are not checked: without any joint states (open loop) the
@@ -370,10 +318,34 @@ class IKEngine:
                 'where the robot is now is unknown, so it is not commanded until fresh ones '
                 'arrive' % (', '.join(stale), max(ages[name] for name in stale), timeout))
 
-    def plan_command(self, outcome: IKOutcome, settings: NodeSettings, *,
-                     streamed: bool = False) -> JointTrajectory:
+    def execute(self, outcome: IKOutcome, settings: NodeSettings, *,
+                streamed: bool) -> IKOutcome:
         """
-        Turn a verified solution into a JointTrajectory command, and remember it as commanded.
+        Decide whether a solve's solution is commanded; never raises.
+
+        :param outcome: An outcome of :meth:`solve`.
+        :param settings: Velocity scale, minimum duration, largest joint jump, joint state age.
+        :param streamed: A dragged target (see :meth:`plan_command`).
+        :returns: ``outcome`` itself when it is not a verified solution; else a copy carrying
+            the command, or with ``EXECUTION_FAILED`` and the reason when it may not be sent.
+        """
+        if not outcome.success:
+            return outcome
+        try:
+            command = self.plan_command(outcome, settings, streamed=streamed)
+        except (CommandRefusedError, ValueError) as error:
+            return dataclasses.replace(
+                outcome, error_code=ErrorCode.EXECUTION_FAILED,
+                message='%s; but %s' % (outcome.message, error),
+                log_kind='joint_states_stale' if isinstance(error, StaleJointStatesError)
+                else '')
+        message = outcome.message if streamed else outcome.message + '; commanded'
+        return dataclasses.replace(outcome, command=command, message=message)
+
+    def plan_command(self, outcome: IKOutcome, settings: NodeSettings, *,
+                     streamed: bool = False) -> Command:
+        """
+        Turn a verified solution into a command, and remember it as commanded.
 
         :param outcome: A successful outcome of :meth:`solve`.
         :param settings: Velocity scale, minimum duration and largest joint jump.
@@ -381,21 +353,20 @@ class IKEngine:
             ``settings.max_joint_jump`` from where the chain is, or from the last command, is a
             jump to another branch and is refused. A one-shot request (False) is an explicit
             move and is not bounded.
-        :return: The command.
+        :returns: The command.
         :raises CommandRefusedError: If the outcome is not a verified solution, or a streamed
             one would jump.
         :raises StaleJointStatesError: If a chain joint's latest joint state is older than
             ``settings.joint_state_timeout`` (0 disables this check).
+        :raises ValueError: If the settings give no valid duration.
         """
-        if not outcome.success or outcome.chain is None or outcome.result is None:
+        if (not outcome.success or outcome.chain is None or outcome.result is None
+                or outcome.start is None):
             raise CommandRefusedError('only verified solutions are commanded')
-        chain, q = outcome.chain, np.asarray(outcome.result.q, dtype=float)
+        chain, q, start = outcome.chain, np.asarray(outcome.result.q, dtype=float), outcome.start
         if not chain.within_limits(q):
             raise CommandRefusedError('the solution is outside the joint limits')
         self._check_joint_states_fresh(chain, settings.joint_state_timeout)
-        start = outcome.start if outcome.start is not None else self.current_configuration(
-            chain)[0]
-        q = nearest_equivalent(start, q, chain.is_continuous)
         if streamed and settings.max_joint_jump > 0.0:
             # The joint states lag behind a drag, so a flip could pass the check against them
             # in steps; against the last command it cannot.
@@ -411,8 +382,22 @@ class IKEngine:
                         'joint %s would move %.3g (rad or m) from %s, more than '
                         'max_joint_jump = %.3g; not commanded'
                         % (joint, jump, name, settings.max_joint_jump))
-        command = build_trajectory(chain.joint_names, start, q, chain.velocity_limits,
-                                   velocity_scale=settings.velocity_scale,
-                                   min_duration=settings.min_duration)
+        duration = trajectory_duration(start, q, chain.velocity_limits,
+                                       velocity_scale=settings.velocity_scale,
+                                       min_duration=settings.min_duration)
         self.record_command(chain, q)
-        return command
+        return Command(tuple(chain.joint_names), tuple(float(value) for value in q), duration)
+
+
+def _verdict(solver: str, result: IKResult, chain: Chain, timeout: float) -> Tuple[ErrorCode, str]:
+    """The error code and message of a finished solve."""
+    errors = 'position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms' % (
+        result.position_error, result.orientation_error, result.iterations,
+        1e3 * result.elapsed)
+    if result.success and chain.within_limits(result.q):
+        return ErrorCode.SUCCESS, '%s reached the target: %s' % (solver, errors)
+    if result.success:
+        return ErrorCode.NO_SOLUTION, '%s returned a solution outside the joint limits' % solver
+    if result.status == 'timed_out':
+        return ErrorCode.TIMED_OUT, '%s timed out after %g s: %s' % (solver, timeout, errors)
+    return ErrorCode.NO_SOLUTION, '%s found no solution within tolerance: %s' % (solver, errors)

@@ -40,7 +40,7 @@ def frame_to_base(model, base_link: str, frame_id: str,
         with the joints; joints not listed count as 0.
     :param external_lookup: Fallback for frames outside the description, or ``None``.
     :param lookup_timeout: Seconds the external lookup may wait for a transform.
-    :return: A (4, 4) homogeneous transform.
+    :returns: A (4, 4) homogeneous transform.
     :raises UnknownFrameError: If no source knows the frame.
     """
     frame = frame_id.strip().lstrip('/')

@@ -30,18 +30,23 @@ from rclpy.qos import (
 from rclpy.time import Time
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
-from trajectory_msgs.msg import JointTrajectory
 from visualization_msgs.msg import MarkerArray
 
-from .conversions import duration_to_seconds, transform_to_matrix
+from .command_sink import CommandSink
+from .conversions import (
+    fill_response,
+    service_request,
+    status_message,
+    target_request,
+    transform_to_matrix,
+)
 from .description_loader import DescriptionLoader, description_size_problem
-from .engine import CommandRefusedError, IKEngine, StaleJointStatesError
+from .engine import IKEngine
 from .frames import ExternalLookup, UnknownFrameError
 from .latest_target import LatestSlot
 from .markers import solve_markers
+from .error_codes import ErrorCode
 from .names import (
-    command_topic_for,
-    DEFAULT_CONTROLLER_NAME,
     JOINT_STATES_TOPIC,
     MARKERS_TOPIC,
     NODE_NAME,
@@ -50,30 +55,22 @@ from .names import (
     TARGET_POSE_TOPIC,
 )
 from .node_main import run_node
-from .outcome import IKOutcome, IKRequest
+from .outcome import IKOutcome
 from .parameters import (
     check_parameter,
     coerce_value,
     describe,
-    known_solvers,
     NodeSettings,
     PARAMETERS,
 )
-from .reports import fill_response, status_message
 from .solve_service import SolveIKService
 from ..exceptions import InvalidSeedError, InvalidTargetError, RobotModelError
-from ..solvers import warm_up
+from ..solvers import SOLVERS, warm_up
 
 __all__ = ['IKNode', 'LOG_THROTTLE_PERIOD', 'main']
 
-Codes = SolveIK.Response
-
 #: Seconds between two log lines about the same kind of problem.
 LOG_THROTTLE_PERIOD = 5.0
-
-# Error code -> lower-case constant name, e.g. 3 -> 'invalid_target': names the child loggers.
-_CODE_NAMES = {getattr(Codes, name): name.lower() for name in dir(Codes)
-               if name.isupper() and isinstance(getattr(Codes, name), int)}
 
 
 class IKNode(Node):
@@ -116,22 +113,16 @@ class IKNode(Node):
             self.add_post_set_parameters_callback(self._apply_new_parameters)
 
         settings = self._settings()
-        if settings.solver not in known_solvers():
-            self.get_logger().error(
-                'parameter solver = %r is unknown (known: %s); every solve will fail until it '
-                'is set to a known one' % (settings.solver, ', '.join(known_solvers())))
+        unknown_solver = check_parameter('solver', settings.solver)
+        if unknown_solver:
+            self.get_logger().error('parameter solver: %s; every solve will fail until it is '
+                                    'set to a known one' % unknown_solver)
         fallback = self.get_parameter('robot_description').value
         if fallback:
             self._descriptions.submit(fallback, 'the robot_description parameter')
 
-        try:
-            command_topic = command_topic_for(self.get_parameter('command_topic').value,
-                                              self.get_parameter('controller_name').value)
-        except ValueError as error:
-            command_topic = command_topic_for('', DEFAULT_CONTROLLER_NAME)
-            self.get_logger().error('%s; commanding %s' % (error, command_topic))
+        self._commands = CommandSink(self)
         reliable = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE)
-        self._command_publisher = self.create_publisher(JointTrajectory, command_topic, reliable)
         self._status_publisher = self.create_publisher(
             IKStatus, STATUS_TOPIC, QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
         self._marker_publisher = self.create_publisher(MarkerArray, MARKERS_TOPIC, 10)
@@ -154,29 +145,18 @@ class IKNode(Node):
         self.get_logger().info(
             'ready: solver %s, targets on %s, commands on %s, service %s' % (
                 settings.solver, self.resolve_topic_name(TARGET_POSE_TOPIC),
-                self._command_publisher.topic_name, self._solve_service.service_name))
+                self._commands.destination, self._solve_service.service_name))
 
     def _warm_up_solvers(self, chosen: str) -> None:
         # Compiling a solver takes seconds the first time after an install (then it loads from
         # the disk cache in tens of milliseconds); done here, no drag ever waits for it, and
         # a runtime switch of solver does not either.
-        available = known_solvers()
-        order = ([chosen] if chosen in available else []) + [
-            name for name in available if name != chosen]
+        order = ([chosen] if chosen in SOLVERS else []) + [
+            name for name in SOLVERS if name != chosen]
         self.get_logger().info('loading the compiled solvers (%s); the first start after an '
                                'install compiles them, which takes a minute' % ', '.join(order))
         elapsed = warm_up(order)
         self.get_logger().info('solvers ready in %.2f s' % elapsed)
-
-    @property
-    def targets_received(self) -> int:
-        """Count the target poses received on the topic."""
-        return self._targets.received
-
-    @property
-    def targets_dropped(self) -> int:
-        """Count the target poses replaced by a newer one before the worker took them."""
-        return self._targets.dropped
 
     @property
     def descriptions_received(self) -> int:
@@ -261,7 +241,7 @@ class IKNode(Node):
         self._loggers[kind].warning(message, throttle_duration_sec=LOG_THROTTLE_PERIOD)
 
     def _log_outcome(self, outcome: IKOutcome, origin: str) -> None:
-        if outcome.error_code == Codes.INTERNAL_ERROR:
+        if outcome.error_code == ErrorCode.INTERNAL_ERROR:
             self.get_logger().error('%s: %s' % (origin, outcome.message))
             return
         for note in outcome.notes:
@@ -269,7 +249,8 @@ class IKNode(Node):
         if outcome.success:
             self.get_logger().debug('%s: %s' % (origin, outcome.message))
             return
-        kind = outcome.log_kind or _CODE_NAMES.get(outcome.error_code, 'error')
+        # A child logger per code (e.g. 'invalid_target') keeps one kind from hiding another.
+        kind = outcome.log_kind or outcome.error_code.name.lower()
         self._warn(kind, '%s: %s' % (origin, outcome.message))
 
     # TF ------------------------------------------------------------------------------------
@@ -349,43 +330,31 @@ class IKNode(Node):
 
     def _solve_streamed(self, target: PoseStamped) -> None:
         settings = self._settings()
-        outcome = self._engine.solve(
-            IKRequest(pose=target.pose, frame_id=target.header.frame_id, streamed=True),
-            settings)
+        outcome = self._engine.execute(
+            self._engine.solve(target_request(target), settings), settings, streamed=True)
         with self._worker_output:
             if self._targets.closed:
                 return  # the node is being destroyed while this solve ran
-            commanded = self._command(outcome, settings, streamed=True)
-            if outcome.error_code == Codes.NO_ROBOT_MODEL and not self._engine.has_model:
+            self._send(outcome)
+            if outcome.error_code == ErrorCode.NO_ROBOT_MODEL and not self._engine.has_model:
                 self.get_logger().warning(
                     'waiting for robot_description on %s; targets are ignored until one '
                     'arrives' % self.resolve_topic_name(ROBOT_DESCRIPTION_TOPIC), once=True)
             else:
                 self._log_outcome(outcome, 'target_pose')
-            self._publish_feedback(outcome, settings, commanded=commanded, status=True)
+            self._publish_feedback(outcome, settings, status=True)
 
-    def _command(self, outcome: IKOutcome, settings: NodeSettings, *, streamed: bool) -> bool:
-        if not outcome.success:
-            return False
-        try:
-            command = self._engine.plan_command(outcome, settings, streamed=streamed)
-        except (CommandRefusedError, ValueError) as error:
-            outcome.error_code = Codes.EXECUTION_FAILED
-            outcome.message = '%s; but %s' % (outcome.message, error)
-            if isinstance(error, StaleJointStatesError):
-                outcome.log_kind = 'joint_states_stale'
-            return False
-        self._command_publisher.publish(command)
-        return True
+    def _send(self, outcome: IKOutcome) -> None:
+        if outcome.command is not None:
+            self._commands.send(outcome.command)
 
-    def _publish_feedback(self, outcome: IKOutcome, settings: NodeSettings, *, commanded: bool,
+    def _publish_feedback(self, outcome: IKOutcome, settings: NodeSettings, *,
                           status: bool) -> None:
         frame_id = (outcome.chain.base_link if outcome.chain is not None
                     else settings.base_link)
         if status:
             self._status_publisher.publish(status_message(
-                outcome, commanded=commanded, stamp=self.get_clock().now().to_msg(),
-                frame_id=frame_id))
+                outcome, stamp=self.get_clock().now().to_msg(), frame_id=frame_id))
         if outcome.chain is not None:
             self._marker_publisher.publish(
                 solve_markers(frame_id, outcome.target, outcome.reached, outcome.success))
@@ -397,22 +366,17 @@ class IKNode(Node):
         # Runs on a worker of the SolveIK service, never on the executor's thread.
         try:
             settings = self._settings()
-            outcome = self._engine.solve(IKRequest(
-                pose=request.target.pose, frame_id=request.target.header.frame_id,
-                seed_names=list(request.seed.name), seed_positions=list(request.seed.position),
-                solver=request.solver, position_only=request.position_only,
-                position_tolerance=request.position_tolerance,
-                orientation_tolerance=request.orientation_tolerance,
-                timeout=duration_to_seconds(request.timeout)), settings)
-            if request.execute and self._command(outcome, settings, streamed=False):
-                outcome.message += '; commanded'
+            outcome = self._engine.solve(service_request(request), settings)
+            if request.execute:
+                outcome = self._engine.execute(outcome, settings, streamed=False)
+                self._send(outcome)
             self._log_outcome(outcome, 'solve_ik')
-            self._publish_feedback(outcome, settings, commanded=False, status=False)
+            self._publish_feedback(outcome, settings, status=False)
             return fill_response(response, outcome, self.get_clock().now().to_msg())
         except Exception as error:  # noqa: B902 - a bug must not take the service down
             self.get_logger().error('solve_ik failed: %r' % error)
             response.success = False
-            response.error_code = Codes.INTERNAL_ERROR
+            response.error_code = int(ErrorCode.INTERNAL_ERROR)
             response.message = 'internal error: %r' % error
             return response
 

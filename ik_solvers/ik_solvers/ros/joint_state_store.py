@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Callable, Collection, Dict, List, Optional, Sequence
 
-from .conversions import finite_joint_positions
+from .joint_positions import finite_joint_positions
 from ..exceptions import InvalidSeedError
 
 __all__ = [

@@ -69,7 +69,7 @@ class LatestSlot(Generic[Value]):
 
         :param timeout: Longest wait in seconds; ``None`` waits until a value arrives or the
             slot is closed.
-        :return: The value, or ``None`` when the wait timed out or the slot is closed.
+        :returns: The value, or ``None`` when the wait timed out or the slot is closed.
         """
         with self._condition:
             self._condition.wait_for(lambda: self._full or self._closed, timeout=timeout)

@@ -53,7 +53,7 @@ def solve_markers(frame_id: str, target: Optional[np.ndarray], reached: Optional
     :param target: Requested tip pose (4, 4), or ``None`` when the target was unusable.
     :param reached: Tip pose of the solution by FK (4, 4), or ``None`` without a solution.
     :param success: Whether the solution is verified; picks green or red.
-    :return: Two markers (added or deleted), stamped with zero time ("latest available").
+    :returns: Two markers (added or deleted), stamped with zero time ("latest available").
     """
     markers = MarkerArray()
     for namespace, pose, colour, scale in (

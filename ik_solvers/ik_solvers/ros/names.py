@@ -17,6 +17,7 @@ __all__ = [
     'STATUS_TOPIC',
     'TARGET_POSE_TOPIC',
     'command_topic_for',
+    'of_node',
 ]
 
 NODE_NAME = 'ik_node'
@@ -37,6 +38,20 @@ SOLVE_IK_SERVICE = '~/solve_ik'
 DEFAULT_CONTROLLER_NAME = 'joint_trajectory_controller'
 
 
+def of_node(private_name: str, node_name: str = NODE_NAME) -> str:
+    """
+    Fully qualified name of a node's private topic or service, as other nodes address it.
+
+    :param private_name: A name starting with ``~/``, e.g. :data:`STATUS_TOPIC`.
+    :param node_name: The node's name, in the root namespace.
+    :returns: E.g. ``/ik_node/status``.
+    :raises ValueError: If ``private_name`` does not start with ``~/``.
+    """
+    if not private_name.startswith('~/'):
+        raise ValueError('%r is not a private name (~/...)' % private_name)
+    return '/%s/%s' % (node_name.strip('/'), private_name[2:])
+
+
 def command_topic_for(command_topic: str, controller_name: str) -> str:
     """
     Name of the topic the JointTrajectory commands go to.
@@ -45,7 +60,7 @@ def command_topic_for(command_topic: str, controller_name: str) -> str:
     :param controller_name: The ``controller_name`` parameter, used when ``command_topic`` is
         empty: ros2_control's joint_trajectory_controller listens on
         ``/<controller_name>/joint_trajectory``.
-    :return: A topic name.
+    :returns: A topic name.
     :raises ValueError: If both are empty.
     """
     if command_topic.strip():

@@ -1,27 +1,27 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
-"""What goes into one solve of the ik_node and what comes out of it."""
+"""What goes into one solve of the ik_node and what comes out of it: plain, frozen data."""
 
-from dataclasses import dataclass, field
-from typing import List, Optional, Sequence
+from dataclasses import dataclass
+from typing import Optional, Sequence, Tuple
 
-from geometry_msgs.msg import Pose
-from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 
+from .error_codes import ErrorCode
 from ..kinematics import Chain
 from ..solvers import IKResult
 
-__all__ = ['IKOutcome', 'IKRequest']
-
-Codes = SolveIK.Response
+__all__ = ['Command', 'IKOutcome', 'IKRequest']
 
 
 @dataclass(frozen=True)
 class IKRequest:
     """One solve, from a streamed target or a service call; zeros mean the node's defaults."""
 
-    pose: Pose
+    #: (x, y, z) of the target in ``frame_id``, m.
+    position: Sequence[float]
+    #: (x, y, z, w) orientation quaternion of the target, the order of ROS messages.
+    orientation: Sequence[float] = (0.0, 0.0, 0.0, 1.0)
     frame_id: str = ''
     seed_names: Sequence[str] = ()
     seed_positions: Sequence[float] = ()
@@ -36,28 +36,42 @@ class IKRequest:
     streamed: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
+class Command:
+    """A move to send: every joint reaches its position after ``duration`` and stops there."""
+
+    joint_names: Tuple[str, ...]
+    #: rad or m, one per name.
+    positions: Tuple[float, ...]
+    #: s from now, > 0.
+    duration: float
+
+
+@dataclass(frozen=True)
 class IKOutcome:
     """What a solve gave: an error code and, when it got that far, the solution."""
 
-    error_code: int
+    error_code: ErrorCode
     message: str
     solver: str = ''
     chain: Optional[Chain] = None
     #: Requested tip pose in the chain's base frame, (4, 4).
     target: Optional[np.ndarray] = None
+    #: The solution, on the turn nearest ``start``, with its errors measured by FK.
     result: Optional[IKResult] = None
     #: Configuration of the chain when the solve started: where a command would move from.
     start: Optional[np.ndarray] = None
     #: Warnings that did not prevent the solve (joint states missing chain joints).
-    notes: List[str] = field(default_factory=list)
+    notes: Tuple[str, ...] = ()
     #: Names the throttled logger of a failure when the error code alone is too coarse.
     log_kind: str = ''
+    #: The move to send, once the engine decided to command the solution.
+    command: Optional[Command] = None
 
     @property
     def success(self) -> bool:
         """Tell whether the solution is verified: within tolerance by FK and within limits."""
-        return self.error_code == Codes.SUCCESS
+        return self.error_code == ErrorCode.SUCCESS
 
     @property
     def reached(self) -> Optional[np.ndarray]:

@@ -6,6 +6,8 @@ The ik_node's parameters: names, defaults, descriptions, ranges, and their check
 Defaults here match ``config/ik_solvers.yaml``. Ranges go into each ``ParameterDescriptor`` so
 that rclpy itself refuses out-of-range values; the checks rclpy cannot express (the solver
 name) live in :func:`check_parameter`, called from the node's set-parameters callback.
+SolveIK requests that override a parameter are checked against the same ranges by
+:func:`request_value`, so each range is written once, here.
 """
 
 from dataclasses import dataclass
@@ -19,7 +21,8 @@ from rcl_interfaces.msg import (
     ParameterType,
 )
 
-from ..solvers import SOLVERS
+from ..exceptions import UnknownSolverError
+from ..solvers import solver_class, SOLVERS
 
 __all__ = [
     'MAX_TIMEOUT',
@@ -29,7 +32,7 @@ __all__ = [
     'check_parameter',
     'coerce_value',
     'describe',
-    'known_solvers',
+    'request_value',
 ]
 
 #: Longest accepted solve timeout in seconds; a streamed solve holds up the next target and a
@@ -54,16 +57,11 @@ class ParameterSpec:
     read_only: bool = False
 
 
-def known_solvers() -> Tuple[str, ...]:
-    """Names of the registered solvers, sorted."""
-    return tuple(sorted(SOLVERS))
-
-
 PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec(
         'solver', 'jacobian_transpose',
         'Heuristic used for streamed targets and for service calls that name none.',
-        constraints='one of: ' + ', '.join(known_solvers())),
+        constraints='one of: ' + ', '.join(SOLVERS)),
     ParameterSpec(
         'base_link', '',
         'Link the chain starts at and in which targets are solved; empty means the root link '
@@ -143,7 +141,7 @@ def describe(spec: ParameterSpec) -> ParameterDescriptor:
     Build the descriptor rclpy declares ``spec`` with.
 
     :param spec: The parameter.
-    :return: Its descriptor, with type, description, constraints, range and read-only flag.
+    :returns: Its descriptor, with type, description, constraints, range and read-only flag.
     """
     types = {bool: ParameterType.PARAMETER_BOOL, float: ParameterType.PARAMETER_DOUBLE,
              int: ParameterType.PARAMETER_INTEGER, str: ParameterType.PARAMETER_STRING}
@@ -169,7 +167,7 @@ def coerce_value(name: str, value: Any) -> Any:
 
     :param name: Parameter name; unknown names pass through.
     :param value: Proposed value.
-    :return: ``float(value)`` for an integer (not a bool) of a floating-point parameter,
+    :returns: ``float(value)`` for an integer (not a bool) of a floating-point parameter,
         otherwise ``value`` unchanged.
     """
     spec = _SPECS.get(name)
@@ -185,11 +183,36 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
 
     :param name: Parameter name.
     :param value: Proposed value.
-    :return: ``None`` when acceptable, otherwise the reason for refusing it.
+    :returns: ``None`` when acceptable, otherwise the reason for refusing it.
     """
-    if name == 'solver' and value not in SOLVERS:
-        return 'unknown solver %r; known solvers: %s' % (value, ', '.join(known_solvers()))
+    if name == 'solver':
+        try:
+            solver_class(value)
+        except UnknownSolverError as error:
+            return str(error)
     return None
+
+
+def request_value(name: str, requested: float, configured: float) -> float:
+    """
+    The value a request uses for a floating-point parameter it may override.
+
+    A request may ask for less than the parameter's lower bound (a quick solve, a tight
+    tolerance), never for more than its upper bound, and 0 means the parameter's value.
+
+    :param name: A parameter with a floating-point range, e.g. ``timeout``.
+    :param requested: The request's value, in the parameter's unit.
+    :param configured: The parameter's current value.
+    :returns: ``configured`` when ``requested`` is 0, otherwise ``requested``.
+    :raises ValueError: If ``requested`` is not a finite number in (0, upper bound].
+    """
+    if requested == 0.0:
+        return configured
+    high = _SPECS[name].floating_range[1]
+    if not (math.isfinite(requested) and 0.0 < requested <= high):
+        raise ValueError('%s must be in (0, %g], or 0 for the %s parameter; got %r'
+                         % (name, high, name, requested))
+    return requested
 
 
 @dataclass(frozen=True)
@@ -217,7 +240,7 @@ class NodeSettings:
         Pick the fields of a settings snapshot out of parameter values.
 
         :param values: Parameter name to value; names that are not fields are ignored.
-        :return: The snapshot; missing fields keep their defaults.
+        :returns: The snapshot; missing fields keep their defaults.
         """
         fields: Iterable[str] = cls.__dataclass_fields__
         return cls(**{name: values[name] for name in fields if name in values})

@@ -20,12 +20,11 @@ from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
+from .error_codes import ErrorCode
 from .names import SOLVE_IK_SERVICE
 from .request_pool import RequestPool
 
 __all__ = ['SERVICE_QUEUE_DEPTH', 'SERVICE_WORKERS', 'SolveIKService']
-
-Codes = SolveIK.Response
 
 #: Requests the middleware keeps for the service until the executor takes them. The callback
 #: takes each one within microseconds, so this only has to cover the arrivals during one pass
@@ -114,21 +113,21 @@ class SolveIKService:
         future = self._pool.try_submit(lambda: self._answer(request, response), limit,
                                        on_done=self._wake_executor)
         if future is None:
-            return self._refuse(response, Codes.BUSY, (
+            return self._refuse(response, ErrorCode.BUSY, (
                 'busy: %d SolveIK requests are being solved or waiting (max_pending_requests '
                 '= %d); this one was not solved, try again later' % (self._pool.pending, limit)))
         await _Completion(future)
         if future.cancelled():
-            return self._refuse(response, Codes.BUSY,
+            return self._refuse(response, ErrorCode.BUSY,
                                 'busy: the node is shutting down; this request was not solved')
         error = future.exception()
         if error is not None:
-            return self._refuse(response, Codes.INTERNAL_ERROR, 'internal error: %r' % error)
+            return self._refuse(response, ErrorCode.INTERNAL_ERROR, 'internal error: %r' % error)
         return future.result()
 
     @staticmethod
-    def _refuse(response: SolveIK.Response, code: int, message: Any) -> SolveIK.Response:
+    def _refuse(response: SolveIK.Response, code: ErrorCode, message: Any) -> SolveIK.Response:
         response.success = False
-        response.error_code = code
+        response.error_code = int(code)
         response.message = message
         return response

@@ -9,7 +9,7 @@ Each heuristic is a :class:`Solver` in its own module, registered by name in
 
 from ..exceptions import InvalidSolverOptionError
 from .base import Solver
-from .registry import SOLVERS, solver_class
+from .registry import check_solver_names, SOLVERS, solver_class
 from .result import IKResult
 from .solve import solve
 from .warm_up import warm_up
@@ -19,6 +19,7 @@ __all__ = [
     'InvalidSolverOptionError',
     'SOLVERS',
     'Solver',
+    'check_solver_names',
     'solve',
     'solver_class',
     'warm_up',

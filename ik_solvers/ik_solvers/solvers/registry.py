@@ -9,12 +9,12 @@ Each heuristic lives in its own module; adding one means writing that module and
 """
 
 from importlib import import_module
-from typing import Dict, Type
+from typing import Dict, Iterable, Type
 
 from ..exceptions import UnknownSolverError
 from .base import Solver
 
-__all__ = ['SOLVERS', 'SOLVER_CLASSES', 'solver_class']
+__all__ = ['SOLVERS', 'SOLVER_CLASSES', 'check_solver_names', 'solver_class']
 
 SOLVER_CLASSES: Dict[str, Type[Solver]] = {}
 
@@ -41,14 +41,28 @@ _register('length_relaxation', 'LengthRelaxationSolver')
 SOLVERS = tuple(SOLVER_CLASSES)
 
 
+def check_solver_names(names: Iterable[str]) -> None:
+    """
+    Check that every name is a registered solver: the one check of solver names.
+
+    :param names: Names asked for (a parameter, a request, a command line).
+    :raises UnknownSolverError: If any is not registered; the message lists them all and
+        the available ones.
+    """
+    unknown = [name for name in names if not isinstance(name, str) or name not in SOLVER_CLASSES]
+    if unknown:
+        raise UnknownSolverError('unknown solver%s %s; available: %s' % (
+            's' if len(unknown) > 1 else '', ', '.join(repr(name) for name in unknown),
+            ', '.join(SOLVERS)))
+
+
 def solver_class(name: str) -> Type[Solver]:
     """
     Return the implementation registered under ``name``.
 
-    :raises UnknownSolverError: no solver has that name.
+    :param name: One of :data:`SOLVERS`.
+    :returns: The :class:`Solver` subclass.
+    :raises UnknownSolverError: If no solver has that name.
     """
-    try:
-        return SOLVER_CLASSES[name]
-    except (KeyError, TypeError):
-        raise UnknownSolverError('unknown solver %r; available: %s'
-                                 % (name, ', '.join(SOLVERS))) from None
+    check_solver_names([name])
+    return SOLVER_CLASSES[name]

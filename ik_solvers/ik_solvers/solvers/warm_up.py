@@ -20,7 +20,7 @@ from .closest_orientation import closest_orientation
 from .goal_options import goal_options
 from .layout import PER_CALL_SETTINGS, REPORT_SIZE, SETTINGS_SIZE
 from .registry import SOLVERS, solver_class
-from ..kinematics import Chain
+from ..kinematics import Chain, RobotModel
 from ..kinematics.jit import JIT_ENABLED
 
 __all__ = ['is_warm', 'warm_up']
@@ -79,7 +79,7 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
                 _LOGGER.info('compiling the %s solver (seconds the first time, then loaded '
                              'from the disk cache)', name)
             if _TINY_CHAIN is None:
-                _TINY_CHAIN = Chain.from_urdf(_TINY_URDF, 'base', 'tip')
+                _TINY_CHAIN = RobotModel.from_urdf(_TINY_URDF).chain('base', 'tip')
             chain = _TINY_CHAIN
             settings = _settings(time.perf_counter() + 60.0)
             target = chain.fk(chain.mid_configuration() + 0.1)

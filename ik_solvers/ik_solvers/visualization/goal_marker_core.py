@@ -25,6 +25,13 @@ from std_msgs.msg import String
 
 from ..exceptions import IKError
 from ..kinematics import RobotModel
+from ..ros.names import (
+    JOINT_STATES_TOPIC,
+    of_node,
+    ROBOT_DESCRIPTION_TOPIC,
+    STATUS_TOPIC,
+    TARGET_POSE_TOPIC,
+)
 from .goal_marker_mode import check_orientation_mode, check_tip_axis, DEFAULT_TIP_AXIS
 from .goal_marker_shape import pose_from_message, pose_to_message
 from .goal_tracker import GoalPose, GoalTracker, Reachability
@@ -51,8 +58,8 @@ class GoalMarkerCore:
         base_link: str = '',
         tip_link: str,
         send_rate: float = 25.0,
-        target_topic: str = 'target_pose',
-        status_topic: str = '/ik_node/status',
+        target_topic: str = TARGET_POSE_TOPIC,
+        status_topic: str = of_node(STATUS_TOPIC),
         robot_description: str = '',
         orientation_mode: str = 'full',
         tip_axis: Sequence[float] = DEFAULT_TIP_AXIS,
@@ -99,9 +106,9 @@ class GoalMarkerCore:
             depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
             reliability=ReliabilityPolicy.RELIABLE)
         node.create_subscription(
-            String, 'robot_description', self._on_description, description_qos)
+            String, ROBOT_DESCRIPTION_TOPIC, self._on_description, description_qos)
         node.create_subscription(
-            JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data)
+            JointState, JOINT_STATES_TOPIC, self._on_joint_state, qos_profile_sensor_data)
         node.create_subscription(IKStatus, status_topic, self._on_status, 10)
         node.create_timer(self._tracker.send_period, self._on_timer)
         if robot_description:

@@ -20,6 +20,7 @@ from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 from rclpy.node import Node
 from visualization_msgs.msg import InteractiveMarkerFeedback
 
+from ..ros.names import of_node, STATUS_TOPIC
 from ..ros.node_main import run_node
 from .goal_marker_core import GoalMarkerCore
 from .goal_marker_mode import (check_orientation_mode, check_tip_axis, DEFAULT_TIP_AXIS,
@@ -63,7 +64,8 @@ class GoalMarkerNode(Node):
         tip_link = declare('tip_link', '', 'Link whose pose the goal controls.')
         send_rate = declare('send_rate', 25.0, 'Most goals sent per second while dragging, Hz.',
                             (1.0, 200.0))
-        status_topic = declare('status_topic', '/ik_node/status', 'IKStatus topic of the IK node.')
+        status_topic = declare('status_topic', of_node(STATUS_TOPIC),
+                               'IKStatus topic of the IK node.')
         self._scale = declare('marker_scale', 0.2, 'Size of the marker, in metres.', (0.01, 10.0))
         description = declare('robot_description', '',
                               'URDF used until one arrives on the robot_description topic.')

@@ -149,19 +149,9 @@ class GoalTracker:
         return self._pose
 
     @property
-    def last_sent(self) -> Optional[GoalPose]:
-        """Return the goal last handed out to be sent."""
-        return self._last_sent
-
-    @property
     def reachability(self) -> Reachability:
         """Reachability of the goal last sent, as reported by the IK node."""
         return self._reachability
-
-    @property
-    def colour(self) -> tuple[float, float, float, float]:
-        """Marker colour for the current reachability."""
-        return COLOURS[self._reachability]
 
     def reset(self, pose: GoalPose) -> None:
         """Put the goal at ``pose`` without sending it (the tip's current pose at start)."""
@@ -180,7 +170,7 @@ class GoalTracker:
         """
         Record the final pose of a drag and return it to be sent at once.
 
-        :return: the pose, or ``None`` when exactly this pose was already sent.
+        :returns: the pose, or ``None`` when exactly this pose was already sent.
         """
         self._pose = pose
         self._pending = None
@@ -205,7 +195,7 @@ class GoalTracker:
         """
         Take an IK result for ``target``; kept only when it is the goal last sent.
 
-        :return: True when the reachability changed (the marker needs a new colour).
+        :returns: True when the reachability changed (the marker needs a new colour).
         """
         if self._last_sent is None:
             return False

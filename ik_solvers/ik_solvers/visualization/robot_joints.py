@@ -39,7 +39,7 @@ def moving_joints(urdf_xml: str) -> list[MovingJoint]:
     List the independent moving joints of a robot description, in document order.
 
     :param urdf_xml: URDF text.
-    :return: revolute, continuous and prismatic joints that mimic no other joint.
+    :returns: revolute, continuous and prismatic joints that mimic no other joint.
     :raises RobotModelError: the text is not a valid URDF, a prismatic joint has no limits,
         or a joint's limits are not finite or inverted.
     """

@@ -25,7 +25,12 @@ from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
 
 from ..exceptions import RobotModelError
-from ..ros.names import command_topic_for
+from ..ros.names import (
+    command_topic_for,
+    DEFAULT_CONTROLLER_NAME,
+    JOINT_STATES_TOPIC,
+    ROBOT_DESCRIPTION_TOPIC,
+)
 from ..ros.node_main import run_node
 from .robot_joints import moving_joints
 from .trajectory_player import InvalidTrajectoryError, JointLimits, TrajectoryPlayer
@@ -33,8 +38,6 @@ from .trajectory_player import InvalidTrajectoryError, JointLimits, TrajectoryPl
 __all__ = ['SimulatedExecutor', 'main']
 
 NODE_NAME = 'sim_executor'
-JOINT_STATES_TOPIC = 'joint_states'
-ROBOT_DESCRIPTION_TOPIC = 'robot_description'
 #: How often (s) to look for another joint_states publisher; graph queries are not free.
 _GRAPH_CHECK_PERIOD = 1.0
 
@@ -68,7 +71,7 @@ class SimulatedExecutor(Node):
                             '/<controller_name>/joint_trajectory.',
                 read_only=True)).value
         controller_name = self.declare_parameter(
-            'controller_name', 'joint_trajectory_controller', ParameterDescriptor(
+            'controller_name', DEFAULT_CONTROLLER_NAME, ParameterDescriptor(
                 description='Controller whose command topic is listened to when '
                             'command_topic is empty.',
                 read_only=True)).value

@@ -105,11 +105,6 @@ class TrajectoryPlayer:
         """Names of the reported joints, in report order."""
         return self._names
 
-    @property
-    def end_time(self) -> float:
-        """Time (s) at which the current motion reaches its last point."""
-        return float(self._motion.times[-1])
-
     def sample(self, time: float) -> tuple[np.ndarray, np.ndarray]:
         """
         Positions (rad or m) and velocities (rad/s or m/s) of every joint at ``time`` (s).

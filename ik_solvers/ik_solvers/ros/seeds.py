@@ -1,0 +1,55 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The start configuration of a one-shot solve: the request's seed laid over where the chain is."""
+
+from typing import Sequence
+
+import numpy as np
+
+from .joint_positions import joint_state_to_mapping
+from ..exceptions import InvalidSeedError
+from ..kinematics import Chain
+
+__all__ = ['seed_configuration']
+
+
+def seed_configuration(chain: Chain, names: Sequence[str], positions: Sequence[float],
+                       current: np.ndarray) -> np.ndarray:
+    """
+    Lay a seed, empty, partial (by name) or complete, over the chain's current configuration.
+
+    :param chain: The chain being solved.
+    :param names: Seed joint names; empty with N positions means the chain's joints in order.
+    :param positions: Seed positions, rad or m.
+    :param current: (N,) where the chain is now; joints the seed does not name keep it.
+    :returns: The (N,) seed, clipped into the joint limits.
+    :raises InvalidSeedError: If the seed is longer than the chain, names and positions do not
+        pair up, a name is not a chain joint, or a position is not finite.
+    """
+    if not names and not positions:
+        return current
+    if max(len(names), len(positions)) > chain.num_joints:
+        # Checked before anything looks at the names: a seed names each chain joint at most
+        # once, so a longer one is wrong whatever it holds, and may be huge.
+        raise InvalidSeedError('the seed has %d names and %d positions; the chain has %d '
+                               'joints (%s), each named at most once'
+                               % (len(names), len(positions), chain.num_joints,
+                                  ', '.join(chain.joint_names)))
+    names, positions = list(names), list(positions)
+    if not names:
+        if len(positions) != chain.num_joints:
+            raise InvalidSeedError('the seed has %d positions and no names; the chain has %d '
+                                   'joints' % (len(positions), chain.num_joints))
+        names = list(chain.joint_names)
+    try:
+        mapping = joint_state_to_mapping(names, positions)
+    except InvalidSeedError as error:
+        raise InvalidSeedError('invalid seed: %s' % error) from None
+    unknown = [name for name in mapping if name not in chain.joint_names]
+    if unknown:
+        raise InvalidSeedError('seed joints %s are not in the chain (%s)'
+                               % (', '.join(unknown), ', '.join(chain.joint_names)))
+    seed = current.copy()
+    for index, name in enumerate(chain.joint_names):
+        seed[index] = mapping.get(name, seed[index])
+    return np.asarray(chain.clip(seed), dtype=float)
