@@ -149,7 +149,11 @@ def service_request(request: SolveIK.Request) -> IKRequest:
     return IKRequest(
         frame_id=request.target.header.frame_id, seed_names=list(request.seed.name),
         seed_positions=list(request.seed.position), solver=request.solver,
-        position_only=request.position_only, position_tolerance=request.position_tolerance,
+        position_only=request.position_only, orientation_mode=request.orientation_mode,
+        tip_axis=tuple(request.tip_axis), position_bounds=tuple(request.position_bounds),
+        rotation_bounds=tuple(request.rotation_bounds),
+        orientation_fallback=True if request.orientation_fallback else None,
+        position_tolerance=request.position_tolerance,
         orientation_tolerance=request.orientation_tolerance,
         timeout=duration_to_seconds(request.timeout), **_pose_fields(request.target.pose))
 

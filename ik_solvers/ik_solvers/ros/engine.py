@@ -18,6 +18,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .error_codes import ErrorCode
+from .goal_request import goal_arguments
 from .frames import ExternalLookup, frame_to_base, UnknownFrameError
 from .joint_state_store import JointStateStore
 from .model_holder import ModelHolder
@@ -289,12 +290,11 @@ class IKEngine:
         except UnknownFrameError as error:
             raise _Refusal(ErrorCode.UNKNOWN_FRAME, str(error))
         target = known['target'] = base_from_frame @ target_in_frame
-        position_only = (settings.position_only if request.position_only is None
-                         else request.position_only)
         try:
-            result = solve(chain, target, seed=seed, solver=solver,
-                           position_only=position_only, position_tolerance=position_tolerance,
-                           orientation_tolerance=orientation_tolerance, timeout=timeout)
+            result = solve(chain, target, seed=seed, solver=solver, timeout=timeout,
+                           position_tolerance=position_tolerance,
+                           orientation_tolerance=orientation_tolerance,
+                           **goal_arguments(request, settings))
         except InvalidTargetError as error:
             raise _Refusal(ErrorCode.INVALID_TARGET, 'invalid target: %s' % error)
         except InvalidSeedError as error:
@@ -329,7 +329,7 @@ class IKEngine:
         :returns: ``outcome`` itself when it is not a verified solution; else a copy carrying
             the command, or with ``EXECUTION_FAILED`` and the reason when it may not be sent.
         """
-        if not outcome.success:
+        if not _commandable(outcome, settings):
             return outcome
         try:
             command = self.plan_command(outcome, settings, streamed=streamed)
@@ -360,8 +360,8 @@ class IKEngine:
             ``settings.joint_state_timeout`` (0 disables this check).
         :raises ValueError: If the settings give no valid duration.
         """
-        if (not outcome.success or outcome.chain is None or outcome.result is None
-                or outcome.start is None):
+        if (not _commandable(outcome, settings) or outcome.chain is None
+                or outcome.result is None or outcome.start is None):
             raise CommandRefusedError('only verified solutions are commanded')
         chain, q, start = outcome.chain, np.asarray(outcome.result.q, dtype=float), outcome.start
         if not chain.within_limits(q):
@@ -389,6 +389,13 @@ class IKEngine:
         return Command(tuple(chain.joint_names), tuple(float(value) for value in q), duration)
 
 
+def _commandable(outcome: IKOutcome, settings: NodeSettings) -> bool:
+    """Whether a solve's configuration may be commanded at all."""
+    # A closest orientation is no solution of the pose: only the explicit parameter sends it.
+    return outcome.success or (outcome.error_code == ErrorCode.ORIENTATION_UNREACHABLE
+                               and settings.orientation_fallback)
+
+
 def _verdict(solver: str, result: IKResult, chain: Chain, timeout: float) -> Tuple[ErrorCode, str]:
     """The error code and message of a finished solve."""
     errors = 'position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms' % (
@@ -398,6 +405,10 @@ def _verdict(solver: str, result: IKResult, chain: Chain, timeout: float) -> Tup
         return ErrorCode.SUCCESS, '%s reached the target: %s' % (solver, errors)
     if result.success:
         return ErrorCode.NO_SOLUTION, '%s returned a solution outside the joint limits' % solver
+    if result.status == 'closest_orientation' and chain.within_limits(result.q):
+        return ErrorCode.ORIENTATION_UNREACHABLE, (
+            '%s: no configuration takes this orientation; the position is met and the '
+            'orientation is the closest found: %s' % (solver, errors))
     if result.status == 'timed_out':
         return ErrorCode.TIMED_OUT, '%s timed out after %g s: %s' % (solver, timeout, errors)
     return ErrorCode.NO_SOLUTION, '%s found no solution within tolerance: %s' % (solver, errors)

@@ -26,4 +26,5 @@ class ErrorCode(enum.IntEnum):
     INVALID_TIMEOUT = 8
     EXECUTION_FAILED = 9
     BUSY = 10
+    ORIENTATION_UNREACHABLE = 11
     INTERNAL_ERROR = 255

@@ -113,10 +113,11 @@ class IKNode(Node):
             self.add_post_set_parameters_callback(self._apply_new_parameters)
 
         settings = self._settings()
-        unknown_solver = check_parameter('solver', settings.solver)
-        if unknown_solver:
-            self.get_logger().error('parameter solver: %s; every solve will fail until it is '
-                                    'set to a known one' % unknown_solver)
+        for name in ('solver', 'orientation_mode', 'tip_axis'):
+            problem = check_parameter(name, getattr(settings, name))
+            if problem:
+                self.get_logger().error('parameter %s: %s; every solve will fail until it is '
+                                        'set to a valid value' % (name, problem))
         fallback = self.get_parameter('robot_description').value
         if fallback:
             self._descriptions.submit(fallback, 'the robot_description parameter')

@@ -28,6 +28,17 @@ class IKRequest:
     solver: str = ''
     #: ``None`` means the ``position_only`` parameter.
     position_only: Optional[bool] = None
+    #: ``'full'``, ``'axis'`` or ``'none'``; empty means ``'none'`` with ``position_only``,
+    #: otherwise the ``orientation_mode`` parameter.
+    orientation_mode: str = ''
+    #: 3 values in the tip frame; empty means the ``tip_axis`` parameter.
+    tip_axis: Sequence[float] = ()
+    #: Per-axis bounds, 3 values each (m in the base frame; rad in the target frame); empty
+    #: means none.
+    position_bounds: Sequence[float] = ()
+    rotation_bounds: Sequence[float] = ()
+    #: ``None`` means the ``orientation_fallback`` parameter.
+    orientation_fallback: Optional[bool] = None
     position_tolerance: float = 0.0
     orientation_tolerance: float = 0.0
     #: Seconds.

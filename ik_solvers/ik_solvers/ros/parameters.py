@@ -21,8 +21,9 @@ from rcl_interfaces.msg import (
     ParameterType,
 )
 
-from ..exceptions import UnknownSolverError
+from ..exceptions import InvalidTargetError, UnknownSolverError
 from ..solvers import solver_class, SOLVERS
+from ..solvers.goal_options import goal_options, ORIENTATION_MODES
 
 __all__ = [
     'MAX_TIMEOUT',
@@ -72,7 +73,22 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'node does not solve while it is empty.'),
     ParameterSpec(
         'position_only', False,
-        'Reach the target position and leave the orientation free.'),
+        'Reach the target position and leave the orientation free (orientation_mode none).'),
+    ParameterSpec(
+        'orientation_mode', 'full',
+        'What of a target orientation counts: full (all of it), axis (tip_axis must point along '
+        'the same axis of the target frame; the spin about it is free, as a suction cup or a '
+        '5-DOF arm needs) or none (position only).',
+        constraints='one of: ' + ', '.join(ORIENTATION_MODES)),
+    ParameterSpec(
+        'tip_axis', (0.0, 0.0, 1.0),
+        'The tool axis aimed in axis mode: 3 numbers in the tip link frame, normalised.',
+        constraints='3 finite numbers, not all zero'),
+    ParameterSpec(
+        'orientation_fallback', False,
+        'In full mode, when a pose has no solution (an arm with fewer than six joints), solve '
+        'for the position with the closest orientation, report it as ORIENTATION_UNREACHABLE '
+        '(never success) and command it.'),
     ParameterSpec(
         'position_tolerance', 1e-4,
         'Largest accepted distance between the reached and the requested position, in metres.',
@@ -144,7 +160,8 @@ def describe(spec: ParameterSpec) -> ParameterDescriptor:
     :returns: Its descriptor, with type, description, constraints, range and read-only flag.
     """
     types = {bool: ParameterType.PARAMETER_BOOL, float: ParameterType.PARAMETER_DOUBLE,
-             int: ParameterType.PARAMETER_INTEGER, str: ParameterType.PARAMETER_STRING}
+             int: ParameterType.PARAMETER_INTEGER, str: ParameterType.PARAMETER_STRING,
+             tuple: ParameterType.PARAMETER_DOUBLE_ARRAY}
     descriptor = ParameterDescriptor(
         name=spec.name, type=types[type(spec.default)], description=spec.description,
         additional_constraints=spec.constraints, read_only=spec.read_only)
@@ -174,7 +191,19 @@ def coerce_value(name: str, value: Any) -> Any:
     if (spec is not None and isinstance(spec.default, float) and isinstance(value, int)
             and not isinstance(value, bool)):
         return float(value)
+    if (spec is not None and isinstance(spec.default, tuple) and not isinstance(value, str)
+            and _is_sequence(value) and all(isinstance(item, int) and not isinstance(item, bool)
+                                            for item in value)):
+        return [float(item) for item in value]  # [0, 0, 1] on a command line is integers
     return value
+
+
+def _is_sequence(value: Any) -> bool:
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
 
 
 def check_parameter(name: str, value: Any) -> Optional[str]:
@@ -189,6 +218,11 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
         try:
             solver_class(value)
         except UnknownSolverError as error:
+            return str(error)
+    if name in ('orientation_mode', 'tip_axis'):
+        try:
+            goal_options(**{name: tuple(value) if name == 'tip_axis' else value})
+        except (InvalidTargetError, TypeError) as error:
             return str(error)
     return None
 
@@ -224,6 +258,9 @@ class NodeSettings:
     base_link: str = _SPECS['base_link'].default
     tip_link: str = _SPECS['tip_link'].default
     position_only: bool = _SPECS['position_only'].default
+    orientation_mode: str = _SPECS['orientation_mode'].default
+    tip_axis: Tuple[float, ...] = _SPECS['tip_axis'].default
+    orientation_fallback: bool = _SPECS['orientation_fallback'].default
     position_tolerance: float = _SPECS['position_tolerance'].default
     orientation_tolerance: float = _SPECS['orientation_tolerance'].default
     timeout: float = _SPECS['timeout'].default
@@ -243,4 +280,7 @@ class NodeSettings:
         :returns: The snapshot; missing fields keep their defaults.
         """
         fields: Iterable[str] = cls.__dataclass_fields__
-        return cls(**{name: values[name] for name in fields if name in values})
+        picked = {name: values[name] for name in fields if name in values}
+        if 'tip_axis' in picked:  # rclpy hands arrays back as array.array or lists
+            picked['tip_axis'] = tuple(float(item) for item in picked['tip_axis'])
+        return cls(**picked)

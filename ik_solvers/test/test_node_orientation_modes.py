@@ -1,0 +1,124 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Orientation modes over DDS: the SolveIK fields, the node parameters, the fallback."""
+
+import math
+from pathlib import Path
+
+from ik_solvers.kinematics import RobotModel
+from ik_solvers.ros.error_codes import ErrorCode
+from ik_solvers_interfaces.srv import SolveIK
+import numpy as np
+import transforms3d
+from test_node_support import same_position, start_ur5_node, UR5_CHAIN, UR5_HOME
+
+Codes = SolveIK.Response
+URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
+SO101 = (URDF_DIR / 'so101_like.urdf').read_text(encoding='utf-8')
+SO101_CHAIN = RobotModel.from_urdf(SO101).chain('base_link', 'gripper_frame_link')
+SO101_HOME = np.array([0.2, -0.4, 0.6, 0.5, 0.1])
+
+
+def _axis_angle(reached: np.ndarray, target: np.ndarray) -> float:
+    first, second = reached[:3, 2], target[:3, 2]
+    return math.atan2(float(np.linalg.norm(np.cross(first, second))), float(first @ second))
+
+
+def _spun(pose: np.ndarray, angle: float) -> np.ndarray:
+    turned = pose.copy()
+    turned[:3, :3] = pose[:3, :3] @ transforms3d.axangles.axangle2mat((0.0, 0.0, 1.0), angle)
+    return turned
+
+
+def _start_so101(ros, **parameters):
+    node, probe = ros.start(base_link='base_link', tip_link='gripper_frame_link', **parameters)
+    probe.stream_joint_states(SO101_CHAIN.joint_names, SO101_HOME)
+    probe.publish_description(SO101)
+    probe.wait_for_model()
+    return node, probe
+
+
+def test_the_error_codes_match_the_service_constants():
+    for code in ErrorCode:
+        assert getattr(Codes, code.name) == code.value
+
+
+def test_axis_mode_over_the_service_leaves_the_spin_free(ros):
+    node, probe = start_ur5_node(ros)
+    goal = UR5_CHAIN.fk(UR5_HOME + np.array([0.1, -0.1, 0.1, 0.05, -0.1, 0.1]))
+    spun = _spun(goal, 1.2)
+    full = probe.call(probe.target_request(spun))
+    aimed = probe.call(probe.target_request(spun, orientation_mode='axis',
+                                            tip_axis=[0.0, 0.0, 2.0]))
+    assert full.success and aimed.success, (full.message, aimed.message)
+    aimed_pose = UR5_CHAIN.fk(np.array(aimed.solution.position))
+    assert np.linalg.norm(aimed_pose[:3, 3] - spun[:3, 3]) <= 1e-4
+    assert _axis_angle(aimed_pose, spun) <= 1e-3
+    assert abs(aimed.orientation_error - _axis_angle(aimed_pose, spun)) <= 1e-9
+    bad = probe.call(probe.target_request(goal, orientation_mode='sideways'))
+    assert bad.error_code == Codes.INVALID_TARGET and 'orientation_mode' in bad.message
+    short = probe.call(probe.target_request(goal, orientation_mode='axis', tip_axis=[1.0]))
+    assert short.error_code == Codes.INVALID_TARGET and 'tip_axis' in short.message
+
+
+def test_old_clients_that_leave_the_new_fields_empty_get_a_full_pose(ros):
+    node, probe = start_ur5_node(ros)
+    goal = UR5_CHAIN.fk(UR5_HOME + np.array([0.05, 0.05, -0.05, 0.0, 0.05, 0.05]))
+    request = probe.target_request(goal)
+    assert request.orientation_mode == '' and len(request.tip_axis) == 0
+    response = probe.call(request)
+    assert response.success, response.message
+    reached = UR5_CHAIN.fk(np.array(response.solution.position))
+    rotation = reached[:3, :3].T @ goal[:3, :3]
+    assert math.acos(min(1.0, (np.trace(rotation) - 1.0) / 2.0)) <= 1e-3
+
+
+def test_per_axis_bounds_over_the_service(ros):
+    node, probe = start_ur5_node(ros)
+    goal = UR5_CHAIN.fk(UR5_HOME + np.array([0.05, -0.05, 0.05, 0.0, 0.0, 0.0]))
+    far_above = goal.copy()
+    far_above[2, 3] += 5.0  # out of reach along z
+    free_z = probe.call(probe.target_request(far_above, position_only=True,
+                                             position_bounds=[1e-4, 1e-4, math.inf]))
+    assert free_z.success, free_z.message
+    reached = UR5_CHAIN.fk(np.array(free_z.solution.position))
+    assert np.all(np.abs(reached[:2, 3] - far_above[:2, 3]) <= 1e-4)
+    bounded = probe.call(probe.target_request(far_above, position_only=True,
+                                              position_bounds=[1e-4, 1e-4, 0.1]))
+    assert not bounded.success and bounded.error_code != Codes.SUCCESS
+
+
+def test_axis_mode_parameter_lets_a_five_joint_arm_follow_spun_targets(ros):
+    node, probe = _start_so101(ros, orientation_mode='axis')
+    goal = _spun(SO101_CHAIN.fk(SO101_HOME + np.array([0.05, 0.05, -0.05, 0.05, 0.0])), 0.7)
+    probe.publish_target(goal)
+    status = probe.statuses.wait_for(lambda s: same_position(s.target, goal))
+    assert status.success and status.commanded, status.message
+    command = probe.commands.wait_for(lambda c: True)
+    reached = SO101_CHAIN.fk(np.array(command.points[-1].positions))
+    assert _axis_angle(reached, goal) <= 1e-3
+    assert np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= 1e-4
+
+
+def test_the_fallback_is_never_success_and_commanded_only_when_allowed(ros):
+    goal = SO101_CHAIN.fk(SO101_HOME + np.array([0.05, 0.05, -0.05, 0.05, 0.0]))
+    goal[:3, :3] = transforms3d.euler.euler2mat(0.2, -0.15, 0.1) @ goal[:3, :3]
+    node, probe = _start_so101(ros)
+    plain = probe.call(probe.target_request(goal))
+    assert not plain.success and plain.error_code in (Codes.NO_SOLUTION, Codes.TIMED_OUT)
+    asked = probe.call(probe.target_request(goal, orientation_fallback=True, execute=True))
+    assert not asked.success
+    assert asked.error_code == Codes.ORIENTATION_UNREACHABLE, asked.message
+    reached = SO101_CHAIN.fk(np.array(asked.solution.position))
+    assert np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= 1e-4
+    assert asked.orientation_error > 1e-3
+    # The node's parameter is off: nothing was commanded.
+    assert probe.commands.count() == 0
+    allowed_node, allowed = _start_so101(ros, orientation_fallback=True)
+    allowed.publish_target(goal)
+    status = allowed.statuses.wait_for(lambda s: same_position(s.target, goal))
+    assert not status.success and status.error_code == Codes.ORIENTATION_UNREACHABLE
+    assert status.commanded, status.message
+    command = allowed.commands.wait_for(lambda c: True)
+    reached = SO101_CHAIN.fk(np.array(command.points[-1].positions))
+    assert np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= 1e-4
