@@ -14,7 +14,7 @@ URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
 _SCRIPT = r'''
 import json, sys
 import numpy as np
-from ik_solvers import Chain, solve, SOLVERS
+from ik_solvers import RobotModel, solve, SOLVERS
 from ik_solvers.kinematics.jit import JIT_ENABLED
 urdf = open(sys.argv[1]).read()
 chain = RobotModel.from_urdf(urdf).chain('panda_link0', 'panda_hand_tcp')

@@ -130,7 +130,7 @@ def _pose_fields(pose: Pose) -> dict:
 
 def target_request(target: PoseStamped) -> IKRequest:
     """
-    The solve a streamed target asks for.
+    Turn a streamed target into the solve it asks for.
 
     :param target: A message of the ``target_pose`` topic.
     :returns: The request; the node's parameters fill in everything the message lacks.
@@ -141,7 +141,7 @@ def target_request(target: PoseStamped) -> IKRequest:
 
 def service_request(request: SolveIK.Request) -> IKRequest:
     """
-    The solve a SolveIK call asks for.
+    Turn a SolveIK call into the solve it asks for.
 
     :param request: The service request.
     :returns: The request, its fields unchecked (the engine checks them).
@@ -162,7 +162,7 @@ def service_request(request: SolveIK.Request) -> IKRequest:
 
 def command_trajectory(command: Command) -> JointTrajectory:
     """
-    The JointTrajectory that ros2_control's joint_trajectory_controller accepts for a command.
+    Build the JointTrajectory of a command, as ros2_control's joint_trajectory_controller takes it.
 
     The controller rejects a trajectory whose points move at the end (non-zero velocity) or
     whose sizes disagree; a header stamp of zero means "start now". The message is therefore

@@ -397,7 +397,7 @@ def _commandable(outcome: IKOutcome, settings: NodeSettings) -> bool:
 
 
 def _verdict(solver: str, result: IKResult, chain: Chain, timeout: float) -> Tuple[ErrorCode, str]:
-    """The error code and message of a finished solve."""
+    """Give the error code and message of a finished solve."""
     errors = 'position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms' % (
         result.position_error, result.orientation_error, result.iterations,
         1e3 * result.elapsed)

@@ -40,7 +40,7 @@ DEFAULT_CONTROLLER_NAME = 'joint_trajectory_controller'
 
 def of_node(private_name: str, node_name: str = NODE_NAME) -> str:
     """
-    Fully qualified name of a node's private topic or service, as other nodes address it.
+    Give the fully qualified name of a node's private topic or service, as others address it.
 
     :param private_name: A name starting with ``~/``, e.g. :data:`STATUS_TOPIC`.
     :param node_name: The node's name, in the root namespace.

@@ -229,7 +229,7 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
 
 def request_value(name: str, requested: float, configured: float) -> float:
     """
-    The value a request uses for a floating-point parameter it may override.
+    Give the value a request uses for a floating-point parameter it may override.
 
     A request may ask for less than the parameter's lower bound (a quick solve, a tight
     tolerance), never for more than its upper bound, and 0 means the parameter's value.
