@@ -27,7 +27,7 @@ from rclpy.executors import SingleThreadedExecutor
 from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
 from ..ros.names import command_topic_for, DEFAULT_CONTROLLER_NAME
-from ..solvers import check_solver_names, SOLVERS
+from ..solvers import check_solver_names, ORIENTATION_MODES, SOLVERS
 from .drag_driver import DragDriver
 from .metrics import DragRecording, summarise, SolverSummary
 from .plot import plot_drags
@@ -60,6 +60,9 @@ class DemoOptions:
     #: Where the arm starts each drag: 'mid' (the middle of the limits, where the simulated
     #: executor starts, as a real user gets it), 'zero', or comma-separated joint values.
     start: str = 'mid'
+    #: The node's orientation_mode: 'full', 'axis' (the tip z axis aimed, spin free: a 5-DOF
+    #: arm's goals) or 'none'; the table's orientation errors are then the mode's.
+    orientation_mode: str = 'full'
     #: Longest wait for the nodes to start and for their first answers, seconds.
     startup_timeout: float = 30.0
     #: Longest wait for the node's answer to the last path goal and to each far goal, and for
@@ -110,6 +113,9 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
     if not options.solvers:
         raise IKError('no solver given; available: %s' % ', '.join(SOLVERS))
     check_solver_names(options.solvers)
+    if options.orientation_mode not in ORIENTATION_MODES:
+        raise IKError('--orientation-mode must be one of %s, got %r'
+                      % (', '.join(ORIENTATION_MODES), options.orientation_mode))
     if options.path_length < 2 or options.rate <= 0.0 or options.unreachable < 0:
         raise IKError('need at least 2 path goals, a positive rate and >= 0 far goals')
     if not (options.answer_timeout > 0.0 and options.startup_timeout > 0.0):
@@ -123,8 +129,9 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
     logs = options.output / 'logs'
     _say(stream, 'ik_solvers headless demo: %s, chain %s -> %s (%d joints)' % (
         Path(description).name, chain.base_link, chain.tip_link, chain.num_joints))
-    _say(stream, 'Each solver follows %d goals streamed at %.0f Hz, then %d goals out of reach.'
-         % (options.path_length, options.rate, options.unreachable))
+    _say(stream, 'Each solver follows %d goals streamed at %.0f Hz, then %d goals out of reach '
+         '(orientation mode %s).' % (options.path_length, options.rate, options.unreachable,
+                                     options.orientation_mode))
     _say(stream, 'Starting ik_node and sim_executor (logs in %s) ...' % logs)
 
     params_file = _share_file('config', 'ik_solvers.yaml')
@@ -140,6 +147,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                         params_files=[params_file] if params_file.is_file() else [],
                         parameters={'base_link': chain.base_link, 'tip_link': chain.tip_link,
                                     'solver': options.solvers[0],
+                                    'orientation_mode': options.orientation_mode,
                                     'command_topic': COMMAND_TOPIC})
             driver = DragDriver(urdf_xml=urdf_xml, base_link=chain.base_link,
                                 joint_names=chain.joint_names, command_topic=COMMAND_TOPIC,
@@ -210,13 +218,17 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
     parser.add_argument('--start', default='mid',
                         help="where the arm starts each drag: 'mid' (middle of the limits, the "
                              "default), 'zero', or comma-separated joint values (rad or m)")
+    parser.add_argument('--orientation-mode', default='full', choices=list(ORIENTATION_MODES),
+                        help="what of the goal orientation counts: 'full' (default), 'axis' "
+                             "(the tip z axis aimed, spin free) or 'none'")
     arguments = parser.parse_args(argv)
     return DemoOptions(
         output=arguments.output.resolve(),
         solvers=tuple(name.strip() for name in arguments.solvers.split(',') if name.strip()),
         path_length=arguments.poses, rate=arguments.rate, unreachable=arguments.unreachable,
         description=arguments.description, base_link=arguments.base_link,
-        tip_link=arguments.tip_link, start=arguments.start)
+        tip_link=arguments.tip_link, start=arguments.start,
+        orientation_mode=arguments.orientation_mode)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

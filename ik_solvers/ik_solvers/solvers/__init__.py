@@ -9,6 +9,7 @@ Each heuristic is a :class:`Solver` in its own module, registered by name in
 
 from ..exceptions import InvalidSolverOptionError
 from .base import Solver
+from .goal_options import ORIENTATION_MODES
 from .registry import check_solver_names, SOLVERS, solver_class
 from .result import IKResult
 from .solve import solve
@@ -17,6 +18,7 @@ from .warm_up import warm_up
 __all__ = [
     'IKResult',
     'InvalidSolverOptionError',
+    'ORIENTATION_MODES',
     'SOLVERS',
     'Solver',
     'check_solver_names',
