@@ -43,7 +43,7 @@ def axis_angle(reached: np.ndarray, target: np.ndarray, tip_axis=(0.0, 0.0, 1.0)
 
 
 def spin(pose: np.ndarray, angle: float, tip_axis=(0.0, 0.0, 1.0)) -> np.ndarray:
-    """The pose turned by ``angle`` about its own ``tip_axis``."""
+    """Return the pose turned by ``angle`` about its own ``tip_axis``."""
     turned = pose.copy()
     turned[:3, :3] = pose[:3, :3] @ transforms3d.axangles.axangle2mat(tip_axis, angle)
     return turned
