@@ -54,16 +54,37 @@ _PARALLEL = 1e-12
 
 
 @compiled
+def _aimed_axis(pose: np.ndarray, settings: np.ndarray) -> np.ndarray:
+    """Return the tip axis of the settings carried by the rotation of ``pose``, (3,)."""
+    axis = np.empty(3)
+    for i in range(3):
+        axis[i] = (pose[i, 0] * settings[TIP_AXIS] + pose[i, 1] * settings[TIP_AXIS + 1]
+                   + pose[i, 2] * settings[TIP_AXIS + 2])
+    return axis
+
+
+@compiled
+def _unit_perpendicular(axis: np.ndarray) -> np.ndarray:
+    """Return a unit vector perpendicular to the unit ``axis``."""
+    # Crossing with the base axis least aligned with it keeps the result well conditioned.
+    k = 0
+    if abs(axis[1]) < abs(axis[k]):
+        k = 1
+    if abs(axis[2]) < abs(axis[k]):
+        k = 2
+    other = np.zeros(3)
+    other[k] = 1.0
+    perpendicular = np.cross(axis, other)
+    return perpendicular / math.sqrt(perpendicular[0] ** 2 + perpendicular[1] ** 2
+                                     + perpendicular[2] ** 2)
+
+
+@compiled
 def _axis_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                    error: np.ndarray) -> float:
     """Rotation vector carrying the reached tip axis onto the target's into ``error[3:]``."""
-    reached = np.empty(3)
-    wanted = np.empty(3)
-    for i in range(3):
-        reached[i] = (tip[i, 0] * settings[TIP_AXIS] + tip[i, 1] * settings[TIP_AXIS + 1]
-                      + tip[i, 2] * settings[TIP_AXIS + 2])
-        wanted[i] = (target[i, 0] * settings[TIP_AXIS] + target[i, 1] * settings[TIP_AXIS + 1]
-                     + target[i, 2] * settings[TIP_AXIS + 2])
+    reached = _aimed_axis(tip, settings)
+    wanted = _aimed_axis(target, settings)
     cx = reached[1] * wanted[2] - reached[2] * wanted[1]
     cy = reached[2] * wanted[0] - reached[0] * wanted[2]
     cz = reached[0] * wanted[1] - reached[1] * wanted[0]
@@ -78,18 +99,8 @@ def _axis_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
         error[3], error[4], error[5] = 0.0, 0.0, 0.0
         return 0.0
     # Opposite: any axis perpendicular to the reached one turns it over.
-    k = 0
-    if abs(reached[1]) < abs(reached[k]):
-        k = 1
-    if abs(reached[2]) < abs(reached[k]):
-        k = 2
-    other = np.zeros(3)
-    other[k] = 1.0
-    px = reached[1] * other[2] - reached[2] * other[1]
-    py = reached[2] * other[0] - reached[0] * other[2]
-    pz = reached[0] * other[1] - reached[1] * other[0]
-    norm = math.sqrt(px * px + py * py + pz * pz)
-    error[3], error[4], error[5] = px * angle / norm, py * angle / norm, pz * angle / norm
+    turn = _unit_perpendicular(reached)
+    error[3], error[4], error[5] = turn[0] * angle, turn[1] * angle, turn[2] * angle
     return angle
 
 
@@ -246,10 +257,8 @@ def orientation_vectors(settings: np.ndarray, tip: np.ndarray, goal: np.ndarray)
     tip_vectors = np.zeros((1 if mode == MODE_AXIS else 0, 3))
     goal_vectors = np.zeros_like(tip_vectors)
     if mode == MODE_AXIS:
-        for i in range(3):
-            for k in range(3):
-                tip_vectors[0, i] += tip[i, k] * settings[TIP_AXIS + k]
-                goal_vectors[0, i] += goal[i, k] * settings[TIP_AXIS + k]
+        tip_vectors[0] = _aimed_axis(tip, settings)
+        goal_vectors[0] = _aimed_axis(goal, settings)
     return tip_vectors, goal_vectors, squared_weight
 
 
@@ -290,19 +299,8 @@ def weighted_system(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     used = 3
     if mode == MODE_AXIS:
         # Two unit vectors perpendicular to the reached axis.
-        axis = np.empty(3)
-        for i in range(3):
-            axis[i] = (tip[i, 0] * settings[TIP_AXIS] + tip[i, 1] * settings[TIP_AXIS + 1]
-                       + tip[i, 2] * settings[TIP_AXIS + 2])
-        k = 0
-        if abs(axis[1]) < abs(axis[k]):
-            k = 1
-        if abs(axis[2]) < abs(axis[k]):
-            k = 2
-        other = np.zeros(3)
-        other[k] = 1.0
-        first = np.cross(axis, other)
-        first /= math.sqrt(first[0] ** 2 + first[1] ** 2 + first[2] ** 2)
+        axis = _aimed_axis(tip, settings)
+        first = _unit_perpendicular(axis)
         directions[0] = first
         directions[1] = np.cross(axis, first)
         used = 2
