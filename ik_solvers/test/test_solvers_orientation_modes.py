@@ -251,3 +251,24 @@ def test_invalid_goal_options_are_refused(options):
     chain = load_chain('ur5_like')
     with pytest.raises(InvalidTargetError):
         solve(chain, chain.fk(chain.mid_configuration()), **options)
+
+
+@pytest.mark.parametrize('bounds', [{'position_bounds': (1e-4, 1e-4, 1e-4)},
+                                    {'rotation_bounds': (1e-4, 1e-4, 1e-4)}],
+                         ids=['position_bounds', 'rotation_bounds'])
+def test_bounds_on_one_part_leave_the_other_to_its_tolerance(bounds):
+    # Bounding the position must not free the orientation, nor the reverse.
+    chain = load_chain('ur5_like')
+    rng = np.random.default_rng(21)
+    for _ in range(5):
+        target = chain.fk(chain.random_configuration(rng))
+        result = solve(chain, target, timeout=TIMEOUT, **bounds)
+        assert result.success, result
+        reached = chain.fk(result.q)
+        assert np.all(np.abs(reached[:3, 3] - target[:3, 3]) <= 1e-4 + 1e-12)
+        assert orientation_error(reached, target) <= (
+            TOLERANCE if 'position_bounds' in bounds else 2e-4)
+        if 'position_bounds' in bounds:
+            assert result.orientation_error <= TOLERANCE
+        else:
+            assert result.position_error <= TOLERANCE

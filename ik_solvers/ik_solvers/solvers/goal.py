@@ -29,7 +29,6 @@ import math
 import numpy as np
 
 from .layout import (
-    BOUNDED,
     HANDOFF_ORIENTATION,
     HANDOFF_POSITION,
     MODE_AXIS,
@@ -38,9 +37,9 @@ from .layout import (
     ORIENTATION_MODE,
     ORIENTATION_TOLERANCE,
     ORIENTATION_WEIGHT,
-    POSITION_BOUNDS,
+    POSITION_BOUNDED,
     POSITION_TOLERANCE,
-    ROTATION_BOUNDS,
+    ROTATION_BOUNDED,
     TIP_AXIS,
 )
 from .pose_error import rotation_vector_into
@@ -144,6 +143,25 @@ def _rotation_in_target(target: np.ndarray, error: np.ndarray, out: np.ndarray) 
 
 
 @compiled
+def _counts(value: float, settings: np.ndarray, bounded: int, axis: int) -> bool:
+    """Whether a residual component counts: always, unless within its per-axis bound."""
+    return settings[bounded] == 0.0 or abs(value) > settings[bounded + 1 + axis]
+
+
+@compiled
+def _beyond_bounds(values: np.ndarray, settings: np.ndarray, bounded: int) -> tuple:
+    """Return the norm of the components of ``values`` (3,) that count, and whether none do."""
+    squared = 0.0
+    within = True
+    for i in range(3):
+        if _counts(values[i], settings, bounded, i):
+            squared += values[i] * values[i]
+            within = False
+    # Without per-axis bounds every component counts, but the tolerance judges the norm.
+    return math.sqrt(squared), within or settings[bounded] == 0.0
+
+
+@compiled
 def assess(target: np.ndarray, settings: np.ndarray, position_error: float,
            orientation_error: float, error: np.ndarray) -> tuple:
     """
@@ -158,27 +176,19 @@ def assess(target: np.ndarray, settings: np.ndarray, position_error: float,
     solved = (position_error <= settings[POSITION_TOLERANCE]
               and (not counts_orientation
                    or orientation_error <= settings[ORIENTATION_TOLERANCE]))
-    if settings[BOUNDED] == 0.0:
+    if settings[POSITION_BOUNDED] == 0.0 and settings[ROTATION_BOUNDED] == 0.0:
         near = (position_error <= settings[HANDOFF_POSITION]
                 and (not counts_orientation
                      or orientation_error <= settings[HANDOFF_ORIENTATION]))
         return position_error + weight * orientation_error, solved, near
-    squared = 0.0
-    for i in range(3):
-        if abs(error[i]) > settings[POSITION_BOUNDS + i]:
-            squared += error[i] * error[i]
-            solved = False
-    position_cost = math.sqrt(squared)
+    position_cost, within = _beyond_bounds(error, settings, POSITION_BOUNDED)
+    solved = solved and within
     orientation_cost = orientation_error
     if settings[ORIENTATION_MODE] == MODE_FULL:
         rotation = np.empty(3)
         _rotation_in_target(target, error, rotation)
-        squared = 0.0
-        for i in range(3):
-            if abs(rotation[i]) > settings[ROTATION_BOUNDS + i]:
-                squared += rotation[i] * rotation[i]
-                solved = False
-        orientation_cost = math.sqrt(squared)
+        orientation_cost, within = _beyond_bounds(rotation, settings, ROTATION_BOUNDED)
+        solved = solved and within
     near = (position_cost <= settings[HANDOFF_POSITION]
             and orientation_cost <= settings[HANDOFF_ORIENTATION])
     return position_cost + weight * orientation_cost, solved, near
@@ -214,19 +224,18 @@ def effective_goal(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     """
     goal[:, :] = target
     mode = settings[ORIENTATION_MODE]
-    bounded = settings[BOUNDED] != 0.0
+    bounded = settings[POSITION_BOUNDED] != 0.0 or settings[ROTATION_BOUNDED] != 0.0
     if mode != MODE_AXIS and not bounded:
         return
-    if bounded:
-        for i in range(3):
-            if abs(error[i]) <= settings[POSITION_BOUNDS + i]:
-                goal[i, 3] = tip[i, 3]
+    for i in range(3):
+        if not _counts(error[i], settings, POSITION_BOUNDED, i):
+            goal[i, 3] = tip[i, 3]
     correction = error[3:].copy()
     if mode == MODE_FULL:
         rotation = np.empty(3)
         _rotation_in_target(target, error, rotation)
         for i in range(3):
-            if abs(rotation[i]) <= settings[ROTATION_BOUNDS + i]:
+            if not _counts(rotation[i], settings, ROTATION_BOUNDED, i):
                 rotation[i] = 0.0
         for i in range(3):
             correction[i] = (target[i, 0] * rotation[0] + target[i, 1] * rotation[1]
@@ -283,10 +292,9 @@ def weighted_system(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     :returns: The number of rows.
     """
     count = jacobian.shape[1]
-    bounded = settings[BOUNDED] != 0.0
     rows = 0
     for i in range(3):
-        if bounded and abs(error[i]) <= settings[POSITION_BOUNDS + i]:
+        if not _counts(error[i], settings, POSITION_BOUNDED, i):
             continue
         rows_out[rows, :] = jacobian[i, :]
         residual_out[rows] = error[i]
@@ -311,7 +319,7 @@ def weighted_system(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     for d in range(used):
         component = (directions[d, 0] * error[3] + directions[d, 1] * error[4]
                      + directions[d, 2] * error[5])
-        if bounded and mode == MODE_FULL and abs(component) <= settings[ROTATION_BOUNDS + d]:
+        if mode == MODE_FULL and not _counts(component, settings, ROTATION_BOUNDED, d):
             continue
         for c in range(count):
             rows_out[rows, c] = weight * (directions[d, 0] * jacobian[3, c]

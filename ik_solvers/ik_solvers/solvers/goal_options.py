@@ -31,7 +31,6 @@ __all__ = ['GoalOptions', 'ORIENTATION_MODES', 'goal_options', 'is_positive_numb
 ORIENTATION_MODES = {'full': MODE_FULL, 'axis': MODE_AXIS, 'none': MODE_NONE}
 
 _DEFAULT_TIP_AXIS = (0.0, 0.0, 1.0)
-_FREE = (math.inf, math.inf, math.inf)
 # Checked goals by their arguments: most callers repeat the same few, and checking costs more
 # than the rest of solve()'s overhead.
 _CHECKED: Dict[tuple, 'GoalOptions'] = {}
@@ -80,15 +79,19 @@ class GoalOptions:
 
     def __post_init__(self) -> None:
         # Packed once: solve() calls pack() on every call.
-        bounded = self.position_bounds is not None or self.rotation_bounds is not None
         packed = np.array((self.position_tolerance, self.orientation_tolerance, 0.0,
                            ORIENTATION_MODES[self.mode], 0.0, 0.0, 0.0) + self.tip_axis
-                          + (1.0 if bounded else 0.0,) + (self.position_bounds or _FREE)
-                          + (self.rotation_bounds or _FREE))
+                          + _bounds_entries(self.position_bounds)
+                          + _bounds_entries(self.rotation_bounds))
         object.__setattr__(self, '_packed', packed)
         for name, tolerance in (('_finite_position_tolerance', self.position_tolerance),
                                 ('_finite_orientation_tolerance', self.orientation_tolerance)):
             object.__setattr__(self, name, tolerance if math.isfinite(tolerance) else 0.0)
+
+
+def _bounds_entries(bounds: Optional[Tuple[float, float, float]]) -> tuple:
+    # A flag, then the bounds; without bounds the axis is judged by the tolerance instead.
+    return (0.0, 0.0, 0.0, 0.0) if bounds is None else (1.0,) + bounds
 
 
 def goal_options(*, orientation_mode: str = 'full', tip_axis: Any = _DEFAULT_TIP_AXIS,

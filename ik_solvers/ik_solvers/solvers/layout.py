@@ -29,16 +29,17 @@ DEADLINE = 4                  # s, on the monotonic clock (time.perf_counter)
 HANDOFF_POSITION = 5          # m: the heuristic hands over to the finisher within this ...
 HANDOFF_ORIENTATION = 6       # rad: ... and this
 TIP_AXIS = 7                  # 7-9: unit axis of the tip frame that MODE_AXIS aims
-BOUNDED = 10                  # 1.0 when the per-axis bounds below are checked
+POSITION_BOUNDED = 10         # 1.0 when the position is judged by the 3 bounds that follow
 POSITION_BOUNDS = 11          # 11-13: m, per axis of the base frame (inf: free)
-ROTATION_BOUNDS = 14          # 14-16: rad, per axis of the target frame (inf: free)
-PER_CALL_SETTINGS = 17
-HEURISTIC_ITERATIONS = 17     # cap on heuristic steps per start
-STALL_ITERATIONS = 18         # steps without a 5 % lower cost that end a start
-TRUST_REGION = 19             # gain of the trust region; inf for none
-FINISHER_ITERATIONS = 20      # cap on finisher steps per start; 0 turns the finisher off
-MAX_ATTEMPTS = 21             # cap on starts; inf for none
-SETTINGS_SIZE = 22
+ROTATION_BOUNDED = 14         # 1.0 when the rotation is judged by the 3 bounds that follow
+ROTATION_BOUNDS = 15          # 15-17: rad, per axis of the target frame (inf: free)
+PER_CALL_SETTINGS = 18
+HEURISTIC_ITERATIONS = 18     # cap on heuristic steps per start
+STALL_ITERATIONS = 19         # steps without a 5 % lower cost that end a start
+TRUST_REGION = 20             # gain of the trust region; inf for none
+FINISHER_ITERATIONS = 21      # cap on finisher steps per start; 0 turns the finisher off
+MAX_ATTEMPTS = 22             # cap on starts; inf for none
+SETTINGS_SIZE = 23
 
 # Orientation modes: the whole pose, no orientation, or one tip axis aimed (spin free).
 MODE_FULL = 0.0
