@@ -72,13 +72,14 @@ def _damped_inverse(rows: np.ndarray, regularisation: float) -> np.ndarray:
     """Return ``rows^T (rows rows^T + regularisation I)^-1``, (N, R)."""
     count, columns = rows.shape
     result = np.empty((columns, count))
+    normal = _product(rows, rows.T.copy())
+    for i in range(count):
+        normal[i, i] += regularisation
     for unit in range(count):
-        normal = _product(rows, rows.T.copy())
-        for i in range(count):
-            normal[i, i] += regularisation
+        factor = normal.copy()  # the solve overwrites its matrix with the factor
         column = np.zeros(count)
         column[unit] = 1.0
-        solve_positive_definite(normal, column)
+        solve_positive_definite(factor, column)
         for c in range(columns):
             total = 0.0
             for i in range(count):

@@ -22,8 +22,13 @@ import math
 
 import numpy as np
 
-from .base import Option, over_relaxation, positive_integer, Solver
-from .point_chain import chain_points, fix_goal, recover_joint_values
+from .base import Option, positive_integer, Solver
+from .point_chain import (
+    chain_points,
+    fix_goal,
+    OVER_RELAXATION_OPTION,
+    recover_joint_values,
+)
 from .search import run_search
 from ..kinematics.jit import compiled
 
@@ -80,10 +85,7 @@ class LengthRelaxationSolver(Solver):
     own_options = {
         'relaxation_sweeps': Option(2, positive_integer,
                                     'length relaxation sweeps between two joint recoveries'),
-        'over_relaxation': Option(1.8, over_relaxation,
-                                  'multiple of its optimal motion each joint takes when the '
-                                  'joints are recovered from the points, in (0, 2), when the '
-                                  'heuristic runs alone (polish=False)'),
+        'over_relaxation': OVER_RELAXATION_OPTION,
     }
     iterations_alone = 1000
     stall_iterations = 10

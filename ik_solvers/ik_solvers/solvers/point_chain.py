@@ -27,13 +27,20 @@ import numpy as np
 
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, rotate_about_axis
 from .hinge import sinusoid_coefficients
+from .base import Option, over_relaxation
 from .goal import orientation_vectors
 from .layout import MODE_NONE, ORIENTATION_MODE
 from .search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
-__all__ = ['chain_points', 'fix_goal', 'recover_joint_values']
+__all__ = ['OVER_RELAXATION_OPTION', 'chain_points', 'fix_goal', 'recover_joint_values']
+
+#: The option FABRIK and length relaxation share: how far their joint recovery over-relaxes.
+OVER_RELAXATION_OPTION = Option(
+    1.8, over_relaxation,
+    'multiple of its optimal motion each joint takes when the joints are recovered from the '
+    'points, in (0, 2), when the heuristic runs alone (polish=False)')
 
 
 @compiled

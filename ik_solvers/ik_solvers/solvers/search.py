@@ -32,7 +32,6 @@ import math
 
 import numpy as np
 
-from . import layout as _layout
 from .finisher import damped_step
 from .goal import assess, effective_goal, goal_residual, weighted_system
 from .inputs import beyond_reach as _beyond_reach, refusal
@@ -50,6 +49,9 @@ from .layout import (
     REPORT_POSITION_ERROR,
     REPORT_STATUS,
     STALL_ITERATIONS,
+    STATUS_NO_SOLUTION,
+    STATUS_SUCCESS,
+    STATUS_TIMED_OUT,
     TRUST_REGION,
 )
 from ..kinematics.jit import compiled, monotonic_seconds
@@ -63,20 +65,7 @@ from ..kinematics.kernels import (
     LIMIT_UPPER,
 )
 
-__all__ = [
-    'REPORT_SIZE',
-    'SETTINGS_SIZE',
-    'STATUS_NO_SOLUTION',
-    'STATUS_SUCCESS',
-    'STATUS_TIMED_OUT',
-    'run_search',
-]
-
-STATUS_SUCCESS = _layout.STATUS_SUCCESS
-STATUS_NO_SOLUTION = _layout.STATUS_NO_SOLUTION
-STATUS_TIMED_OUT = _layout.STATUS_TIMED_OUT
-REPORT_SIZE = _layout.REPORT_SIZE
-SETTINGS_SIZE = _layout.SETTINGS_SIZE
+__all__ = ['nearest_turn', 'relaxation_gain', 'run_search']
 
 # Seed of the restart generator: the same inputs give the same restarts, run after run.
 RESTART_SEED = 20260101
