@@ -7,8 +7,8 @@ Finding and loading the mesh files a URDF names: STL, Collada (DAE) and OBJ, thr
 roots (folders holding package folders, like an install's ``share/``); ``file://`` URIs and
 absolute paths are used as they are. A mesh of more than ``max_triangles`` triangles is
 replaced by a convex hull of bounded size (see :func:`convex_hull_mesh`): a check against
-it stays fast, and the hull contains the mesh, so nothing that touches the mesh is missed. Loading is a plain function: the caller
-decides which thread it runs on.
+it stays fast, and the hull contains the mesh, so nothing that touches the mesh is missed.
+Loading is a plain function: the caller decides which thread it runs on.
 """
 
 import os

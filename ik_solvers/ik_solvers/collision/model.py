@@ -122,7 +122,7 @@ class CollisionModel:
 
     @property
     def chain(self):
-        """The chain whose configurations are checked."""
+        """Return the chain whose configurations are checked."""
         return self._chain
 
     @property
@@ -132,7 +132,7 @@ class CollisionModel:
 
     @property
     def obstacles(self) -> ObstacleSet:
-        """The obstacles in place."""
+        """Return the obstacles in place."""
         return self._obstacles
 
     @property
