@@ -91,14 +91,17 @@ def load_mesh(mesh: MeshFile, *, search_roots: Sequence[str] = (),
     :param search_roots: see :func:`resolve_mesh_path`.
     :param max_triangles: meshes with more triangles become their convex hull.
     :returns: The mesh in the link's collision frame, m.
-    :raises MeshLoadError: the file is missing, too large, unreadable, of an unknown format,
-        or holds no triangles.
+    :raises MeshLoadError: the file is missing, not a regular file, too large, unreadable, of
+        an unknown format, or holds no triangles.
     """
     path = resolve_mesh_path(mesh.filename, search_roots)
     try:
         size = os.path.getsize(path)
     except OSError as error:
         raise MeshLoadError('cannot read %s: %s' % (path, error.strerror or error)) from None
+    # A device or a pipe (file:///dev/zero) would be read for ever.
+    if not os.path.isfile(path):
+        raise MeshLoadError('%s is not a regular file' % path)
     if size > MAX_MESH_FILE_BYTES:
         raise MeshLoadError('%s is %d MB, more than the %d MB read for collision geometry'
                             % (path, size // 2**20, MAX_MESH_FILE_BYTES // 2**20))
