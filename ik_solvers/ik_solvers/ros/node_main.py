@@ -9,7 +9,7 @@ from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
-from .stop_signals import StopRequested, StopSignals
+from ..engine.stop_signals import StopRequested, StopSignals
 
 __all__ = ['run_node']
 

@@ -5,7 +5,7 @@
 from typing import Any, Dict
 
 from .outcome import IKRequest
-from .parameters import NodeSettings
+from .settings import NodeSettings
 
 __all__ = ['goal_arguments']
 

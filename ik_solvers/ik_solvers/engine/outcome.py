@@ -43,8 +43,11 @@ class IKRequest:
     orientation_tolerance: float = 0.0
     #: Seconds.
     timeout: float = 0.0
-    #: A streamed target (a drag): seeded from the last command and held to continuity with it.
+    #: A streamed target (a drag): seeded from the last command and held to continuity with it;
+    #: every verified solution of one is commanded.
     streamed: bool = False
+    #: A one-shot request whose verified solution is commanded (SolveIK ``execute``).
+    execute: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,15 +81,11 @@ class IKOutcome:
     log_kind: str = ''
     #: The move to send, once the engine decided to command the solution.
     command: Optional[Command] = None
+    #: Tip pose of the solution in the base frame by FK, (4, 4): computed once by the engine
+    #: and shared by the judges, the status and the markers.
+    reached: Optional[np.ndarray] = None
 
     @property
     def success(self) -> bool:
         """Tell whether the solution is verified: within tolerance by FK and within limits."""
         return self.error_code == ErrorCode.SUCCESS
-
-    @property
-    def reached(self) -> Optional[np.ndarray]:
-        """Return the tip pose of the solution in the base frame by FK, (4, 4), or ``None``."""
-        if self.chain is None or self.result is None:
-            return None
-        return np.asarray(self.chain.fk(self.result.q), dtype=float)
