@@ -63,7 +63,7 @@ class IKNode(Node):
         super().__init__(node_name, **kwargs)
         self._log = OutcomeLog(self.get_logger())
         self._engine = IKEngine(external_lookup=start_tf_lookup(self))
-        self._parameters = NodeParameters(self, self._engine.check_links,
+        self._node_parameters = NodeParameters(self, self._engine.check_links,
                                           self._engine.adopt_links)
         self._descriptions = DescriptionLoader(self._load_description, lambda error, origin: (
             self.get_logger().error('failed to load the description from %s: %r'
@@ -72,7 +72,7 @@ class IKNode(Node):
         # Held by the worker while it uses the node after a solve; destroy_node takes it to
         # know that the worker will not touch the node again.
         self._worker_output = threading.Lock()
-        fallback = self._parameters.value('robot_description')
+        fallback = self._node_parameters.value('robot_description')
         if fallback:
             self._descriptions.submit(fallback, 'the robot_description parameter')
         self._commands = TopicCommandSink(self)
@@ -90,8 +90,8 @@ class IKNode(Node):
         # The node spins on one thread (rclpy's multi-threaded executor cost more CPU than the
         # solves and made the node skip most dragged goals); solves run on worker threads.
         self._solve_service = SolveIKService(
-            self, self._on_solve_ik, lambda: self._parameters.settings.max_pending_requests)
-        solver = self._parameters.settings.solver
+            self, self._on_solve_ik, lambda: self._node_parameters.settings.max_pending_requests)
+        solver = self._node_parameters.settings.solver
         self._warm_up_solvers(solver)
         self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
         self._worker.start()
@@ -133,7 +133,7 @@ class IKNode(Node):
         # Runs on the description loader's thread; the current model serves meanwhile. The
         # links are read once the text is parsed: they may change during a long parse.
         try:
-            chain = self._engine.load_description_for(urdf_xml, self._parameters.links)
+            chain = self._engine.load_description_for(urdf_xml, self._node_parameters.links)
         except RobotModelError as error:
             keeping = ('keeping the previous robot model' if self._engine.has_model
                        else 'waiting for a valid robot_description')
@@ -174,7 +174,7 @@ class IKNode(Node):
                     self.get_logger().error('streamed solve failed: %r' % error)
 
     def _solve_streamed(self, target: PoseStamped) -> None:
-        settings = self._parameters.settings
+        settings = self._node_parameters.settings
         outcome = self._engine.handle(target_request(target), settings)
         with self._worker_output:
             if self._targets.closed:
@@ -192,7 +192,7 @@ class IKNode(Node):
     def _on_solve_ik(self, request: SolveIK.Request,
                      response: SolveIK.Response) -> SolveIK.Response:
         # Runs on a worker of the SolveIK service; an exception becomes INTERNAL_ERROR there.
-        settings = self._parameters.settings
+        settings = self._node_parameters.settings
         outcome = self._engine.handle(service_request(request), settings)
         if outcome.command is not None:
             self._commands.send(outcome.command)
