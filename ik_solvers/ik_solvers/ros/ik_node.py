@@ -6,7 +6,7 @@ The ik_node: target poses in, verified JointTrajectory commands out, plus a Solv
 A plain rclpy node, like robot_state_publisher. Callbacks only convert messages and hand the
 work over to :meth:`~ik_solvers.engine.pipeline.IKEngine.handle` on other threads: streamed
 targets through a one-slot mailbox to a worker (a burst costs one solve, for the newest),
-service calls to :mod:`.solve_service`, descriptions to a description loader. Run
+service calls to :mod:`.solve_service`, descriptions to :mod:`.description_input`. Run
 ``ros2 run ik_solvers ik_node``.
 """
 
@@ -24,6 +24,7 @@ from visualization_msgs.msg import MarkerArray
 
 from .command_sink import TopicCommandSink
 from .conversions import fill_response, service_request, status_message, target_request
+from .description_input import DescriptionInput
 from .markers import solve_markers
 from .names import (
     JOINT_STATES_TOPIC,
@@ -38,12 +39,11 @@ from .node_parameters import NodeParameters
 from .outcome_log import LOG_THROTTLE_PERIOD, OutcomeLog
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
-from ..engine.description_loader import DescriptionLoader
 from ..engine.error_codes import ErrorCode
 from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKOutcome
 from ..engine.pipeline import IKEngine
-from ..exceptions import InvalidSeedError, RobotModelError
+from ..exceptions import InvalidSeedError
 from ..solvers import SOLVERS, warm_up
 
 __all__ = ['IKNode', 'LOG_THROTTLE_PERIOD', 'main']
@@ -65,9 +65,8 @@ class IKNode(Node):
         self._engine = IKEngine(external_lookup=start_tf_lookup(self))
         self._node_parameters = NodeParameters(self, self._engine.check_links,
                                           self._engine.adopt_links)
-        self._descriptions = DescriptionLoader(self._load_description, lambda error, origin: (
-            self.get_logger().error('failed to load the description from %s: %r'
-                                    % (origin, error))))
+        self._descriptions = DescriptionInput(self._engine, self._node_parameters.links,
+                                              self.get_logger(), self._log)
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
         # Held by the worker while it uses the node after a solve; destroy_node takes it to
         # know that the worker will not touch the node again.
@@ -128,21 +127,6 @@ class IKNode(Node):
         super().destroy_node()
 
     # Inputs --------------------------------------------------------------------------------
-
-    def _load_description(self, urdf_xml: str, origin: str) -> None:
-        # Runs on the description loader's thread; the current model serves meanwhile. The
-        # links are read once the text is parsed: they may change during a long parse.
-        try:
-            chain = self._engine.load_description_for(urdf_xml, self._node_parameters.links)
-        except RobotModelError as error:
-            keeping = ('keeping the previous robot model' if self._engine.has_model
-                       else 'waiting for a valid robot_description')
-            self._log.warn('robot_description',
-                           'refused the description from %s: %s; %s' % (origin, error, keeping))
-            return
-        self.get_logger().info('robot model from %s: chain %s -> %s, %d joints (%s)' % (
-            origin, chain.base_link, chain.tip_link, chain.num_joints,
-            ', '.join(chain.joint_names)))
 
     def _on_description(self, message: String) -> None:
         self._descriptions.submit(message.data, 'the %s topic' % ROBOT_DESCRIPTION_TOPIC)
