@@ -1,6 +1,6 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
-"""Large and late robot descriptions: adopted, or refused naming the limit, never dropped silently."""
+"""Large and late robot descriptions: adopted, or refused naming the limit, never lost unseen."""
 
 from pathlib import Path
 import threading

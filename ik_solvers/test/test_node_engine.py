@@ -49,7 +49,7 @@ def test_no_model_means_no_robot_model():
 def test_every_solver_reaches_a_reachable_target(engine, solver):
     engine.update_joint_states(engine.chain('', 'tool0').joint_names, Q_GOAL + 0.2)
     outcome = engine.handle(_request(_goal(engine), solver=solver), SETTINGS)
-     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
+    assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert outcome.solver == solver
     reached = outcome.reached
     assert np.linalg.norm(reached[:3, 3] - _goal(engine)[:3, 3]) <= SETTINGS.position_tolerance
@@ -67,15 +67,15 @@ def test_target_in_a_link_frame_is_resolved_through_the_description(engine):
                                                              model_joints)
     goal_in_shoulder = np.linalg.inv(base_from_shoulder) @ _goal(engine)
     outcome = engine.handle(_request(goal_in_shoulder, frame_id='shoulder_link'), SETTINGS)
-     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
+    assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert outcome.target == pytest.approx(_goal(engine), abs=1e-9)
     leading_slash = engine.handle(_request(goal_in_shoulder, frame_id='/shoulder_link'), SETTINGS)
-     assert leading_slash.target == pytest.approx(_goal(engine), abs=1e-9)
+    assert leading_slash.target == pytest.approx(_goal(engine), abs=1e-9)
 
 
 def test_unknown_frame_without_tf_is_reported(engine):
     outcome = engine.handle(_request(_goal(engine), frame_id='map'), SETTINGS)
-     assert outcome.error_code == ErrorCode.UNKNOWN_FRAME
+    assert outcome.error_code == ErrorCode.UNKNOWN_FRAME
     assert "'map'" in outcome.message
 
 
@@ -92,9 +92,9 @@ def test_external_lookup_resolves_other_frames_and_its_failures_are_unknown_fram
     engine.load_description(UR5, '', 'tool0')
     goal_in_camera = np.linalg.inv(shift) @ _goal(engine)
     outcome = engine.handle(_request(goal_in_camera, frame_id='camera'), SETTINGS)
-     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
+    assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert engine.handle(_request(np.eye(4), frame_id='odom'), SETTINGS).error_code == \
-         ErrorCode.UNKNOWN_FRAME
+        ErrorCode.UNKNOWN_FRAME
 
 
 def test_a_bug_in_a_lookup_is_an_internal_error_not_a_crash():
@@ -104,7 +104,7 @@ def test_a_bug_in_a_lookup_is_an_internal_error_not_a_crash():
     engine = IKEngine(external_lookup=lookup)
     engine.load_description(UR5, '', 'tool0')
     outcome = engine.handle(_request(np.eye(4), frame_id='camera'), SETTINGS)
-     assert outcome.error_code == ErrorCode.INTERNAL_ERROR and 'boom' in outcome.message
+    assert outcome.error_code == ErrorCode.INTERNAL_ERROR and 'boom' in outcome.message
 
 
 @pytest.mark.parametrize('position, quaternion', [
@@ -135,13 +135,13 @@ def test_invalid_targets(engine, position, quaternion):
 ])
 def test_bad_requests_get_their_error_code(engine, fields, code):
     outcome = engine.handle(_request(_goal(engine), **fields), SETTINGS)
-     assert outcome.error_code == code, outcome.message
+    assert outcome.error_code == code, outcome.message
     assert outcome.message
 
 
 def test_unknown_solver_in_the_settings_is_reported(engine):
     outcome = engine.handle(_request(_goal(engine)), NodeSettings(solver='nope'))
-     assert outcome.error_code == ErrorCode.UNKNOWN_SOLVER
+    assert outcome.error_code == ErrorCode.UNKNOWN_SOLVER
 
 
 def test_partial_named_seed_is_completed_from_the_current_configuration(engine):
@@ -166,7 +166,7 @@ def test_joint_states_seed_and_missing_joints_are_noted(engine):
     assert q[0] == pytest.approx(0.7)
     assert notes and 'elbow_joint' in notes[0]
     outcome = engine.handle(_request(_goal(engine)), SETTINGS)
-     assert outcome.error_code == ErrorCode.SUCCESS and outcome.notes
+    assert outcome.error_code == ErrorCode.SUCCESS and outcome.notes
 
 
 def test_a_bad_joint_state_message_changes_nothing(engine):
@@ -204,7 +204,7 @@ def test_bad_descriptions_keep_the_previous_model(engine):
     assert engine.handle(_request(_goal(engine)), SETTINGS).success
 
 
- def test_a_refused_description_is_adopted_when_the_links_change_to_match(engine):
+def test_a_refused_description_is_adopted_when_the_links_change_to_match(engine):
     with pytest.raises(RobotModelError):
         engine.load_description(PLANAR, '', 'tool0')
     engine.check_links('', 'tip')
@@ -269,6 +269,6 @@ def test_a_seed_longer_than_the_chain_is_refused_before_its_names_are_read(engin
                                          ('frame_id', ErrorCode.UNKNOWN_FRAME)])
 def test_a_huge_name_is_refused_without_being_quoted_whole(engine, field, code):
     outcome = engine.handle(_request(_goal(engine), **{field: 'x' * 100_000}), SETTINGS)
-     assert outcome.error_code == code
+    assert outcome.error_code == code
     assert 'has 100000 characters' in outcome.message and len(outcome.message) < 200
     assert len(outcome.solver) < 200

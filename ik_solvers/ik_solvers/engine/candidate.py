@@ -48,10 +48,5 @@ class Candidate:
     #: The code the outcome carries if no judge refuses: ``SUCCESS`` for a solution within
     #: tolerance, ``ORIENTATION_UNREACHABLE`` for the closest orientation of a met position.
     claim: ErrorCode = ErrorCode.SUCCESS
-
-    def summary(self) -> str:
-        """Return the solve's errors, iterations and time, for messages."""
-        result = self.result
-        return 'position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms' % (
-            result.position_error, result.orientation_error, result.iterations,
-            1e3 * result.elapsed)
+    #: The solve's errors, iterations and time, for messages.
+    summary: str = ''

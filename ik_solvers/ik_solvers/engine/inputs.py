@@ -13,16 +13,16 @@ code. A request of several targets (a Cartesian path) checks the request once wi
 """
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional, Tuple
+import math
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 
 from .frames import ExternalLookup, frame_to_base, UnknownFrameError
-from .goal_request import goal_arguments
 from .outcome import IKRequest
 from .pose_math import rotation_matrix
 from .seeds import seed_configuration
-from .settings import NodeSettings, request_value
+from .settings import NodeSettings, SPECS
 from ..exceptions import (
     InvalidSolverOptionError,
     InvalidTargetError,
@@ -30,7 +30,13 @@ from ..exceptions import (
 )
 from ..kinematics import Chain, RobotModel
 
-__all__ = ['CheckedRequest', 'InputChecks', 'MAX_NAME_LENGTH', 'check_request']
+__all__ = [
+    'CheckedRequest',
+    'InputChecks',
+    'MAX_NAME_LENGTH',
+    'check_request',
+    'goal_arguments',
+]
 
 #: Longest solver name and frame id accepted, in characters. A longer one is refused without
 #: being looked up or quoted whole in the answer, the status and the log.
@@ -92,6 +98,9 @@ class InputChecks:
         """
         Give the timeout and tolerances a request uses, within the node's bounds.
 
+        A request may ask for less than a parameter's lower bound (a quick solve, a tight
+        tolerance), never for more than its upper bound, and 0 means the parameter's value.
+
         :returns: ``(timeout, position_tolerance, orientation_tolerance)`` in s, m and rad.
         :raises InvalidSolverOptionError: If the timeout is negative, not finite or above its
             parameter's range.
@@ -101,11 +110,15 @@ class InputChecks:
         for name, error in (('timeout', InvalidSolverOptionError),
                             ('position_tolerance', InvalidTargetError),
                             ('orientation_tolerance', InvalidTargetError)):
-            try:
-                values.append(request_value(name, getattr(request, name),
-                                            getattr(settings, name)))
-            except ValueError as problem:
-                raise error(str(problem)) from None
+            requested, configured = getattr(request, name), getattr(settings, name)
+            if requested == 0.0:
+                values.append(configured)
+                continue
+            high = SPECS[name].floating_range[1]
+            if not (math.isfinite(requested) and 0.0 < requested <= high):
+                raise error('%s must be in (0, %g], or 0 for the %s parameter; got %r'
+                            % (name, high, name, requested))
+            values.append(requested)
         return values[0], values[1], values[2]
 
     def seed(self, request: IKRequest, chain: Chain, start: np.ndarray) -> np.ndarray:
@@ -147,3 +160,29 @@ def check_request(request: IKRequest, settings: NodeSettings,
         solver=request.solver or settings.solver, timeout=timeout,
         position_tolerance=position_tolerance, orientation_tolerance=orientation_tolerance,
         goal=goal_arguments(request, settings), target_in_frame=target)
+
+
+def goal_arguments(request: IKRequest, settings: NodeSettings) -> Dict[str, Any]:
+    """
+    Return the goal arguments of ``solve()`` a request asks for, the parameters filling in.
+
+    :param request: The request; empty fields mean the node's parameters.
+    :param settings: The node's parameters.
+    :returns: ``orientation_mode``, ``position_only``, ``tip_axis``, ``position_bounds``,
+        ``rotation_bounds`` and ``orientation_fallback``, unchecked (``solve()`` checks them).
+    """
+    position_only = (settings.position_only if request.position_only is None
+                     else request.position_only)
+    mode = request.orientation_mode
+    if not mode:
+        mode, position_only = ('none' if position_only else settings.orientation_mode), False
+    position_bounds = tuple(request.position_bounds) or None
+    rotation_bounds = tuple(request.rotation_bounds) or None
+    fallback = request.orientation_fallback
+    if fallback is None:  # the parameter applies where it can
+        fallback = (settings.orientation_fallback and mode == 'full' and position_bounds is None
+                    and rotation_bounds is None)
+    return {'orientation_mode': mode, 'position_only': position_only,
+            'tip_axis': tuple(request.tip_axis) or settings.tip_axis,
+            'position_bounds': position_bounds, 'rotation_bounds': rotation_bounds,
+            'orientation_fallback': fallback}

@@ -170,7 +170,10 @@ class IKEngine:
 
         :returns: The (N,) configuration, and warnings about joints that joint states lack.
         """
-        joint_positions = self._joint_states.positions()
+        return self._where(chain, self._joint_states.positions())
+
+    def _where(self, chain: Chain, joint_positions: Dict[str, float]
+               ) -> Tuple[np.ndarray, List[str]]:
         q = np.array(chain.mid_configuration(), dtype=float)
         names = list(chain.joint_names)
         last = self._last_command_of(chain)
@@ -237,7 +240,8 @@ class IKEngine:
         known['solver'] = checked.solver
         # Chain and model from the same description, even while a new one arrives.
         chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
-        start, notes = self.current_configuration(chain)
+        joints = self._joint_states.positions()
+        start, notes = self._where(chain, joints)
         known.update(chain=chain, start=start, notes=tuple(notes))
         last = self._drag_reference(chain, start, settings) if request.streamed else None
         if request.streamed:
@@ -245,8 +249,8 @@ class IKEngine:
             seed = start if last is None else last
         else:
             seed = self._checks.seed(request, chain, start)
-        joints = self._joint_states.positions()
-        joints.update(zip(chain.joint_names, (float(value) for value in start)))
+        # Frames that move with the joints are placed where the chain is now.
+        joints.update(zip(chain.joint_names, start.tolist()))
         base_from_frame = self._checks.frame(request, model, chain, joints,
                                              self._external_lookup, settings.tf_timeout)
         # A position that is not finite is refused by solve(); until then NaN is no error.
@@ -273,7 +277,10 @@ class IKEngine:
             last_command=last, joint_state_ages=self._joint_states.ages(chain.joint_names),
             settings=settings, streamed=request.streamed,
             commanding=(request.streamed or request.execute) and may_command, result=result,
-            solver=checked.solver, timeout=checked.timeout, claim=claim)
+            solver=checked.solver, timeout=checked.timeout, claim=claim,
+            summary='position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms'
+            % (result.position_error, result.orientation_error, result.iterations,
+               1e3 * result.elapsed))
         # 3. Judge.
         candidate, refusal = self._judge(candidate)
         # 4. Plan the command.
@@ -305,15 +312,15 @@ class IKEngine:
             return None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
         with self._lock:
             self._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
-        return Command(tuple(chain.joint_names), tuple(float(value) for value in q),
+        return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
                        duration), None
 
 
 def _accepted_message(candidate: Candidate) -> str:
     if candidate.claim == ErrorCode.ORIENTATION_UNREACHABLE:
         return ('%s: no configuration takes this orientation; the position is met and the '
-                'orientation is the closest found: %s' % (candidate.solver, candidate.summary()))
-    return '%s reached the target: %s' % (candidate.solver, candidate.summary())
+                'orientation is the closest found: %s' % (candidate.solver, candidate.summary))
+    return '%s reached the target: %s' % (candidate.solver, candidate.summary)
 
 
 def _outcome(candidate: Candidate, refusal: Optional[Refusal], command: Optional[Command],

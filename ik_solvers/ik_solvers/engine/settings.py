@@ -7,7 +7,7 @@ Defaults here match ``config/ik_solvers.yaml``. :mod:`ik_solvers.ros.parameters`
 range into a ``ParameterDescriptor`` so that rclpy itself refuses out-of-range values; the
 checks rclpy cannot express (the solver name) live in :func:`check_parameter`, called from
 the node's set-parameters callback. SolveIK requests that override a parameter are checked
-against the same ranges by :func:`request_value`, so each range is written once, here.
+against the same ranges (:mod:`.inputs`), so each range is written once, here.
 """
 
 from dataclasses import dataclass
@@ -22,10 +22,10 @@ __all__ = [
     'MAX_TIMEOUT',
     'NodeSettings',
     'PARAMETERS',
+    'SPECS',
     'ParameterSpec',
     'check_parameter',
     'coerce_value',
-    'request_value',
 ]
 
 #: Longest accepted solve timeout in seconds; a streamed solve holds up the next target and a
@@ -141,7 +141,9 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         read_only=True),
 )
 
-_SPECS = {spec.name: spec for spec in PARAMETERS}
+#: Every parameter's spec by name.
+SPECS: Mapping[str, ParameterSpec] = {spec.name: spec for spec in PARAMETERS}
+_SPECS = SPECS
 
 
 def coerce_value(name: str, value: Any) -> Any:
@@ -194,28 +196,6 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
         except (InvalidTargetError, TypeError) as error:
             return str(error)
     return None
-
-
-def request_value(name: str, requested: float, configured: float) -> float:
-    """
-    Give the value a request uses for a floating-point parameter it may override.
-
-    A request may ask for less than the parameter's lower bound (a quick solve, a tight
-    tolerance), never for more than its upper bound, and 0 means the parameter's value.
-
-    :param name: A parameter with a floating-point range, e.g. ``timeout``.
-    :param requested: The request's value, in the parameter's unit.
-    :param configured: The parameter's current value.
-    :returns: ``configured`` when ``requested`` is 0, otherwise ``requested``.
-    :raises ValueError: If ``requested`` is not a finite number in (0, upper bound].
-    """
-    if requested == 0.0:
-        return configured
-    high = _SPECS[name].floating_range[1]
-    if not (math.isfinite(requested) and 0.0 < requested <= high):
-        raise ValueError('%s must be in (0, %g], or 0 for the %s parameter; got %r'
-                         % (name, high, name, requested))
-    return requested
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ class IKNode(Node):
         self._log = OutcomeLog(self.get_logger())
         self._engine = IKEngine(external_lookup=start_tf_lookup(self))
         self._node_parameters = NodeParameters(self, self._engine.check_links,
-                                          self._engine.adopt_links)
+                                               self._engine.adopt_links)
         self._descriptions = DescriptionInput(self._engine, self._node_parameters.links,
                                               self.get_logger(), self._log)
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
@@ -91,21 +91,18 @@ class IKNode(Node):
         self._solve_service = SolveIKService(
             self, self._on_solve_ik, lambda: self._node_parameters.settings.max_pending_requests)
         solver = self._node_parameters.settings.solver
-        self._warm_up_solvers(solver)
+        # Compiling a solver takes seconds the first time after an install (then it loads from
+        # the disk cache in tens of milliseconds); done here, no drag ever waits for it.
+        order = ([solver] if solver in SOLVERS else []) + [
+            name for name in SOLVERS if name != solver]
+        self.get_logger().info('loading the compiled solvers (%s); the first start after an '
+                               'install compiles them, which takes a minute' % ', '.join(order))
+        self.get_logger().info('solvers ready in %.2f s' % warm_up(order))
         self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
         self._worker.start()
         self.get_logger().info('ready: solver %s, targets on %s, commands on %s, service %s' % (
             solver, self.resolve_topic_name(TARGET_POSE_TOPIC), self._commands.destination,
             self._solve_service.service_name))
-
-    def _warm_up_solvers(self, chosen: str) -> None:
-        # Compiling a solver takes seconds the first time after an install (then it loads from
-        # the disk cache in tens of milliseconds); done here, no drag ever waits for it.
-        order = ([chosen] if chosen in SOLVERS else []) + [
-            name for name in SOLVERS if name != chosen]
-        self.get_logger().info('loading the compiled solvers (%s); the first start after an '
-                               'install compiles them, which takes a minute' % ', '.join(order))
-        self.get_logger().info('solvers ready in %.2f s' % warm_up(order))
 
     @property
     def descriptions_received(self) -> int:

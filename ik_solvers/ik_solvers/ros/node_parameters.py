@@ -47,7 +47,9 @@ class NodeParameters:
             override = node._parameter_overrides.get(spec.name)
             value = spec.default if override is None else coerce_value(spec.name, override.value)
             node.declare_parameter(spec.name, value, describe(spec), ignore_override=True)
-        self._settings = self._snapshot([])
+        #: The values of the parameters a solve uses, as one consistent snapshot; replaced
+        #: whole on every accepted change, so a reader never sees half a change.
+        self.settings: NodeSettings = self._snapshot([])
         if hasattr(node, 'add_pre_set_parameters_callback'):
             # Lets ``ros2 param set timeout 1`` through as 1.0 (Iron and later; Humble refuses
             # the integer with a reason, it does not crash).
@@ -59,15 +61,10 @@ class NodeParameters:
         if self._post_set_supported:
             node.add_post_set_parameters_callback(self._apply)
         for name in ('solver', 'orientation_mode', 'tip_axis'):
-            problem = check_parameter(name, getattr(self._settings, name))
+            problem = check_parameter(name, getattr(self.settings, name))
             if problem:
                 node.get_logger().error('parameter %s: %s; every solve will fail until it is '
                                         'set to a valid value' % (name, problem))
-
-    @property
-    def settings(self) -> NodeSettings:
-        """Return the values of the parameters a solve uses, as one consistent snapshot."""
-        return self._settings
 
     def value(self, name: str):
         """Return the current value of a parameter."""
@@ -123,7 +120,7 @@ class NodeParameters:
         links = self._new_links(parameters)
         if links is not None:
             self._adopt_links(*links)
-        self._settings = self._snapshot(parameters)
+        self.settings = self._snapshot(parameters)
         for parameter in parameters:
             self._node.get_logger().info('parameter %s set to %r'
                                          % (parameter.name, parameter.value))

@@ -32,6 +32,6 @@ class WithinTolerance(Judge):
             return None
         if result.status == 'timed_out':
             return Refusal(ErrorCode.TIMED_OUT, '%s timed out after %g s: %s'
-                           % (candidate.solver, candidate.timeout, candidate.summary()))
+                           % (candidate.solver, candidate.timeout, candidate.summary))
         return Refusal(ErrorCode.NO_SOLUTION, '%s found no solution within tolerance: %s'
-                       % (candidate.solver, candidate.summary()))
+                       % (candidate.solver, candidate.summary))
