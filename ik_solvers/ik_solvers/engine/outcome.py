@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What goes into one solve of the ik_node and what comes out of it: plain, frozen data."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Sequence, Tuple
 
 import numpy as np
@@ -85,7 +85,10 @@ class IKOutcome:
     #: and shared by the judges, the status and the markers.
     reached: Optional[np.ndarray] = None
 
-    @property
-    def success(self) -> bool:
-        """Tell whether the solution is verified: within tolerance by FK and within limits."""
-        return self.error_code == ErrorCode.SUCCESS
+    #: The solution is verified: within tolerance by FK and accepted by every judge. Derived
+    #: from ``error_code`` once, at construction.
+    success: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        """Derive :attr:`success` from the error code."""
+        object.__setattr__(self, 'success', self.error_code == ErrorCode.SUCCESS)

@@ -74,9 +74,9 @@ def matrix_to_pose(matrix: np.ndarray) -> Pose:
     :returns: The pose message.
     """
     matrix = np.asarray(matrix, dtype=float)
-    x, y, z, w = (float(value) for value in xyzw_quaternion(matrix))
+    x, y, z, w = xyzw_quaternion(matrix).tolist()
     pose = Pose()
-    pose.position.x, pose.position.y, pose.position.z = (float(v) for v in matrix[:3, 3])
+    pose.position.x, pose.position.y, pose.position.z = matrix[:3, 3].tolist()
     pose.orientation.x, pose.orientation.y = x, y
     pose.orientation.z, pose.orientation.w = z, w
     return pose

@@ -68,9 +68,9 @@ class IKNode(Node):
         self._descriptions = DescriptionInput(self._engine, self._node_parameters.links,
                                               self.get_logger(), self._log)
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
-        # Held by the worker while it uses the node after a solve; destroy_node takes it to
-        # know that the worker will not touch the node again.
+        # Held by the worker while it uses the node after a solve; destroy_node takes it.
         self._worker_output = threading.Lock()
+        self._closing = threading.Event()
         fallback = self._node_parameters.value('robot_description')
         if fallback:
             self._descriptions.submit(fallback, 'the robot_description parameter')
@@ -113,9 +113,10 @@ class IKNode(Node):
         """
         Close the mailboxes, then destroy the node without waiting for a solve in flight.
 
-        A solve may last its whole timeout (up to 10 s). Once the mailboxes are closed, no
-        worker touches the node again: they only finish their solve and end.
+        A solve may last its whole timeout (up to 10 s); once the mailboxes are closed, workers
+        only finish their solve and end, without touching the node.
         """
+        self._closing.set()
         self._descriptions.close(timeout=1.0)
         self._solve_service.close(timeout=0.0)
         self._targets.close()
@@ -139,26 +140,24 @@ class IKNode(Node):
                            'infinite positions of %s; the other joints were updated'
                            % ', '.join(dropped))
 
-    # Requests ------------------------------------------------------------------------------
-
     def _work(self) -> None:
         while True:
             target = self._targets.take(timeout=1.0)
             if target is None:
-                if self._targets.closed:
+                if self._closing.is_set():
                     return
                 continue
             try:
                 self._solve_streamed(target)
             except Exception as error:  # noqa: B902 - the worker must outlive any bug
-                if not self._targets.closed:
+                if not self._closing.is_set():
                     self.get_logger().error('streamed solve failed: %r' % error)
 
     def _solve_streamed(self, target: PoseStamped) -> None:
         settings = self._node_parameters.settings
         outcome = self._engine.handle(target_request(target), settings)
         with self._worker_output:
-            if self._targets.closed:
+            if self._closing.is_set():
                 return  # the node is being destroyed while this solve ran
             if outcome.command is not None:
                 self._commands.send(outcome.command)
