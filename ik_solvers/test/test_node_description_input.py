@@ -14,6 +14,7 @@ from ik_solvers.engine.settings import NodeSettings
 from ik_solvers.exceptions import RobotModelError
 import numpy as np
 import pytest
+from test_node_support import start_ur5_node, UR5, UR5_CHAIN, UR5_HOME
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 PANDA = (URDF_DIR / 'panda_like.urdf').read_text()
@@ -74,3 +75,23 @@ def test_a_description_replaced_before_it_was_parsed_is_reported():
     finally:
         release.set()
         loader.close(timeout=HANG_BOUND)
+
+
+def test_over_dds_a_five_megabyte_link_name_is_parsed_adopted_and_both_are_logged(ros):
+    node, probe = start_ur5_node(ros)
+    name = 'n' * 5_000_000
+    text = UR5.replace('</robot>', '<link name="%s"/><joint name="long_name_joint" '
+                       'type="fixed"><parent link="tool0"/><child link="%s"/></joint></robot>'
+                       % (name, name))
+    logs = probe.logs.count()
+    probe.publish_description(text)
+    started = probe.logs.wait_for(
+        lambda log: 'parsing a description of %d characters' % len(text) in log.msg,
+        start=logs)
+    assert 'the robot_description topic' in started.msg
+    # Generous: the parse takes seconds on a busy machine; only a hang exceeds this.
+    adopted = probe.logs.wait_for(lambda log: 'robot model from' in log.msg, start=logs,
+                                  timeout=120.0)
+    assert 'chain base_link -> tool0' in adopted.msg, adopted.msg
+    goal = UR5_CHAIN.fk(np.asarray(UR5_HOME) + 0.1)
+    assert probe.call(probe.target_request(goal)).success
