@@ -3,8 +3,8 @@
 """
 The judges of a solution, in the order they are asked; the first refusal decides.
 
-Adding a judgement is one module with a :class:`Judge` subclass and one line in
-:data:`DEFAULT_JUDGES`. Judgements of the solution come before judgements of the command, so
+Adding a judgement is one module with a :class:`Judge` subclass, its import here and one line
+in :data:`DEFAULT_JUDGES`. Judgements of the solution come before judgements of the command, so
 that a solution that is wrong is reported as such even when it would not be commanded.
 """
 
@@ -18,15 +18,7 @@ from .tolerance import WithinTolerance
 from ..candidate import Candidate
 from ..refusal import Refusal
 
-__all__ = [
-    'ContinuousMotion',
-    'DEFAULT_JUDGES',
-    'FreshJointStates',
-    'Judge',
-    'WithinJointLimits',
-    'WithinTolerance',
-    'first_refusal',
-]
+__all__ = ['DEFAULT_JUDGES', 'Judge', 'first_refusal']
 
 DEFAULT_JUDGES: Tuple[Judge, ...] = (
     WithinTolerance(),
