@@ -37,8 +37,8 @@ DESCRIPTIONS = [
 @pytest.mark.parametrize('relative, base_link, tip_link', DESCRIPTIONS,
                          ids=[entry[0].rsplit('/', 1)[1] + ':' + entry[2]
                               for entry in DESCRIPTIONS])
-def test_the_description_loads_from_the_topic_and_a_solve_succeeds(ros, relative, base_link,
-                                                                    tip_link):
+def test_the_description_loads_from_the_topic_and_a_solve_succeeds(
+        ros, relative, base_link, tip_link):
     urdf_xml = example_robot_urdf(relative)
     chain = RobotModel.from_urdf(urdf_xml).chain(base_link, tip_link)
     node, probe = ros.start(base_link=base_link, tip_link=tip_link)
@@ -70,8 +70,8 @@ def test_the_description_loads_from_the_topic_and_a_solve_succeeds(ros, relative
     duration = command.points[-1].time_from_start
     seconds = duration.sec + 1e-9 * duration.nanosec
     velocity_scale = node.get_parameter('velocity_scale').value
-    expected = max(float(np.max(np.abs(solution - home) / (velocity_scale
-                                                            * chain.velocity_limits))),
+    speeds = velocity_scale * chain.velocity_limits
+    expected = max(float(np.max(np.abs(solution - home) / speeds)),
                    node.get_parameter('min_duration').value)
     assert seconds == pytest.approx(expected, abs=2e-9)
     unlimited = chain.joints_without_velocity_limit
