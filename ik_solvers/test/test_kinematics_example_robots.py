@@ -185,3 +185,14 @@ def test_a_follower_whose_leader_is_off_the_chain_is_moved_through_its_leader(
     moved = q.copy()
     moved[index] = chain.lower[index] + 0.9 * (chain.upper[index] - chain.lower[index])
     assert np.abs(chain.fk(moved) - chain.fk(q)).max() > 1e-3
+    # The frame standing for the leader is the follower's, its axis the way a rise of the
+    # leader moves the tip (reversed for Talos, whose follower turns against its leader), as
+    # the solvers' sweeps read it.
+    poses = chain.poses(moved)
+    axis, origin, tip = poses[index, :3, 2], poses[index, :3, 3], poses[-1, :3, 3]
+    column = chain.jacobian(moved)[:, index]
+    if chain.is_prismatic[index]:
+        np.testing.assert_allclose(column, np.concatenate([axis, np.zeros(3)]), atol=1e-12)
+    else:
+        np.testing.assert_allclose(column, np.concatenate([np.cross(axis, tip - origin), axis]),
+                                   atol=1e-12)

@@ -58,7 +58,8 @@ class Chain:
       finger hangs on another branch) makes the leader a variable of the chain, placed where
       its first follower is: a configuration sets the leader and the follower moves with it,
       so the command names the leader, as it would for a chain holding both. The frame, axis
-      and ``joint_segment`` row of such a variable are those of its first follower;
+      and ``joint_segment`` row of such a variable are those of its first follower, the axis
+      reversed when the follower turns against its leader (a negative multiplier);
     - mimic joints of mimic joints resolve to the first leader that mimics nobody.
     """
 
@@ -91,6 +92,13 @@ class Chain:
         self._num_segments = len(segment_joints)
         self._frame_rows = np.array(frame_rows, dtype=np.int64)
         unit_axes = np.array(unit_axes, dtype=float).reshape(self._num_segments, 3)
+        for variable, row in enumerate(frame_rows):
+            if leaders[variable].name != segment_joints[row].name and multipliers[row] < 0.0:
+                # A leader off the chain stands in its follower's frame; turned against it,
+                # the frame is flipped so that a rise of the variable moves along the frame's
+                # axis, as the solvers' sweeps assume of every variable's own frame.
+                unit_axes[row] = -unit_axes[row]
+                multipliers[row], offsets[row] = -multipliers[row], -offsets[row]
         self._axes = _read_only(unit_axes[self._frame_rows].copy())
         self._alignments = np.array([frame_aligning_z_with(axis) for axis in self._axes])
         self._set_limits(leaders, [(joint, mimics[joint.name]) for joint in segment_joints
