@@ -20,14 +20,13 @@ from .collision import CollisionShape, read_collisions
 from .joint import JointDescription, Mimic, origin_matrix
 from .urdf_rules import (
     check_joint_extras,
-    dismantle,
     JOINT_TYPES,
     owner_name,
-    parse_xml,
     read_number,
     read_vector,
     required_attribute,
 )
+from .urdf_xml import dismantle, parse_xml
 from ..exceptions import RobotModelError
 
 __all__ = ['ParsedRobot', 'read_robot']

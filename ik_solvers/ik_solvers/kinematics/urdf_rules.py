@@ -10,14 +10,15 @@ refusal names the joint or link, the element and the attribute.
 
 urdfdom's number grammar: a decimal number, optionally signed and with an exponent, after
 optional leading blanks and with nothing after it; ``inf``, ``nan``, hexadecimal and values
-beyond the range of a double are not numbers. A vector is split at single spaces and must
-hold exactly three numbers. urdfdom reads only the first child element of each kind (the
+beyond the range of a double are not numbers. A vector is split at spaces, not at tabs or line
+breaks, and must hold exactly three numbers (:mod:`.urdf_xml` keeps those blanks in attribute
+values, as urdfdom's XML library does). urdfdom reads only the first child element of each kind (the
 first ``<origin>``, ``<limit>``, ...), and so does this module.
 """
 
 import math
 import re
-from typing import Any, Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 import xml.etree.ElementTree as ElementTree
 
 from ..exceptions import RobotModelError
@@ -25,10 +26,7 @@ from ..exceptions import RobotModelError
 __all__ = [
     'JOINT_TYPES',
     'check_joint_extras',
-    'dismantle',
-    'feed_in_chunks',
     'owner_name',
-    'parse_xml',
     'read_number',
     'read_vector',
     'required_attribute',
@@ -37,60 +35,12 @@ __all__ = [
 #: Every joint type urdfdom knows; any other type refuses the description.
 JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
 
-# Bytes handed to the XML parser at a time: between two chunks other threads get the
-# interpreter, so parsing a description of megabytes never stalls them for long.
-_CHUNK_BYTES = 64 * 1024
-
 # What C++ stream extraction of a double consumes in the classic locale, to the very end.
 _DECIMAL = re.compile(r'[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z')
-_LEADING_BLANKS = ' \t\n\v\f\r'
+_LEADING_BLANKS = ' \t\n\v\f\r'  # the space first: urdfdom splits vectors at it alone
 
 # Longest attribute value quoted in a message.
 _MAX_QUOTED = 60
-
-
-def feed_in_chunks(parser: Any, data: bytes) -> Any:
-    """
-    Parse a document with an incremental XML parser, a slice at a time.
-
-    :param parser: An ``xml.etree.ElementTree.XMLParser`` or an ``lxml.etree.XMLParser``.
-    :param data: The document.
-    :returns: The root element, as ``parser.close()`` returns it.
-    :raises Exception: What the parser raises on malformed XML.
-    """
-    for start in range(0, len(data), _CHUNK_BYTES):
-        parser.feed(data[start:start + _CHUNK_BYTES])
-    return parser.close()
-
-
-def parse_xml(urdf_xml: str) -> ElementTree.Element:
-    """
-    Parse XML text with the standard library, in chunks.
-
-    :param urdf_xml: The text.
-    :returns: The root element.
-    :raises ElementTree.ParseError: On malformed XML; the message names line and column.
-    """
-    return feed_in_chunks(ElementTree.XMLParser(), urdf_xml.encode('utf-8'))
-
-
-def dismantle(root: Any) -> None:
-    """
-    Free a parsed document one top-level element at a time.
-
-    Dropped at once, the tree of a description of megabytes is freed in one call that holds
-    the interpreter lock for tens of milliseconds; element by element, other threads run in
-    between.
-
-    :param root: An ``xml.etree.ElementTree`` or ``lxml.etree`` element; emptied.
-    """
-    # Not ``while len(root)``: lxml counts the children one by one, which makes the loop
-    # quadratic; removing the last child is constant time in both libraries.
-    while True:
-        try:
-            del root[-1]
-        except IndexError:
-            return
 
 
 def owner_name(element: ElementTree.Element) -> str:
@@ -111,6 +61,8 @@ def _problem(owner: str, element: ElementTree.Element, attribute: str, problem: 
 def _number(piece: str) -> Tuple[Optional[float], str]:
     """Read one number as urdfdom does: ``(value, '')`` or ``(None, what is wrong)``."""
     stripped = piece.lstrip(_LEADING_BLANKS)
+    if any(blank in stripped for blank in _LEADING_BLANKS[1:]):
+        return None, 'must not hold a tab or line break (urdfdom reads it as part of a number)'
     if _DECIMAL.match(stripped):
         value = float(stripped)
         # Beyond the range of a double: the C++ stream fails, Python gives infinity.
