@@ -12,8 +12,8 @@ urdfdom's number grammar: a decimal number, optionally signed and with an expone
 optional leading blanks and with nothing after it; ``inf``, ``nan``, hexadecimal and values
 beyond the range of a double are not numbers. A vector is split at spaces, not at tabs or line
 breaks, and must hold exactly three numbers (:mod:`.urdf_xml` keeps those blanks in attribute
-values, as urdfdom's XML library does). urdfdom reads only the first child element of each kind (the
-first ``<origin>``, ``<limit>``, ...), and so does this module.
+values, as urdfdom's XML library does). urdfdom reads only the first child element of each
+kind (the first ``<origin>``, ``<limit>``, ...), and so does this module.
 """
 
 import math

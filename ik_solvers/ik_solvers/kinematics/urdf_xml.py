@@ -4,7 +4,7 @@
 URDF text to an element tree, with attribute values as urdfdom sees them.
 
 An XML parser turns every tab and line break inside an attribute value into a space; urdfdom's
-XML library keeps them, and its number reader then refuses ``xyz="0 0\\t1"`` or a vector
+XML library keeps them, and its number reader then refuses ``xyz="0 0<TAB>1"`` or a vector
 broken over two lines. To refuse the same descriptions, values that hold such characters in
 the text keep them here too. The common case (none do) takes the standard library's compiled
 parser; only a description where one might is parsed a second, slower way.
@@ -68,8 +68,8 @@ class _RawBlankParser:
                 name = raw.group(1).decode('utf-8')
                 if name in attributes and re.search(rb'[\t\n\r]', value):
                     attributes[name] = unescape(value.decode('utf-8'))
-        self._builder.start(_qualified(tag), {_qualified(name): value
-                                             for name, value in attributes.items()})
+        qualified = {_qualified(name): value for name, value in attributes.items()}
+        self._builder.start(_qualified(tag), qualified)
 
     def feed(self, chunk: bytes) -> None:
         self._parser.Parse(chunk, False)
