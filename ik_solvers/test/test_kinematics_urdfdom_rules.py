@@ -9,6 +9,7 @@ with Pinocchio), the test asks it too, so the table itself is checked against ur
 
 import math
 from pathlib import Path
+import re
 
 from ik_solvers.benchmarks.hostile_inputs import bad_descriptions
 from ik_solvers.exceptions import RobotModelError
@@ -18,7 +19,8 @@ import numpy as np
 import pytest
 from urdfdom_support import urdfdom_verdict
 
-UR5 = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
+UR5_PATH = Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf'
+UR5 = UR5_PATH.read_text()
 
 ARM = ('<link name="base"/><link name="a"/><link name="b"/>'
        '<joint name="j" type="revolute"><parent link="base"/><child link="a"/>'
@@ -230,3 +232,59 @@ def test_an_unreadable_collision_ends_its_links_collisions_as_in_urdfdom():
     assert [shape.geometry for shape in model.collisions('a')] == [Sphere(0.1)]
     assert any("link 'a': <box size=\"1 1\">: size must hold 3 numbers" in message
                for message in model.parser_messages), model.parser_messages
+
+
+MUTATED_ATTRIBUTES = ('xyz', 'rpy', 'lower', 'upper', 'effort', 'velocity', 'name', 'type',
+                      'link', 'joint', 'multiplier', 'radius', 'size', 'filename', 'value',
+                      'ixx', 'rgba', 'length', 'scale', 'k_velocity', 'damping')
+MUTATED_VALUES = ('', 'x', 'inf', 'nan', '1e999', '1 2', '0 0 0', '0 0 0 0', '1', '-1', ' 1',
+                  '1 ', '0x10', '1e', '.5', '+2', '1\t0 0', '1,0,0')
+REMOVED_ELEMENTS = ('limit', 'axis', 'origin', 'parent', 'child', 'mimic', 'mass', 'box',
+                    'collision', 'material', 'safety_controller', 'dynamics', 'link', 'color')
+JOINT_TYPES = ('revolute', 'fixed', 'prismatic', 'continuous', 'planar', 'floating', 'hinge')
+
+
+def _mutate(text: str, rng: np.random.Generator) -> str:
+    """Spoil one thing: an attribute's value, an element, or a joint's type."""
+    kind = rng.integers(3)
+    if kind == 0:
+        attribute = MUTATED_ATTRIBUTES[rng.integers(len(MUTATED_ATTRIBUTES))]
+        found = list(re.finditer(r'\b%s="[^"]*"' % attribute, text))
+        replacement = '%s="%s"' % (attribute, MUTATED_VALUES[rng.integers(len(MUTATED_VALUES))])
+    elif kind == 1:
+        tag = REMOVED_ELEMENTS[rng.integers(len(REMOVED_ELEMENTS))]
+        found = list(re.finditer(r'<%s\b[^>]*/>' % tag, text))
+        replacement = ''
+    else:
+        found = list(re.finditer(r'<joint\b[^>]*type="\w+"', text))
+        replacement = None
+    if not found:
+        return text
+    match = found[rng.integers(len(found))]
+    if replacement is None:
+        replacement = re.sub(r'type="\w+"', 'type="%s"' % JOINT_TYPES[
+            rng.integers(len(JOINT_TYPES))], match.group())
+    return text[:match.start()] + replacement + text[match.end():]
+
+
+def test_randomly_spoiled_descriptions_get_urdfdoms_verdict():
+    if urdfdom_verdict(UR5) is None:
+        pytest.skip("urdfdom's check_urdf is not installed (PyPI: cmeel-urdfdom, with pin)")
+    bundled = [UR5] + [(UR5_PATH.parent / name).read_text()
+                       for name in ('panda_like.urdf', 'so101_like.urdf')]
+    rng = np.random.default_rng(22)
+    refused = 0
+    for _ in range(300):
+        text = bundled[rng.integers(len(bundled))]
+        for _ in range(rng.integers(1, 4)):
+            text = _mutate(text, rng)
+        try:
+            RobotModel.from_urdf(text)
+            ours = True
+        except RobotModelError as error:
+            assert str(error), 'a refusal without a reason'
+            ours = False
+        assert ours == urdfdom_verdict(text), text
+        refused += not ours
+    # Both verdicts occur, so the comparison means something.
+    assert 30 < refused < 270, refused
