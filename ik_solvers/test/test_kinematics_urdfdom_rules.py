@@ -288,3 +288,11 @@ def test_randomly_spoiled_descriptions_get_urdfdoms_verdict():
         refused += not ours
     # Both verdicts occur, so the comparison means something.
     assert 30 < refused < 270, refused
+
+
+def test_messages_about_skipped_parts_are_capped():
+    unknown = ''.join('<unknown_%d/>' % index for index in range(5000))
+    model = RobotModel.from_urdf(_robot(extra=unknown))
+    assert len(model.parser_messages) == 101
+    assert model.parser_messages[0] == 'ignored the unknown element <unknown_0>'
+    assert model.parser_messages[-1] == '... and 4900 more'

@@ -34,6 +34,8 @@ __all__ = ['ParsedRobot', 'read_robot']
 _ZERO = (0.0, 0.0, 0.0)
 # The URDF default axis of a joint without <axis>.
 _X_AXIS = (1.0, 0.0, 0.0)
+# Messages kept about skipped parts; the rest are counted.
+_MAX_MESSAGES = 100
 # Top-level elements of the URDF format and its usual companions; others are reported.
 _KNOWN_ELEMENTS = frozenset(('link', 'joint', 'material', 'transmission', 'gazebo',
                              'ros2_control'))
@@ -48,7 +50,9 @@ class ParsedRobot:
     :ivar link_names: Every link, in the order of the URDF.
     :ivar joints: Every joint, in the order of the URDF.
     :ivar collisions: The collision shapes of each link that has any.
-    :ivar messages: What was skipped: unknown elements and unreadable collisions.
+    :ivar messages: What was skipped: unknown elements and unreadable collisions (the first
+        100, then how many more).
+    :ivar left_out: How many messages were not kept.
     """
 
     name: str
@@ -56,6 +60,15 @@ class ParsedRobot:
     joints: List[JointDescription] = field(default_factory=list)
     collisions: Dict[str, Tuple[CollisionShape, ...]] = field(default_factory=dict)
     messages: List[str] = field(default_factory=list)
+    left_out: int = 0
+
+    def note(self, message: str) -> None:
+        """Keep a message about a skipped part; past 100, only count it."""
+        # A hostile description may hold millions of unknown attributes.
+        if len(self.messages) < _MAX_MESSAGES:
+            self.messages.append(message)
+        else:
+            self.left_out += 1
 
 
 def _parse_document(urdf_xml) -> ElementTree.Element:
@@ -166,18 +179,19 @@ def _read_parts(robot: ElementTree.Element, parsed: ParsedRobot) -> None:
                 raise RobotModelError("robot '%s' declares link '%s' twice" % (parsed.name, link))
             links.add(link)
             parsed.link_names.append(link)
-            parsed.messages.extend("link '%s': ignored the unknown attribute %s"
-                                   % (link, attribute[:60])
-                                   for attribute in element.attrib if attribute != 'name')
+            for attribute in element.attrib:
+                if attribute != 'name':
+                    parsed.note("link '%s': ignored the unknown attribute %s"
+                                % (link, attribute[:60]))
             shapes, dropped = read_collisions(element)
             if shapes:
                 parsed.collisions[link] = shapes
             if dropped:
-                parsed.messages.append(dropped)
+                parsed.note(dropped)
         elif element.tag == 'joint':
             parsed.joints.append(_read_joint(element))
         elif isinstance(element.tag, str) and element.tag not in _KNOWN_ELEMENTS:
-            parsed.messages.append('ignored the unknown element <%s>' % element.tag[:60])
+            parsed.note('ignored the unknown element <%s>' % element.tag[:60])
 
 
 def read_robot(urdf_xml: str) -> ParsedRobot:
@@ -203,4 +217,6 @@ def read_robot(urdf_xml: str) -> ParsedRobot:
             raise RobotModelError("robot '%s' has no <link>" % name)
     finally:
         dismantle(root)
+    if parsed.left_out:
+        parsed.messages.append('... and %d more' % parsed.left_out)
     return parsed
