@@ -50,6 +50,8 @@ DEFAULT_MAX_POINTS = 10000
 # A seed this far outside a joint's limits (rad or m) is moved onto the limit; farther is an
 # error: joint encoders report a little past a limit now and then.
 _SEED_LIMIT_SLACK = 1e-4
+# Points solved between two jump tests (a jump found late costs at most this many solves).
+_JUMP_BLOCK = 32
 
 
 class CollisionCheck(Protocol):
@@ -240,6 +242,14 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
         collision_report=report, elapsed=time.perf_counter() - started)
 
 
+def _first_jump(positions: np.ndarray, first: int, last: int,
+                jump_threshold: float) -> Optional[int]:
+    """Index of the first point in first..last that moves a joint too far, or None."""
+    steps = np.abs(positions[first:last + 1] - positions[first - 1:last]).max(axis=1)
+    over = np.flatnonzero(steps > jump_threshold)
+    return first + int(over[0]) if over.size else None
+
+
 def _follow(prepared: PreparedSolver, targets: np.ndarray, positions: np.ndarray,
             deadline: float, point_timeout: float, jump_threshold: float,
             collision: Optional[CollisionCheck]):
@@ -249,26 +259,47 @@ def _follow(prepared: PreparedSolver, targets: np.ndarray, positions: np.ndarray
         report = collision.check(q.copy())
         if report.colliding:
             return 0, 'collision', 'the start configuration collides', report
+    unchecked = 1  # the first point whose step has not been tested for a jump yet
+    stop = (targets.shape[0], 'complete', '', None)
     for index in range(1, targets.shape[0]):
         remaining = deadline - time.perf_counter()
         if remaining <= 0.0:
-            return index, 'timed_out', 'the path timeout ran out before point %d' % index, None
+            stop = (index, 'timed_out', 'the path timeout ran out before point %d' % index,
+                    None)
+            break
         answer = prepared.solve(targets[index], q, timeout=min(point_timeout, remaining))
         if not answer.success:
-            reason = 'timed_out' if answer.status == 'timed_out' else 'unreachable'
-            return index, reason, 'point %d: %s, %.3g m and %.3g rad away' % (
-                index, answer.status, answer.position_error, answer.orientation_error), None
-        step = float(np.max(np.abs(answer.q - q)))
-        if step > jump_threshold:
-            return index, 'jump', 'point %d moves a joint by %.3g, more than %g' % (
-                index, step, jump_threshold), None
+            stop = (index, 'timed_out' if answer.status == 'timed_out' else 'unreachable',
+                    'point %d: %s, %.3g m and %.3g rad away' % (
+                        index, answer.status, answer.position_error, answer.orientation_error),
+                    None)
+            break
+        q = positions[index] = answer.q
+        # The jump test runs on blocks of points: one numpy reduction per point would cost
+        # a third of a point's solve.
+        if index - unchecked + 1 >= _JUMP_BLOCK:
+            jump = _first_jump(positions, unchecked, index, jump_threshold)
+            if jump is not None:
+                return _jump(positions, jump, jump_threshold)
+            unchecked = index + 1
         if collision is not None:
-            report = collision.check(answer.q.copy())
+            report = collision.check(q.copy())
             if report.colliding:
-                return index, 'collision', 'point %d collides' % index, report
-        positions[index] = answer.q
-        q = answer.q
-    return targets.shape[0], 'complete', '', None
+                stop = (index, 'collision', 'point %d collides' % index, report)
+                break
+    # A jump before the stop explains it better: the points after a jump are off the branch.
+    last = stop[0] if stop[1] == 'collision' else stop[0] - 1
+    if last >= unchecked:
+        jump = _first_jump(positions, unchecked, last, jump_threshold)
+        if jump is not None:
+            return _jump(positions, jump, jump_threshold)
+    return stop
+
+
+def _jump(positions: np.ndarray, index: int, jump_threshold: float):
+    step = float(np.abs(positions[index] - positions[index - 1]).max())
+    return index, 'jump', 'point %d moves a joint by %.3g, more than %g' % (
+        index, step, jump_threshold), None
 
 
 def _message(reason: str, reached: int, count: int, detail: str) -> str:

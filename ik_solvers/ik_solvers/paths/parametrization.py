@@ -29,7 +29,7 @@ from .trajectory import PathTiming, TimedTrajectory
 __all__ = ['DEFAULT_GRID_POINTS', 'time_parametrize']
 
 #: Grid points of the first parametrization of a path (more only when the check needs them).
-DEFAULT_GRID_POINTS = 32
+DEFAULT_GRID_POINTS = 16
 # A first grid whose check is off by more than this share is refined rather than slowed down.
 _REFINE_ABOVE = 1.05
 # How much finer each refinement is.

@@ -10,6 +10,7 @@ checks them once and then makes only the compiled call per target; the answer is
 ``solve()``'s for the same arguments.
 """
 
+import math
 import time
 from typing import Any, Optional
 
@@ -121,6 +122,7 @@ class PreparedSolver:
         self._settings = _settings(heuristic, finisher, goal, weight, polish_iterations,
                                    max_attempts).copy()
         self._chain = chain
+        self._shape = (chain.num_joints,)
         self._report = np.empty(REPORT_SIZE)
         if not is_warm(solver):  # compile now rather than inside the first deadline
             warm_up((solver,))
@@ -143,21 +145,28 @@ class PreparedSolver:
         :raises InvalidSolverOptionError: ``timeout`` is not a finite positive number.
         """
         start_time = time.perf_counter()
-        if not is_positive_number(timeout):
+        # The common case (a float timeout, arrays as a path loop passes them) is checked
+        # with plain comparisons: the general checks cost a third of a warm point's search.
+        if not (type(timeout) is float and 0.0 < timeout < math.inf) \
+                and not is_positive_number(timeout):
             raise InvalidSolverOptionError('timeout must be a finite positive number of '
                                            'seconds, got %r' % (timeout,))
-        pose = target if (isinstance(target, np.ndarray) and target.dtype == np.float64
-                          and target.shape == (4, 4) and target.flags.c_contiguous) \
-            else _target_array(target)
-        q = _seed_array(seed, self._chain)  # a fresh copy: the search writes into it
+        if not (type(target) is np.ndarray and target.dtype == np.float64
+                and target.shape == (4, 4) and target.flags.c_contiguous
+                and target.flags.writeable):  # another layout would compile another search
+            target = _target_array(target)
+        if type(seed) is np.ndarray and seed.dtype == np.float64 and seed.shape == self._shape:
+            q = seed.copy()  # the search writes into it
+        else:
+            q = _seed_array(seed, self._chain)
         settings = self._settings
         settings[DEADLINE] = start_time + float(timeout)
         report = self._report
-        self._implementation.search(self._chain.arrays, pose, settings, self._options, q,
+        self._implementation.search(self._chain.arrays, target, settings, self._options, q,
                                     report)
         status = report[REPORT_STATUS]
         if status == STATUS_INVALID_TARGET:
-            raise InvalidTargetError(_target_problem(pose))
+            raise InvalidTargetError(_target_problem(target))
         if status == STATUS_INVALID_SEED:
             raise InvalidSeedError('seed has non-finite values')
         success = report[REPORT_MET] != 0.0
