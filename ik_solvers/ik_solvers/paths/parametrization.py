@@ -5,16 +5,16 @@ Time-optimal timing of a joint path within velocity and acceleration limits, by 
 
 The path is the cubic spline through the joint path in the parameter s, from 0 to 1 in equal
 steps per point (toppra's solver has absolute tolerances: with s counted in points, the
-derivatives of a path of 1 mm steps are small enough to drown in them, and it fails);
-toppra (Pham and Pham, "A New Approach to Time-Optimal Path Parameterization Based on
-Reachability Analysis", 2018) finds the fastest timing with the path at rest at both ends, on a
-grid of the path's points. Its cost grows with the grid, so a coarse grid (``grid_points``)
-comes first; the limits are then checked at every path point, on both sides of it, and midway
-between points. A grid too coarse for a strongly curved joint path is refined (every fourth,
-then every point); what is left over is removed by running the whole timing uniformly slower,
-which divides velocities by the factor and accelerations by its square. The trajectory
-returned keeps every limit wherever it was checked. The choice of toppra, by measurement, is
-recorded in docs/DECISIONS.md.
+derivatives of a path of 1 mm steps are small enough to drown in them, and it fails). toppra
+(Pham and Pham, "A New Approach to Time-Optimal Path Parameterization Based on Reachability
+Analysis", 2018) finds the fastest timing with the path at rest at both ends, on a uniform grid
+of s. Its cost grows with the grid, so a coarse grid (``grid_points``) comes first; the limits
+are then checked at every path point, at every grid point on both of its sides, and midway
+between them all. A grid too coarse for a strongly curved joint path (off by more than 5 %) is
+refined four times over, up to one grid point per path point; what is left over is removed by
+running the whole timing uniformly slower, which divides velocities by the factor and
+accelerations by its square. The trajectory returned keeps every limit wherever it was
+checked. The choice of toppra, by measurement, is recorded in docs/DECISIONS.md.
 """
 
 import math
@@ -70,11 +70,9 @@ def _parameters(count: int) -> np.ndarray:
     return np.arange(count, dtype=float) / (count - 1)
 
 
-def _grid(count: int, stride: int) -> np.ndarray:
-    indices = np.arange(0, count, stride)
-    if indices[-1] != count - 1:
-        indices = np.append(indices, count - 1)
-    return indices / (count - 1.0)
+def _stage_of(grid: np.ndarray, parameters: np.ndarray) -> np.ndarray:
+    """The stage each parameter lies in (a grid point: the stage after it; 1: the last)."""
+    return np.clip(np.searchsorted(grid, parameters, side='right') - 1, 0, len(grid) - 2)
 
 
 def _path_velocities(path, grid: np.ndarray, limits: TrajectoryLimits) -> np.ndarray:
@@ -95,18 +93,18 @@ def _stage_accelerations(grid: np.ndarray, path_velocity: np.ndarray) -> np.ndar
     return 0.5 * np.diff(path_velocity ** 2) / np.diff(grid)
 
 
-def _worst_ratios(path, count: int, grid: np.ndarray, path_velocity: np.ndarray,
+def _worst_ratios(path, parameters: np.ndarray, grid: np.ndarray, path_velocity: np.ndarray,
                   limits: TrajectoryLimits) -> Tuple[float, float]:
     """Return the largest |velocity| / limit and |acceleration| / limit found on the path."""
     acceleration = _stage_accelerations(grid, path_velocity)
-    parameters = _parameters(count)
-    starts = parameters[:-1]
-    ends = parameters[1:]
-    # Each interval between path points lies in one stage; check both of its ends and its
-    # middle with that stage's law, so a grid point is checked on both of its sides.
-    stage = np.clip(np.searchsorted(grid, 0.5 * (starts + ends)) - 1, 0, len(grid) - 2)
-    points = np.concatenate((starts, 0.5 * (starts + ends), ends))
-    stages = np.concatenate((stage, stage, stage))
+    # The path points, the grid points and the middles between all of them, each with the
+    # law of the stage it lies in; the inner grid points once more with the stage before
+    # them, so that every grid point is checked on both of its sides.
+    knots = np.union1d(parameters, grid)
+    points = np.concatenate((knots, 0.5 * (knots[1:] + knots[:-1]), grid[1:-1]))
+    stages = np.concatenate((_stage_of(grid, knots[:-1]), [len(grid) - 2],
+                             _stage_of(grid, 0.5 * (knots[1:] + knots[:-1])),
+                             np.arange(len(grid) - 2)))
     squared = np.maximum(path_velocity[stages] ** 2
                          + 2.0 * acceleration[stages] * (points - grid[stages]), 0.0)
     first = path(points, 1)
@@ -150,16 +148,20 @@ def time_parametrize(positions, limits: TrajectoryLimits, *,
         return TimedTrajectory(joint_names=limits.joint_names, times=np.zeros(1),
                                positions=array[:1].copy(), velocities=still,
                                accelerations=still.copy())
-    path = _toppra().SplineInterpolator(_parameters(count), array)
-    stride = max(1, int(math.ceil((count - 1) / (grid_points - 1))))
+    parameters = _parameters(count)
+    path = _toppra().SplineInterpolator(parameters, array)
+    # At least three grid points: one stage from rest to rest at a constant acceleration
+    # cannot move. Refining stops at one grid point per path point.
+    size = max(grid_points, 3)
     while True:
-        grid = _grid(count, stride)
+        grid = np.linspace(0.0, 1.0, size)
         path_velocity = _path_velocities(path, grid, limits)
-        velocity_ratio, acceleration_ratio = _worst_ratios(path, count, grid, path_velocity,
-                                                           limits)
-        if stride == 1 or max(velocity_ratio, acceleration_ratio) <= _REFINE_ABOVE:
+        velocity_ratio, acceleration_ratio = _worst_ratios(path, parameters, grid,
+                                                           path_velocity, limits)
+        finest = max(count, grid_points, 3)
+        if size >= finest or max(velocity_ratio, acceleration_ratio) <= _REFINE_ABOVE:
             break
-        stride = max(1, stride // _REFINEMENT)
+        size = min(finest, _REFINEMENT * (size - 1) + 1)
     slower = max(1.0, velocity_ratio, math.sqrt(acceleration_ratio))
     path_velocity = path_velocity / slower
     timing = _timing(grid, path_velocity)
@@ -167,7 +169,7 @@ def time_parametrize(positions, limits: TrajectoryLimits, *,
         raise TimeParametrizationError(
             'the path needs %.3f s within the limits, more than max_path_duration (%.3f s)'
             % (timing.grid_times[-1], limits.max_path_duration))
-    times, velocities, accelerations = _at_points(path, count, timing)
+    times, velocities, accelerations = _at_points(path, parameters, timing)
 
     def sampler(sample_times: np.ndarray):
         s, ds, dds = timing.at_times(sample_times)
@@ -192,25 +194,21 @@ def _timing(grid: np.ndarray, path_velocity: np.ndarray) -> PathTiming:
                       path_acceleration=_stage_accelerations(grid, path_velocity))
 
 
-def _at_points(path, count: int, timing: PathTiming):
-    points = _parameters(count)
+def _at_points(path, parameters: np.ndarray, timing: PathTiming):
     grid = timing.grid
-    # The stage that starts at a point (the last point: the stage that ends there); comparing
-    # indices, not parameters, keeps rounding out of the choice.
-    indices = np.rint(grid * (count - 1)).astype(int)
-    stage = np.clip(np.searchsorted(indices, np.arange(count), side='right') - 1, 0,
-                    len(grid) - 2)
-    offset = points - grid[stage]
+    stage = _stage_of(grid, parameters)
+    offset = parameters - grid[stage]
     acceleration = timing.path_acceleration[stage]
     start_velocity = timing.path_velocity[stage]
     squared = np.maximum(start_velocity ** 2 + 2.0 * acceleration * offset, 0.0)
     speed = np.sqrt(squared)
     sums = start_velocity + speed
-    times = timing.grid_times[stage] + np.divide(2.0 * offset, sums, out=np.zeros(count),
+    times = timing.grid_times[stage] + np.divide(2.0 * offset, sums,
+                                                 out=np.zeros(parameters.shape),
                                                  where=sums > 0.0)
     speed[0] = speed[-1] = 0.0
     squared[0] = squared[-1] = 0.0
-    first = path(points, 1)
+    first = path(parameters, 1)
     velocities = first * speed[:, None]
-    accelerations = first * acceleration[:, None] + path(points, 2) * squared[:, None]
+    accelerations = first * acceleration[:, None] + path(parameters, 2) * squared[:, None]
     return times, velocities, accelerations

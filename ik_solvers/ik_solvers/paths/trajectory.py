@@ -22,7 +22,7 @@ class PathTiming:
     """
     The timing law s(t): constant path acceleration between consecutive grid points.
 
-    :ivar grid: (G,) path parameter of the grid points, increasing (points of the path).
+    :ivar grid: (G,) path parameter of the grid points, increasing from 0 to 1.
     :ivar grid_times: (G,) time at each grid point, s, from 0.
     :ivar path_velocity: (G,) ds/dt at each grid point, >= 0.
     :ivar path_acceleration: (G-1,) d2s/dt2 within each stage.
