@@ -178,10 +178,10 @@ def test_malformed_joint_limits_are_refused(data, message):
 
 
 def test_a_joint_without_any_acceleration_limit_is_named(ur5):
+    entries = {joint: {'has_acceleration_limits': True, 'max_acceleration': 1.0}
+               for joint in ur5.joint_names if joint != 'elbow_joint'}
     with pytest.raises(InvalidLimitsError, match='no acceleration limit for elbow_joint'):
-        trajectory_limits(ur5, joint_limits={joint: {'has_acceleration_limits': True,
-                                                     'max_acceleration': 1.0}
-                                             for joint in ur5.joint_names if joint != 'elbow_joint'})
+        trajectory_limits(ur5, joint_limits=entries)
 
 
 @pytest.mark.parametrize('options', [

@@ -306,4 +306,3 @@ def _message(reason: str, reached: int, count: int, detail: str) -> str:
     if reason == 'complete':
         return 'all %d points reached' % count
     return '%d of %d points reached; stopped (%s): %s' % (reached, count, reason, detail)
-

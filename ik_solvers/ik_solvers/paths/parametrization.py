@@ -71,7 +71,7 @@ def _parameters(count: int) -> np.ndarray:
 
 
 def _stage_of(grid: np.ndarray, parameters: np.ndarray) -> np.ndarray:
-    """The stage each parameter lies in (a grid point: the stage after it; 1: the last)."""
+    """Return the stage each parameter lies in (at a grid point the next; at 1 the last)."""
     return np.clip(np.searchsorted(grid, parameters, side='right') - 1, 0, len(grid) - 2)
 
 

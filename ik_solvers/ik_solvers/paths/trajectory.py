@@ -4,9 +4,9 @@
 A timed joint path: when each path point is reached, and how fast, as plain arrays.
 
 The motion between the points follows the geometric path (a cubic spline through the joint
-path, in a path parameter s from 0 to 1 in equal steps per point) and a timing law s(t) with a constant path
-acceleration between grid points, as the time-optimal parametrization produced it. Sampling
-at any time gives positions, velocities and accelerations of that same motion.
+path, in a path parameter s from 0 to 1 in equal steps per point) and a timing law s(t) with a
+constant path acceleration between grid points, as the time-optimal parametrization produced
+it. Sampling at any time gives positions, velocities and accelerations of that same motion.
 """
 
 from dataclasses import dataclass, field

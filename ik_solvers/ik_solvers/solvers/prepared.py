@@ -129,7 +129,7 @@ class PreparedSolver:
 
     @property
     def chain(self):
-        """The chain every target is solved for."""
+        """Return the chain every target is solved for."""
         return self._chain
 
     def solve(self, target: Any, seed: Any, *, timeout: float) -> PreparedAnswer:
