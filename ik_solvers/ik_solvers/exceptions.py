@@ -10,6 +10,8 @@ __all__ = [
     'InvalidSolverOptionError',
     'UnknownSolverError',
     'InvalidPathError',
+    'InvalidStepError',
+    'TooManyPointsError',
     'InvalidLimitsError',
     'TimeParametrizationError',
 ]
@@ -52,6 +54,14 @@ class InvalidPathError(IKError, ValueError):
     threshold that is not a finite positive number, a timeout out of range, or more
     interpolated points than the cap allows.
     """
+
+
+class InvalidStepError(InvalidPathError):
+    """A step, angle step or jump threshold of a path is not a number in its range."""
+
+
+class TooManyPointsError(InvalidPathError):
+    """A path would take more interpolated points than its cap allows."""
 
 
 class InvalidLimitsError(IKError, ValueError):

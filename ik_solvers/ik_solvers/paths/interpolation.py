@@ -16,7 +16,7 @@ from typing import Any, List, Sequence
 import numpy as np
 from transforms3d.quaternions import mat2quat, qconjugate, qmult, quat2axangle
 
-from ..exceptions import InvalidPathError
+from ..exceptions import InvalidPathError, InvalidStepError, TooManyPointsError
 
 __all__ = ['InterpolatedPath', 'check_pose', 'interpolate_path', 'RIGID_TOLERANCE']
 
@@ -124,13 +124,14 @@ def interpolate_path(start: np.ndarray, waypoints: Sequence[Any], *, max_step: f
     :param max_angle_step: Largest rotation of the tip between two points, rad, > 0.
     :param max_points: Largest accepted number of points, the start included.
     :returns: The :class:`InterpolatedPath`.
-    :raises InvalidPathError: No waypoints, a waypoint that is not a finite rigid transform, a
-        step that is not a finite positive number, or more than ``max_points`` points.
+    :raises InvalidPathError: No waypoints or a waypoint that is not a finite rigid transform;
+        :class:`InvalidStepError` for a step that is not a finite positive number,
+        :class:`TooManyPointsError` for more than ``max_points`` points.
     """
     for name, value in (('max_step', max_step), ('max_angle_step', max_angle_step)):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not (
                 math.isfinite(value) and value > 0.0):
-            raise InvalidPathError('%s must be a finite positive number, got %r'
+            raise InvalidStepError('%s must be a finite positive number, got %r'
                                    % (name, value))
     if isinstance(waypoints, np.ndarray) and waypoints.ndim == 2:
         raise InvalidPathError('waypoints must be a sequence of 4x4 poses, not one pose')
@@ -147,7 +148,7 @@ def interpolate_path(start: np.ndarray, waypoints: Sequence[Any], *, max_step: f
     steps = np.array([segment[4] for segment in segments], dtype=int)
     total = 1 + int(steps.sum())
     if total > max_points:
-        raise InvalidPathError('the path would take %d points at max_step %g m and '
+        raise TooManyPointsError('the path would take %d points at max_step %g m and '
                                'max_angle_step %g rad, more than max_points (%d)'
                                % (total, max_step, max_angle_step, max_points))
     targets: List[np.ndarray] = [segments[0][0][None]]

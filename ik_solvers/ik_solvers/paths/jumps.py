@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..exceptions import InvalidPathError
+from ..exceptions import InvalidStepError
 
 __all__ = ['MIN_STEPS_FOR_RELATIVE_TEST', 'check_jump_options', 'relative_jump_index']
 
@@ -29,16 +29,16 @@ def check_jump_options(jump_threshold: Any, relative_jump_threshold: Any) -> Non
 
     :param jump_threshold: > 0 (``math.inf``: off), rad or m.
     :param relative_jump_threshold: >= 0 (0: off), a factor of the mean step.
-    :raises InvalidPathError: Either is not a number in its range.
+    :raises InvalidStepError: Either is not a number in its range.
     """
     for name, value, allow_zero in (('jump_threshold', jump_threshold, False),
                                     ('relative_jump_threshold', relative_jump_threshold, True)):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or (
                 math.isnan(value) or value < 0.0 or (value == 0.0 and not allow_zero)):
-            raise InvalidPathError('%s must be a %s number, got %r' % (
+            raise InvalidStepError('%s must be a %s number, got %r' % (
                 name, 'non-negative' if allow_zero else 'positive', value))
     if math.isinf(relative_jump_threshold):
-        raise InvalidPathError('relative_jump_threshold must be finite (0 turns it off)')
+        raise InvalidStepError('relative_jump_threshold must be finite (0 turns it off)')
 
 
 def relative_jump_index(positions: np.ndarray, factor: float) -> Optional[int]:
