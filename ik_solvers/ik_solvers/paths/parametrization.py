@@ -18,6 +18,7 @@ checked. The choice of toppra, by measurement, is recorded in docs/DECISIONS.md.
 """
 
 import math
+import time
 from typing import Dict, Tuple
 
 import numpy as np
@@ -26,7 +27,7 @@ from ..exceptions import InvalidPathError, TimeParametrizationError
 from .limits import TrajectoryLimits
 from .trajectory import PathTiming, TimedTrajectory
 
-__all__ = ['DEFAULT_GRID_POINTS', 'time_parametrize']
+__all__ = ['DEFAULT_GRID_POINTS', 'time_parametrize', 'warm_up_timing']
 
 #: Grid points of the first parametrization of a path (more only when the check needs them).
 DEFAULT_GRID_POINTS = 16
@@ -212,3 +213,19 @@ def _at_points(path, parameters: np.ndarray, timing: PathTiming):
     velocities = first * speed[:, None]
     accelerations = first * acceleration[:, None] + path(parameters, 2) * squared[:, None]
     return times, velocities, accelerations
+
+
+def warm_up_timing() -> float:
+    """
+    Import toppra and time a tiny path, so that the first real request does not pay for it.
+
+    toppra's import (scipy, matplotlib) takes seconds on a cold start; a node calls this
+    before it reports ready.
+
+    :returns: Seconds it took.
+    """
+    started = time.perf_counter()
+    limits = TrajectoryLimits(joint_names=('joint',), max_velocity=np.ones(1),
+                              max_acceleration=np.ones(1))
+    time_parametrize(np.array([[0.0], [0.5], [1.0]]), limits)
+    return time.perf_counter() - started

@@ -46,6 +46,7 @@ from ..engine.outcome import IKOutcome
 from ..engine.path_request import PathOutcome
 from ..engine.pipeline import IKEngine
 from ..exceptions import InvalidLimitsError, InvalidSeedError
+from ..paths import warm_up_timing
 from ..solvers import SOLVERS, warm_up
 
 __all__ = ['IKNode', 'LOG_THROTTLE_PERIOD', 'main']
@@ -103,6 +104,8 @@ class IKNode(Node):
         self.get_logger().info('loading the compiled solvers (%s); the first start after an '
                                'install compiles them, which takes a minute' % ', '.join(order))
         self.get_logger().info('solvers ready in %.2f s' % warm_up(order))
+        # toppra's import takes seconds on a cold start: paid here, not by the first path.
+        self.get_logger().info('path timing ready in %.2f s' % warm_up_timing())
         self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
         self._worker.start()
         self.get_logger().info('ready: solver %s, targets on %s, commands on %s, services %s '
