@@ -149,8 +149,8 @@ def interpolate_path(start: np.ndarray, waypoints: Sequence[Any], *, max_step: f
     total = 1 + int(steps.sum())
     if total > max_points:
         raise TooManyPointsError('the path would take %d points at max_step %g m and '
-                               'max_angle_step %g rad, more than max_points (%d)'
-                               % (total, max_step, max_angle_step, max_points))
+                                 'max_angle_step %g rad, more than max_points (%d)'
+                                 % (total, max_step, max_angle_step, max_points))
     targets: List[np.ndarray] = [segments[0][0][None]]
     progress = [0.0]
     owner = [-1]
