@@ -3,7 +3,6 @@
 """The goal marker's straight line to the goal: the request, the preview, and a real ik_node."""
 
 from pathlib import Path
-import threading
 
 import numpy as np
 import pytest
@@ -45,8 +44,8 @@ def test_the_preview_is_the_tool_path_by_forward_kinematics():
     response.success = True
     response.trajectory.joint_names = list(CHAIN.joint_names)
     for offset in (0.0, 0.1, 0.2):
-        response.trajectory.points.append(JointTrajectoryPoint(positions=(HOME + offset)
-                                                              .tolist()))
+        point = JointTrajectoryPoint(positions=(HOME + offset).tolist())
+        response.trajectory.points.append(point)
     marker = preview_marker(CHAIN, response, 'base_link')
     assert marker.type == Marker.LINE_STRIP and len(marker.points) == 3
     tip = CHAIN.fk(HOME + 0.2)[:3, 3]
