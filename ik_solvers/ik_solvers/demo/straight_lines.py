@@ -115,6 +115,9 @@ class StraightLineRun:
         request.waypoints = [_stamped(pose) for pose in waypoints]
         request.max_step = float(max_step)
         request.execute = True
+        # A loaded machine slows the solves down, never makes the line unreachable: the whole
+        # answer may take up to the wait for it.
+        request.timeout = float(min(timeout, 10.0))
         with self._lock:
             self._recording = LineRecording()
             self._recording_on = True

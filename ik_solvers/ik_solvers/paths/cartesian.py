@@ -50,6 +50,8 @@ DEFAULT_MAX_POINTS = 10000
 # A seed this far outside a joint's limits (rad or m) is moved onto the limit; farther is an
 # error: joint encoders report a little past a limit now and then.
 _SEED_LIMIT_SLACK = 1e-4
+# Further tries of a point whose solve ran out of its own time, within the path's deadline.
+_TIMEOUT_RETRIES = 2
 # Points solved between two jump tests (a jump found late costs at most this many solves).
 _JUMP_BLOCK = 32
 
@@ -173,7 +175,8 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
     :param solver: One of :data:`ik_solvers.SOLVERS`.
     :param position_tolerance: Largest position error of a point, m.
     :param orientation_tolerance: Largest orientation error of a point, rad.
-    :param point_timeout: Deadline of each point's solve, s.
+    :param point_timeout: Deadline of each point's solve, s; a point that runs out of it is
+        tried twice more while ``timeout`` allows.
     :param timeout: Deadline of the whole path, s (None: none); the points solved by then are
         kept, with reason ``'timed_out'``.
     :param attempts_per_point: Starts per point: the previous answer, then restarts near it.
@@ -268,6 +271,15 @@ def _follow(prepared: PreparedSolver, targets: np.ndarray, positions: np.ndarray
                     None)
             break
         answer = prepared.solve(targets[index], q, timeout=min(point_timeout, remaining))
+        retries = _TIMEOUT_RETRIES
+        # A point cut short by its own deadline (the process was not scheduled, say) is tried
+        # again while the path's deadline allows: the time it lacked says nothing of the path.
+        while answer.status == 'timed_out' and retries > 0:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0.0:
+                break
+            retries -= 1
+            answer = prepared.solve(targets[index], q, timeout=min(point_timeout, remaining))
         if not answer.success:
             stop = (index, 'timed_out' if answer.status == 'timed_out' else 'unreachable',
                     'point %d: %s, %.3g m and %.3g rad away' % (
