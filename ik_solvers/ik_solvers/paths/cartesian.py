@@ -53,7 +53,7 @@ _SEED_LIMIT_SLACK = 1e-4
 # Further tries of a point whose solve ran out of its own time, within the path's deadline.
 _TIMEOUT_RETRIES = 2
 # Points solved between two jump tests (a jump found late costs at most this many solves).
-_JUMP_BLOCK = 32
+_BLOCK = 32
 
 
 class CollisionCheck(Protocol):
@@ -257,55 +257,38 @@ def _follow(prepared: PreparedSolver, targets: np.ndarray, positions: np.ndarray
             deadline: float, point_timeout: float, jump_threshold: float,
             collision: Optional[CollisionCheck]):
     """Solve point after point into ``positions``; return (reached, reason, detail, report)."""
-    q = positions[0]
     if collision is not None:
-        report = collision.check(q.copy())
+        report = collision.check(positions[0].copy())
         if report.colliding:
             return 0, 'collision', 'the start configuration collides', report
-    unchecked = 1  # the first point whose step has not been tested for a jump yet
-    stop = (targets.shape[0], 'complete', '', None)
-    for index in range(1, targets.shape[0]):
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0.0:
-            stop = (index, 'timed_out', 'the path timeout ran out before point %d' % index,
-                    None)
-            break
-        answer = prepared.solve(targets[index], q, timeout=min(point_timeout, remaining))
-        retries = _TIMEOUT_RETRIES
-        # A point cut short by its own deadline (the process was not scheduled, say) is tried
-        # again while the path's deadline allows: the time it lacked says nothing of the path.
-        while answer.status == 'timed_out' and retries > 0:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0.0:
-                break
-            retries -= 1
-            answer = prepared.solve(targets[index], q, timeout=min(point_timeout, remaining))
-        if not answer.success:
-            stop = (index, 'timed_out' if answer.status == 'timed_out' else 'unreachable',
-                    'point %d: %s, %.3g m and %.3g rad away' % (
-                        index, answer.status, answer.position_error, answer.orientation_error),
-                    None)
-            break
-        q = positions[index] = answer.q
-        # The jump test runs on blocks of points: one numpy reduction per point would cost
-        # a third of a point's solve.
-        if index - unchecked + 1 >= _JUMP_BLOCK:
-            jump = _first_jump(positions, unchecked, index, jump_threshold)
-            if jump is not None:
-                return _jump(positions, jump, jump_threshold)
-            unchecked = index + 1
+    count = targets.shape[0]
+    first = 1
+    # Blocks of points: solved in one loop without Python objects per point, then tested for
+    # jumps with one numpy reduction and for collisions point by point, in order. A block's
+    # points after a jump or a collision were solved for nothing: at most one block.
+    while first < count:
+        last = min(count - 1, first + _BLOCK - 1)
+        stop, answer = prepared.solve_sequence(targets, positions, first, last,
+                                               point_timeout=point_timeout, deadline=deadline,
+                                               timeout_retries=_TIMEOUT_RETRIES)
+        jump = _first_jump(positions, first, stop - 1, jump_threshold) if stop > first \
+            else None
         if collision is not None:
-            report = collision.check(q.copy())
-            if report.colliding:
-                stop = (index, 'collision', 'point %d collides' % index, report)
-                break
-    # A jump before the stop explains it better: the points after a jump are off the branch.
-    last = stop[0] if stop[1] == 'collision' else stop[0] - 1
-    if last >= unchecked:
-        jump = _first_jump(positions, unchecked, last, jump_threshold)
+            for index in range(first, stop if jump is None else jump):
+                report = collision.check(positions[index].copy())
+                if report.colliding:
+                    return index, 'collision', 'point %d collides' % index, report
         if jump is not None:
             return _jump(positions, jump, jump_threshold)
-    return stop
+        if answer is not None:
+            if answer.status == 'timed_out' and answer.position_error == 0.0:
+                return stop, 'timed_out', 'the path timeout ran out before point %d' % stop, \
+                    None
+            reason = 'timed_out' if answer.status == 'timed_out' else 'unreachable'
+            return stop, reason, 'point %d: %s, %.3g m and %.3g rad away' % (
+                stop, answer.status, answer.position_error, answer.orientation_error), None
+        first = last + 1
+    return count, 'complete', '', None
 
 
 def _jump(positions: np.ndarray, index: int, jump_threshold: float):

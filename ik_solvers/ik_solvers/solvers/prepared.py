@@ -12,7 +12,7 @@ checks them once and then makes only the compiled call per target; the answer is
 
 import math
 import time
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -175,3 +175,64 @@ class PreparedSolver:
             name = 'no_solution'
         return PreparedAnswer(q, success, name, float(report[REPORT_POSITION_ERROR]),
                               float(report[REPORT_ORIENTATION_ERROR]))
+
+    def solve_sequence(self, targets: np.ndarray, out: np.ndarray, first: int, last: int, *,
+                       point_timeout: float, deadline: float,
+                       timeout_retries: int = 2) -> Tuple[int, Optional[PreparedAnswer]]:
+        """
+        Solve ``targets[first..last]`` in order, each from the answer before it, into ``out``.
+
+        The loop of a path: ``out[k]`` starts from ``out[k - 1]`` and receives the answer for
+        ``targets[k]``; it stops at the first target not met. Only the compiled call is made per
+        target (the arrays are checked once per call of this method), about a quarter less
+        time per point than :meth:`solve` in a loop.
+
+        :param targets: (K, 4, 4) finite rigid transforms, base frame (m).
+        :param out: (K, N) float array; row ``first - 1`` is the start, rows ``first..last``
+            are written.
+        :param first: First index to solve, >= 1.
+        :param last: Last index to solve, inclusive.
+        :param point_timeout: Deadline of each target's solve, s.
+        :param deadline: ``time.perf_counter()`` value after which no solve starts.
+        :param timeout_retries: Further tries of a target whose solve ran out of its own time
+            (a process not scheduled, say) while ``deadline`` allows.
+        :returns: ``(index, None)`` when every target up to ``last`` was met (``index`` is
+            ``last + 1``); else the index of the first target not met and its answer (status
+            ``'timed_out'`` with zero errors when ``deadline`` passed before it was tried).
+        :raises InvalidTargetError: A target is not a finite rigid transform.
+        :raises InvalidSolverOptionError: ``point_timeout`` is not a finite positive number.
+        """
+        if not (type(point_timeout) is float and 0.0 < point_timeout < math.inf) \
+                and not is_positive_number(point_timeout):
+            raise InvalidSolverOptionError('point_timeout must be a finite positive number of '
+                                           'seconds, got %r' % (point_timeout,))
+        # The compiled search compiles again for any other layout of its arrays: seconds.
+        targets = np.ascontiguousarray(targets, dtype=np.float64)
+        if not targets.flags.writeable:
+            targets = targets.copy()
+        search, arrays, options = self._implementation.search, self._chain.arrays, self._options
+        settings, report = self._settings, self._report
+        clock = time.perf_counter
+        for index in range(first, last + 1):
+            tries = 1 + timeout_retries
+            while True:
+                now = clock()
+                if now >= deadline:
+                    return index, PreparedAnswer(out[index - 1].copy(), False, 'timed_out',
+                                                 0.0, 0.0)
+                settings[DEADLINE] = now + min(point_timeout, deadline - now)
+                q = out[index - 1].copy()
+                search(arrays, targets[index], settings, options, q, report)
+                tries -= 1
+                if report[REPORT_STATUS] != STATUS_TIMED_OUT or tries == 0:
+                    break
+            if report[REPORT_MET] == 0.0:
+                status = report[REPORT_STATUS]
+                if status == STATUS_INVALID_TARGET:
+                    raise InvalidTargetError(_target_problem(targets[index]))
+                name = _STATUS_NAMES.get(int(status), 'no_solution')
+                return index, PreparedAnswer(
+                    q, False, 'no_solution' if name == 'success' else name,
+                    float(report[REPORT_POSITION_ERROR]), float(report[REPORT_ORIENTATION_ERROR]))
+            out[index] = q
+        return last + 1, None
