@@ -53,3 +53,51 @@ def test_bad_inputs_are_refused(panda):
         PreparedSolver(panda, max_attempts=0)
     with pytest.raises(InvalidTargetError):
         PreparedSolver(panda, position_tolerance=-1.0)
+
+
+def _line_targets(chain, q, count, step):
+    start = chain.fk(q)
+    targets = np.repeat(start[None], count, axis=0)
+    targets[:, 2, 3] -= step * np.arange(count)
+    return targets
+
+
+def test_a_sequence_gives_the_answers_of_solve_in_a_loop(panda):
+    prepared = PreparedSolver(panda, max_attempts=5)
+    q = panda.mid_configuration()
+    targets = _line_targets(panda, q, 12, 0.002)
+    out = np.empty((12, panda.num_joints))
+    out[0] = q
+    stop, answer = prepared.solve_sequence(targets, out, 1, 11, point_timeout=1.0,
+                                           deadline=math.inf)
+    assert (stop, answer) == (12, None)
+    seed = q
+    for index in range(1, 12):
+        expected = solve(panda, targets[index], seed=seed, max_attempts=5, timeout=1.0)
+        assert np.allclose(out[index], expected.q, atol=1e-12)
+        seed = expected.q
+
+
+def test_a_sequence_stops_at_the_first_target_out_of_reach(panda):
+    prepared = PreparedSolver(panda, max_attempts=5)
+    q = panda.mid_configuration()
+    targets = _line_targets(panda, q, 6, 0.002)
+    targets[3, :3, 3] = (5.0, 0.0, 0.0)  # far beyond the arm
+    out = np.zeros((6, panda.num_joints))
+    out[0] = q
+    stop, answer = prepared.solve_sequence(targets, out, 1, 5, point_timeout=1.0,
+                                           deadline=math.inf)
+    assert stop == 3 and not answer.success and answer.status == 'no_solution'
+    assert answer.position_error > 1.0
+    assert not out[3:].any()  # nothing written past the stop
+
+
+def test_a_sequence_past_its_deadline_solves_nothing(panda):
+    prepared = PreparedSolver(panda)
+    q = panda.mid_configuration()
+    out = np.zeros((3, panda.num_joints))
+    out[0] = q
+    stop, answer = prepared.solve_sequence(_line_targets(panda, q, 3, 0.001), out, 1, 2,
+                                           point_timeout=1.0, deadline=0.0)
+    assert stop == 1 and answer.status == 'timed_out'
+    assert not out[1:].any()
