@@ -163,3 +163,20 @@ def test_a_non_finite_waypoint_and_an_unknown_frame_get_their_codes(probe):
     request = _line_request()
     request.waypoints[0].header.frame_id = 'no_such_frame'
     assert _call(probe, request).error_code == Codes.UNKNOWN_FRAME
+
+
+def test_a_long_path_does_not_hold_up_solve_ik(probe):
+    # Some 8000 points: far more solving than one SolveIK call needs.
+    request = _line_request(depth=0.2, max_step=0.000025)
+    order = []
+    done = threading.Event()
+    path_future = probe.paths.call_async(request)
+    path_future.add_done_callback(lambda _: (order.append('path'), done.set()))
+    goal = _tip_pose(HOME)
+    goal[2, 3] -= 0.05
+    response = probe.call(probe.target_request(goal))
+    order.append('solve_ik')
+    assert response.success, response.message
+    assert done.wait(WAIT), 'no CartesianPath response within %g s' % WAIT
+    assert path_future.result().error_code == Codes.SUCCESS, path_future.result().message
+    assert order == ['solve_ik', 'path']
