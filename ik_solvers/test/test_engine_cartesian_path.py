@@ -150,3 +150,33 @@ def test_per_joint_acceleration_limits_from_the_yaml_shape_are_kept(engine):
     accelerations = np.abs(outcome.trajectory.accelerations)
     assert accelerations[:, 1].max() <= 0.5 + 1e-9
     assert accelerations.max() <= 5.0 + 1e-9
+
+
+class _Table:
+    """A test collision model: the tool collides below a horizontal plane."""
+
+    class Report:
+        def __init__(self, colliding):
+            self.colliding = colliding
+            self.pairs = (('tool0', 'table'),) if colliding else ()
+
+    def __init__(self, chain, height):
+        self.chain, self.height = chain, height
+
+    def check(self, q):
+        return self.Report(bool(self.chain.fk(q)[2, 3] < self.height))
+
+
+def test_with_avoid_collisions_a_line_into_an_obstacle_stops_before_it(engine):
+    chain = engine.chain('', 'tool0')
+    table = _Table(chain, chain.fk(HOME)[2, 3] - 0.0505)
+    request = PathRequest(waypoints=[_waypoint(_down(engine))], max_step=0.001,
+                          avoid_collisions=True)
+    outcome = engine.handle_path(request, SETTINGS, collision=table)
+    assert outcome.code == PathErrorCode.IN_COLLISION, outcome.message
+    assert outcome.fraction == pytest.approx(0.5)
+    assert all(chain.fk(q)[2, 3] >= table.height for q in outcome.trajectory.positions)
+    # Without avoid_collisions the model is not asked.
+    free = engine.handle_path(PathRequest(waypoints=[_waypoint(_down(engine))]), SETTINGS,
+                              collision=table)
+    assert free.code == PathErrorCode.SUCCESS

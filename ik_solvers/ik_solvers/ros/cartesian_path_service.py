@@ -55,7 +55,8 @@ class CartesianPathService:
 
     def __init__(self, node: Node, engine: IKEngine, settings: Callable[[], NodeSettings],
                  send: Callable[[PathOutcome], None], joint_limits: Mapping[str, JointLimit],
-                 max_pending: Callable[[], int], collision: Optional[Any] = None) -> None:
+                 max_pending: Callable[[], int],
+                 collision_model: Callable[[], Optional[Any]] = lambda: None) -> None:
         """
         Create the service on ``node``.
 
@@ -65,14 +66,16 @@ class CartesianPathService:
         :param send: Sends the command of an outcome that carries one, and logs the outcome.
         :param joint_limits: Per-joint limits (see :func:`read_joint_limits_file`).
         :param max_pending: Returns the largest number of requests held at once.
-        :param collision: The node's collision model, or None.
+        :param collision_model: Returns the node's collision model now (``check(q)`` with a
+            report's ``colliding``), or None while it has none; asked once per request, so a
+            model swapped for new obstacles applies to the next request.
         """
         self._node = node
         self._engine = engine
         self._settings = settings
         self._send = send
         self._joint_limits = dict(joint_limits)
-        self._collision = collision
+        self._collision_model = collision_model
         self._service = SolveIKService(node, self._answer, max_pending, workers=PATH_WORKERS,
                                        service_type=CartesianPath,
                                        service_name=CARTESIAN_PATH_SERVICE,
@@ -93,7 +96,7 @@ class CartesianPathService:
         started = time.perf_counter()
         outcome = self._engine.handle_path(path_request(request), self._settings(),
                                            joint_limits=self._joint_limits,
-                                           collision=self._collision)
+                                           collision=self._collision_model())
         self._send(outcome)
         return fill_path_response(response, outcome, time.perf_counter() - started,
                                   self._node.get_clock().now().to_msg())
