@@ -14,6 +14,9 @@ __all__ = [
     'TooManyPointsError',
     'InvalidLimitsError',
     'TimeParametrizationError',
+    'CollisionGeometryError',
+    'SrdfError',
+    'InvalidObstacleError',
 ]
 
 
@@ -81,3 +84,15 @@ class TimeParametrizationError(IKError, RuntimeError):
     Raised when the time-optimal parametrization fails, or when the fastest timing within
     the velocity and acceleration limits is longer than ``max_path_duration``.
     """
+
+
+class CollisionGeometryError(IKError, ValueError):
+    """A collision setting is out of range: a negative or non-finite padding."""
+
+
+class SrdfError(IKError, ValueError):
+    """A semantic description (SRDF) cannot be read; the previous one should be kept."""
+
+
+class InvalidObstacleError(IKError, ValueError):
+    """An obstacle is refused: a non-finite pose, a non-positive size, an unknown id, too many."""
