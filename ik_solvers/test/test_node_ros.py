@@ -223,7 +223,8 @@ def test_every_bad_input_is_refused_and_the_node_keeps_serving(ros):
     assert probe.call(not_unit).error_code == Codes.INVALID_TARGET
     unknown_frame = probe.target_request(goal)
     unknown_frame.target.header.frame_id = 'no_such_frame'
-    assert probe.call(unknown_frame).error_code == Codes.UNKNOWN_FRAME
+    response = probe.call(unknown_frame)
+    assert response.error_code == Codes.UNKNOWN_FRAME and 'no_such_frame' in response.message
 
     # Nothing was commanded; a bad description now keeps the good model; the node still works.
     handled = node.descriptions_received
@@ -261,8 +262,8 @@ def test_a_burst_of_targets_ends_on_the_latest_and_answers_each_solved_one_once_
     assert answered == sorted(set(answered)) and answered[-1] == len(goals) - 1, answered
     # Every command went out for one of those statuses, so there are no more of them.
     commanded = [each for each in probe.statuses.messages if each.commanded]
-    assert 1 <= probe.commands.count() <= len(commanded), (probe.commands.count(),
-                                                          len(commanded))
+    assert 1 <= probe.commands.count() <= len(commanded), (
+        probe.commands.count(), len(commanded))
 
 
 def _goal_index(goals, pose):

@@ -75,7 +75,7 @@ def test_a_burst_of_50_concurrent_calls_gets_50_answers(ros):
 
 
 def _busy_request(probe, goal, seconds):
-    """A reachable target with a tolerance no pose meets: it keeps a solver busy ``seconds``."""
+    """Ask for a reachable target with a tolerance no pose meets: busy for ``seconds``."""
     request = probe.target_request(goal, position_tolerance=1e-300,
                                    orientation_tolerance=1e-300)
     request.timeout.sec = seconds

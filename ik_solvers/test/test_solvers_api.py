@@ -299,8 +299,8 @@ def test_heuristic_error_decreases_within_few_iterations(ur5, solver):
     assert result.position_error < 0.2 * start_error
 
 
-def test_polish_reaches_tight_tolerances_in_fewer_iterations_than_the_heuristic(ur5,
-                                                                                 ur5_oracle):
+def test_polish_reaches_tight_tolerances_in_fewer_iterations_than_the_heuristic(
+        ur5, ur5_oracle):
     # Counted in iterations, not seconds: the same start and tolerances, one attempt each.
     rng = np.random.default_rng(23)
     solution = ur5.random_configuration(rng)

@@ -195,7 +195,7 @@ def test_a_free_position_axis_lets_a_planar_arm_reach_above_its_plane():
     free = solve(chain, target, orientation_mode='none', position_bounds=(1e-5, 1e-5, math.inf),
                  timeout=TIMEOUT)
     assert free.success
-    reached = bundled_oracle('planar_3link.urdf', 'base_link', 'tip').check(
+    bundled_oracle('planar_3link.urdf', 'base_link', 'tip').check(
         free.q, target, orientation_mode='none', position_bounds=(1e-5, 1e-5, math.inf))
     assert free.position_error == pytest.approx(0.02, abs=1e-6)
     bounded = solve(chain, target, orientation_mode='none',
