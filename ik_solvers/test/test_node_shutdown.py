@@ -35,8 +35,9 @@ import yaml
 
 #: Seconds from the signal to the process's exit. A hang bound, not a speed test: the node exits
 #: well within a second (ik_solvers.benchmarks.node_stress reports the figure, node_exit_seconds),
-#: and a missed signal left it running until it was killed.
-EXIT_WITHIN = 10.0
+#: and a missed signal left it running until it was killed. Below the 10 s solves started here,
+#: so that a process waiting for its solve to end is caught too.
+EXIT_WITHIN = 6.0
 #: Seconds a solve started below keeps running (the longest timeout the node accepts): the
 #: signal arrives well before its deadline.
 BUSY_SECONDS = 10
@@ -49,8 +50,17 @@ STATES = ('idle', 'solving', 'answering')
 #: CPU seconds one of the node's threads must burn before a streamed solve counts as running;
 #: the threads of an idle node wait and burn next to nothing.
 SOLVING_CPU = 0.2
-ROUNDS = [(signal.SIGINT, state) for state in STATES * 3] + [
-    (signal.SIGTERM, state) for state in STATES]
+#: A known defect, kept visible: the solve of a SolveIK request runs on a ThreadPoolExecutor
+#: worker (ros/request_pool.py), and the interpreter joins those workers when it exits, so the
+#: process lingers until the solve's deadline. Strict: once fixed, these rounds fail until the
+#: mark is removed.
+ANSWERING_LINGERS = pytest.mark.xfail(
+    strict=True, reason='the process waits for a SolveIK solve in flight before it exits')
+ROUNDS = [pytest.param(signum, state, id='%s-%s-%d' % (signum.name, state, index),
+                       marks=[ANSWERING_LINGERS] if state == 'answering' else [])
+          for index, (signum, state) in enumerate(
+              [(signal.SIGINT, state) for state in STATES * 3]
+              + [(signal.SIGTERM, state) for state in STATES])]
 
 
 def _installed(relative: str) -> Path:
@@ -185,10 +195,9 @@ def _ik_node_round(ros, tmp_path: Path, index: int, signum: int, state: str) -> 
                 'no thread of the ik_node started solving')
             assert probe.statuses.count() == start, 'the solve ended before the signal'
         if state == 'answering':
-            # A reachable target and a tolerance no pose meets: solved until the deadline.
-            slow = probe.target_request(CHAIN.fk(CHAIN.mid_configuration() + 0.1),
-                                        position_tolerance=1e-300,
-                                        orientation_tolerance=1e-300)
+            # Searched until the deadline, as the streamed one above. (A reachable target with
+            # a tolerance of 1e-300 is not: a solve can land on it with errors of exactly 0.)
+            slow = probe.target_request(searched)
             slow.timeout.sec = BUSY_SECONDS
             slow_answer = probe.solve_ik.call_async(slow)
             # Taken after the slow request (one client's requests keep their order): refused
@@ -206,10 +215,10 @@ def _ik_node_round(ros, tmp_path: Path, index: int, signum: int, state: str) -> 
         probe.node.destroy_node()
 
 
-def test_the_ik_node_ends_on_the_first_signal_whatever_it_is_doing(ros, tmp_path):
-    # Each round asserts its own exit within the hang bound.
-    for index, (signum, state) in enumerate(ROUNDS):
-        _ik_node_round(ros, tmp_path, index, signum, state)
+@pytest.mark.parametrize('signum, state', ROUNDS)
+def test_the_ik_node_ends_on_the_first_signal_whatever_it_is_doing(ros, tmp_path, signum, state):
+    # One process per round; interrupt() asserts the exit within the hang bound.
+    _ik_node_round(ros, tmp_path, 0, signum, state)
 
 
 def test_the_simulated_executor_ends_on_the_first_signal(tmp_path):

@@ -74,10 +74,17 @@ def test_a_burst_of_50_concurrent_calls_gets_50_answers(ros):
         oracle_confirms(ORACLE, answer.solution.name, answer.solution.position, goal)
 
 
-def _busy_request(probe, goal, seconds):
-    """Ask for a reachable target with a tolerance no pose meets: busy for ``seconds``."""
-    request = probe.target_request(goal, position_tolerance=1e-300,
-                                   orientation_tolerance=1e-300)
+def _busy_request(probe, seconds):
+    """
+    Ask for a target just beyond the arm's reach, which keeps a solver busy ``seconds``.
+
+    The solver cannot prove it out of reach (it lies within the sum of the link lengths), so
+    it searches until the deadline. A reachable target with a tolerance of 1e-300 does not do
+    that reliably: a solve can land on it exactly, with errors of exactly zero.
+    """
+    searched = np.eye(4)
+    searched[:3, 3] = [1.0, 0.0, 0.3]
+    request = probe.target_request(searched, solver='jacobian_transpose')
     request.timeout.sec = seconds
     return request
 
@@ -86,7 +93,7 @@ def test_calls_beyond_max_pending_requests_are_answered_busy_while_two_are_solve
     node, probe = start_ur5_node(ros, max_pending_requests=2)
     goal = _goals(1)[0]
     # Generous: the calls below are answered long before these two solves end.
-    slow = _send_all(probe, [_busy_request(probe, goal, 9) for _ in range(2)])
+    slow = _send_all(probe, [_busy_request(probe, 9) for _ in range(2)])
     # One client's requests are taken in the order sent: these reach the node after the two
     # slow ones hold both places.
     quick = _answers(_send_all(probe, [probe.target_request(goal) for _ in range(8)]))
