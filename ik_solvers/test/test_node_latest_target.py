@@ -6,7 +6,7 @@ import sys
 import threading
 import time
 
-from ik_solvers.ros.latest_target import LatestSlot
+from ik_solvers.engine.latest_target import LatestSlot
 
 
 def _blocked_in_take(thread: threading.Thread) -> bool:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import rotation_angle, UrdfOracle
 from ik_solvers.kinematics import RobotModel
-from ik_solvers.ros.error_codes import ErrorCode
+from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
