@@ -2,9 +2,31 @@
 # SPDX-License-Identifier: Apache-2.0
 """The one-slot mailbox keeps only the newest value and wakes its taker."""
 
+import sys
 import threading
+import time
 
 from ik_solvers.engine.latest_target import LatestSlot
+
+
+def _blocked_in_take(thread: threading.Thread) -> bool:
+    """Tell whether ``thread`` is inside ``LatestSlot.take``, waiting on its condition."""
+    frame = sys._current_frames().get(thread.ident)
+    names = []
+    while frame is not None:
+        names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    # Innermost first: the condition's wait, called from take.
+    return 'take' in names and 'wait' in names[:names.index('take')]
+
+
+def _wait_until(predicate, timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+    return True
 
 
 def test_newest_value_wins_and_older_ones_are_counted_as_dropped():
@@ -22,6 +44,9 @@ def test_take_waits_for_a_value_from_another_thread():
     taken = []
     taker = threading.Thread(target=lambda: taken.append(slot.take(timeout=30.0)))
     taker.start()
+    # The value is put only once the taker is seen waiting inside take(), with nothing taken.
+    assert _wait_until(lambda: _blocked_in_take(taker)), 'take() did not wait for a value'
+    assert taken == []
     slot.put('target')
     taker.join(timeout=30.0)
     assert taken == ['target']

@@ -5,18 +5,29 @@
 import math
 from pathlib import Path
 
+from conftest import rotation_angle, UrdfOracle
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
+import pytest
 import transforms3d
-from test_node_support import same_position, start_ur5_node, UR5_CHAIN, UR5_HOME
+from test_node_support import (
+    jtc_accepts,
+    oracle_confirms,
+    same_position,
+    start_ur5_node,
+    UR5_CHAIN,
+    UR5_HOME,
+    UR5_ORACLE,
+)
 
 Codes = SolveIK.Response
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 SO101 = (URDF_DIR / 'so101_like.urdf').read_text(encoding='utf-8')
 SO101_CHAIN = RobotModel.from_urdf(SO101).chain('base_link', 'gripper_frame_link')
 SO101_HOME = np.array([0.2, -0.4, 0.6, 0.5, 0.1])
+SO101_ORACLE = UrdfOracle(SO101, 'base_link', 'gripper_frame_link')
 
 
 def _axis_angle(reached: np.ndarray, target: np.ndarray) -> float:
@@ -51,9 +62,9 @@ def test_axis_mode_over_the_service_leaves_the_spin_free(ros):
     aimed = probe.call(probe.target_request(spun, orientation_mode='axis',
                                             tip_axis=[0.0, 0.0, 2.0]))
     assert full.success and aimed.success, (full.message, aimed.message)
-    aimed_pose = UR5_CHAIN.fk(np.array(aimed.solution.position))
-    assert np.linalg.norm(aimed_pose[:3, 3] - spun[:3, 3]) <= 1e-4
-    assert _axis_angle(aimed_pose, spun) <= 1e-3
+    oracle_confirms(UR5_ORACLE, full.solution.name, full.solution.position, spun)
+    aimed_pose = oracle_confirms(UR5_ORACLE, aimed.solution.name, aimed.solution.position,
+                                 spun, orientation_mode='axis')
     assert abs(aimed.orientation_error - _axis_angle(aimed_pose, spun)) <= 1e-9
     bad = probe.call(probe.target_request(goal, orientation_mode='sideways'))
     assert bad.error_code == Codes.INVALID_TARGET and 'orientation_mode' in bad.message
@@ -68,9 +79,7 @@ def test_old_clients_that_leave_the_new_fields_empty_get_a_full_pose(ros):
     assert request.orientation_mode == '' and len(request.tip_axis) == 0
     response = probe.call(request)
     assert response.success, response.message
-    reached = UR5_CHAIN.fk(np.array(response.solution.position))
-    rotation = reached[:3, :3].T @ goal[:3, :3]
-    assert math.acos(min(1.0, (np.trace(rotation) - 1.0) / 2.0)) <= 1e-3
+    oracle_confirms(UR5_ORACLE, response.solution.name, response.solution.position, goal)
 
 
 def test_per_axis_bounds_over_the_service(ros):
@@ -81,8 +90,8 @@ def test_per_axis_bounds_over_the_service(ros):
     free_z = probe.call(probe.target_request(far_above, position_only=True,
                                              position_bounds=[1e-4, 1e-4, math.inf]))
     assert free_z.success, free_z.message
-    reached = UR5_CHAIN.fk(np.array(free_z.solution.position))
-    assert np.all(np.abs(reached[:2, 3] - far_above[:2, 3]) <= 1e-4)
+    oracle_confirms(UR5_ORACLE, free_z.solution.name, free_z.solution.position, far_above,
+                    orientation_mode='none', position_bounds=[1e-4, 1e-4, math.inf])
     bounded = probe.call(probe.target_request(far_above, position_only=True,
                                               position_bounds=[1e-4, 1e-4, 0.1]))
     assert not bounded.success and bounded.error_code != Codes.SUCCESS
@@ -94,10 +103,12 @@ def test_axis_mode_parameter_lets_a_five_joint_arm_follow_spun_targets(ros):
     probe.publish_target(goal)
     status = probe.statuses.wait_for(lambda s: same_position(s.target, goal))
     assert status.success and status.commanded, status.message
+    oracle_confirms(SO101_ORACLE, status.solution.name, status.solution.position, goal,
+                    orientation_mode='axis')
     command = probe.commands.wait_for(lambda c: True)
-    reached = SO101_CHAIN.fk(np.array(command.points[-1].positions))
-    assert _axis_angle(reached, goal) <= 1e-3
-    assert np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= 1e-4
+    assert jtc_accepts(command, SO101_CHAIN.joint_names)
+    oracle_confirms(SO101_ORACLE, command.joint_names, command.points[-1].positions, goal,
+                    orientation_mode='axis')
 
 
 def test_the_fallback_is_never_success_and_commanded_only_when_allowed(ros):
@@ -109,16 +120,27 @@ def test_the_fallback_is_never_success_and_commanded_only_when_allowed(ros):
     asked = probe.call(probe.target_request(goal, orientation_fallback=True, execute=True))
     assert not asked.success
     assert asked.error_code == Codes.ORIENTATION_UNREACHABLE, asked.message
-    reached = SO101_CHAIN.fk(np.array(asked.solution.position))
-    assert np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= 1e-4
+    # The position is met (the tests' own FK), the orientation is not.
+    reached = oracle_confirms(SO101_ORACLE, asked.solution.name, asked.solution.position, goal,
+                              orientation_mode='none')
     assert asked.orientation_error > 1e-3
-    # The node's parameter is off: nothing was commanded.
-    assert probe.commands.count() == 0
+    assert rotation_angle(reached, goal) > 1e-3
+    # The node's parameter is off: nothing was commanded. A reachable pose asked for with
+    # execute next; commands go out in order on one topic, so its command arriving as the
+    # first shows that none was sent before it.
+    reachable = SO101_CHAIN.fk(SO101_HOME + np.array([0.02, 0.02, -0.02, 0.02, 0.0]))
+    executed = probe.call(probe.target_request(reachable, execute=True))
+    assert executed.success, executed.message
+    command = probe.commands.wait_for(lambda c: True)
+    assert probe.commands.count() == 1
+    assert list(command.points[-1].positions) == pytest.approx(list(executed.solution.position))
+    oracle_confirms(SO101_ORACLE, command.joint_names, command.points[-1].positions, reachable)
     allowed_node, allowed = _start_so101(ros, orientation_fallback=True)
     allowed.publish_target(goal)
     status = allowed.statuses.wait_for(lambda s: same_position(s.target, goal))
     assert not status.success and status.error_code == Codes.ORIENTATION_UNREACHABLE
     assert status.commanded, status.message
     command = allowed.commands.wait_for(lambda c: True)
-    reached = SO101_CHAIN.fk(np.array(command.points[-1].positions))
-    assert np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= 1e-4
+    assert jtc_accepts(command, SO101_CHAIN.joint_names)
+    oracle_confirms(SO101_ORACLE, command.joint_names, command.points[-1].positions, goal,
+                    orientation_mode='none')

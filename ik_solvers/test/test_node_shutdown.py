@@ -6,6 +6,8 @@ Every installed node ends on the first SIGINT or SIGTERM, whatever it is doing a
 The signal goes to the node's process group, as a terminal's Ctrl-C does. The ik_node is first
 driven through what preceded a missed Ctrl-C in the field: a target out of reach, then a
 service call with an unknown frame. Rounds are repeated because the fault was intermittent.
+Before the signal goes out, the state it is meant to meet is confirmed: a streamed solve burning
+CPU on the node's worker, or a service solve holding the node's only request place.
 """
 
 import importlib.util
@@ -31,17 +33,34 @@ from test_node_support import (
 )
 import yaml
 
-#: Seconds from the signal to the process's exit: generous for a loaded machine, far below the
-#: 10 s and more that a missed signal took.
-EXIT_WITHIN = 3.0
+#: Seconds from the signal to the process's exit. A hang bound, not a speed test: the node exits
+#: well within a second (ik_solvers.benchmarks.node_stress reports the figure, node_exit_seconds),
+#: and a missed signal left it running until it was killed. Below the 10 s solves started here,
+#: so that a process waiting for its solve to end is caught too.
+EXIT_WITHIN = 6.0
+#: Seconds a solve started below keeps running (the longest timeout the node accepts): the
+#: signal arrives well before its deadline.
+BUSY_SECONDS = 10
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_text()
 CHAIN = RobotModel.from_urdf(URDF).chain('panda_link0', 'panda_hand_tcp')
 #: (signal, what the ik_node is doing when it arrives), one process per round: 'idle' (the
 #: worker waits, the executor too), 'solving' (the worker is in a streamed solve), 'answering'
 #: (the spinning thread is in a service solve).
 STATES = ('idle', 'solving', 'answering')
-ROUNDS = [(signal.SIGINT, state) for state in STATES * 3] + [
-    (signal.SIGTERM, state) for state in STATES]
+#: CPU seconds one of the node's threads must burn before a streamed solve counts as running;
+#: the threads of an idle node wait and burn next to nothing.
+SOLVING_CPU = 0.2
+#: A known defect, kept visible: the solve of a SolveIK request runs on a ThreadPoolExecutor
+#: worker (ros/request_pool.py), and the interpreter joins those workers when it exits, so the
+#: process lingers until the solve's deadline. Strict: once fixed, these rounds fail until the
+#: mark is removed.
+ANSWERING_LINGERS = pytest.mark.xfail(
+    strict=True, reason='the process waits for a SolveIK solve in flight before it exits')
+ROUNDS = [pytest.param(signum, state, id='%s-%s-%d' % (signum.name, state, index),
+                       marks=[ANSWERING_LINGERS] if state == 'answering' else [])
+          for index, (signum, state) in enumerate(
+              [(signal.SIGINT, state) for state in STATES * 3]
+              + [(signal.SIGTERM, state) for state in STATES])]
 
 
 def _installed(relative: str) -> Path:
@@ -113,6 +132,25 @@ def _description_parameters(tmp_path: Path) -> Path:
     return path
 
 
+def _thread_cpu_seconds(pid: int) -> dict:
+    """Return the CPU seconds (user + system) of each thread of a process, by thread id."""
+    ticks = os.sysconf('SC_CLK_TCK')
+    seconds = {}
+    for task in Path('/proc/%d/task' % pid).iterdir():
+        try:
+            # The fields after the command name, which is in parentheses and may hold spaces.
+            fields = (task / 'stat').read_text().rsplit(')', 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the thread ended meanwhile
+        seconds[task.name] = (int(fields[11]) + int(fields[12])) / ticks
+    return seconds
+
+
+def _a_thread_burns_cpu(pid: int, before: dict) -> bool:
+    now = _thread_cpu_seconds(pid)
+    return any(now[tid] - before.get(tid, 0.0) >= SOLVING_CPU for tid in now)
+
+
 def _check_clean_exit(node: NodeProcess) -> None:
     output = node.output()
     assert node.process.returncode == 0, output[-3000:]
@@ -122,15 +160,19 @@ def _check_clean_exit(node: NodeProcess) -> None:
 def _ik_node_round(ros, tmp_path: Path, index: int, signum: int, state: str) -> float:
     context, executor = ros
     namespace = unique_namespace()
-    # While 'solving', an out-of-reach target keeps the worker busy for up to this timeout.
-    timeout = '5.0' if state == 'solving' else '0.05'
+    # While 'solving', the streamed solve of a target just beyond the arm's reach runs to this
+    # deadline: the solver cannot prove it out of reach and keeps searching.
+    timeout = '%d.0' % BUSY_SECONDS if state == 'solving' else '0.05'
     far = np.eye(4)
-    far[:3, 3] = [10.0, 0.0, 0.5]
+    far[:3, 3] = [10.0, 0.0, 0.5]  # provably out of reach: given up at once
+    searched = np.eye(4)
+    searched[:3, 3] = [1.0, 0.0, 0.5]
     node = NodeProcess('ik_node', [
         '-r', '__ns:=' + namespace,
         '--params-file', str(_installed('share/ik_solvers/config/ik_solvers.yaml')),
         '-p', 'command_topic:=' + COMMAND_TOPIC, '-p', 'base_link:=' + CHAIN.base_link,
-        '-p', 'tip_link:=' + CHAIN.tip_link, '-p', 'timeout:=' + timeout],
+        '-p', 'tip_link:=' + CHAIN.tip_link, '-p', 'timeout:=' + timeout,
+        '-p', 'solver:=jacobian_transpose', '-p', 'max_pending_requests:=1'],
         tmp_path / ('ik_node_%d.log' % index))
     probe = Probe(context, namespace)
     executor.add_node(probe.node)
@@ -141,19 +183,28 @@ def _ik_node_round(ros, tmp_path: Path, index: int, signum: int, state: str) -> 
         probe.wait_for_model()
         start = probe.statuses.count()
         probe.publish_target(far)
-        if state == 'idle':
-            probe.statuses.wait_for(lambda s: same_position(s.target, far), start=start)
+        probe.statuses.wait_for(lambda s: same_position(s.target, far), start=start)
         unknown = probe.target_request(CHAIN.fk(CHAIN.mid_configuration()))
         unknown.target.header.frame_id = 'no_such_frame'
         assert probe.call(unknown).error_code == SolveIK.Response.UNKNOWN_FRAME
+        if state == 'solving':
+            before = _thread_cpu_seconds(node.process.pid)
+            start = probe.statuses.count()
+            probe.publish_target(searched)
+            assert wait_until(lambda: _a_thread_burns_cpu(node.process.pid, before)), (
+                'no thread of the ik_node started solving')
+            assert probe.statuses.count() == start, 'the solve ended before the signal'
         if state == 'answering':
-            slow = probe.target_request(far)
-            slow.timeout.sec = 5
-            probe.solve_ik.call_async(slow)
-        if state != 'idle':
-            # Only decides which state the signal meets: the request has long arrived by then,
-            # and the solve lasts seconds.
-            time.sleep(0.2)
+            # Searched until the deadline, as the streamed one above. (A reachable target with
+            # a tolerance of 1e-300 is not: a solve can land on it with errors of exactly 0.)
+            slow = probe.target_request(searched)
+            slow.timeout.sec = BUSY_SECONDS
+            slow_answer = probe.solve_ik.call_async(slow)
+            # Taken after the slow request (one client's requests keep their order): refused
+            # because the slow one holds the node's only place (max_pending_requests = 1).
+            ping = probe.call(probe.target_request(CHAIN.fk(CHAIN.mid_configuration())))
+            assert ping.error_code == SolveIK.Response.BUSY, ping.message
+            assert not slow_answer.done(), 'the slow solve ended before the signal'
         assert node.process.poll() is None, node.output()[-3000:]
         elapsed = node.interrupt(signum)
         _check_clean_exit(node)
@@ -164,10 +215,10 @@ def _ik_node_round(ros, tmp_path: Path, index: int, signum: int, state: str) -> 
         probe.node.destroy_node()
 
 
-def test_the_ik_node_ends_on_the_first_signal_whatever_it_is_doing(ros, tmp_path):
-    times = [_ik_node_round(ros, tmp_path, index, signum, state)
-             for index, (signum, state) in enumerate(ROUNDS)]
-    assert max(times) < EXIT_WITHIN
+@pytest.mark.parametrize('signum, state', ROUNDS)
+def test_the_ik_node_ends_on_the_first_signal_whatever_it_is_doing(ros, tmp_path, signum, state):
+    # One process per round; interrupt() asserts the exit within the hang bound.
+    _ik_node_round(ros, tmp_path, 0, signum, state)
 
 
 def test_the_simulated_executor_ends_on_the_first_signal(tmp_path):

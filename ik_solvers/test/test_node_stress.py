@@ -6,8 +6,9 @@ The ik_node under hostile input and overload, over real DDS.
 Every call is answered, every bad input refused with a reason, and stale joint states are
 never commanded from.
 
-Bounded to a few seconds each. The only time limits asserted are generous ones that the
-defects they guard against broke by far (a quadratic check, a parse on the executor thread).
+Bounded to a few seconds each. No time is asserted: a call is answered within the harness's
+generous wait or the test fails as a hang; how fast the node answers is measured by
+ik_solvers.benchmarks.node_stress.
 """
 
 import threading
@@ -23,19 +24,18 @@ from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
 from test_node_support import (
+    oracle_confirms,
     same_position,
     start_ur5_node,
     UR5,
     UR5_CHAIN as CHAIN,
     UR5_HOME as HOME,
+    UR5_ORACLE as ORACLE,
     wait_until,
     WAIT,
 )
 
 Codes = SolveIK.Response
-#: Seconds: a valid call right after a 20,000-name joint_states message must be answered
-#: within this. Counting each name took 4 to 8 s per message here; a linear check takes ms.
-PROMPT = 2.0
 
 
 def _goals(count, seed=0):
@@ -70,45 +70,65 @@ def test_a_burst_of_50_concurrent_calls_gets_50_answers(ros):
     assert codes <= {Codes.SUCCESS, Codes.BUSY}, [answer.message for answer in answers]
     # Well below max_pending_requests (100): all of them are solved, none refused.
     assert codes == {Codes.SUCCESS}
+    for answer, goal in zip(answers, _goals(50)):
+        oracle_confirms(ORACLE, answer.solution.name, answer.solution.position, goal)
 
 
-def test_calls_beyond_max_pending_requests_are_answered_busy_at_once(ros):
+def _busy_request(probe, seconds):
+    """
+    Ask for a target just beyond the arm's reach, which keeps a solver busy ``seconds``.
+
+    The solver cannot prove it out of reach (it lies within the sum of the link lengths), so
+    it searches until the deadline. A reachable target with a tolerance of 1e-300 does not do
+    that reliably: a solve can land on it exactly, with errors of exactly zero.
+    """
+    searched = np.eye(4)
+    searched[:3, 3] = [1.0, 0.0, 0.3]
+    request = probe.target_request(searched, solver='jacobian_transpose')
+    request.timeout.sec = seconds
+    return request
+
+
+def test_calls_beyond_max_pending_requests_are_answered_busy_while_two_are_solved(ros):
     node, probe = start_ur5_node(ros, max_pending_requests=2)
-    far = np.eye(4)
-    far[:3, 3] = [5.0, 0.0, 0.0]  # out of reach: each solve runs to its 2 s deadline
-    requests = []
-    for _ in range(10):
-        request = probe.target_request(far)
-        request.timeout.sec = 2
-        requests.append(request)
-    answers = _answers(_send_all(probe, requests))
-    assert all(answer is not None for answer in answers), 'a call went unanswered'
-    busy = [answer for answer in answers if answer.error_code == Codes.BUSY]
-    solved = [answer for answer in answers if answer.error_code != Codes.BUSY]
-    assert busy and len(solved) >= 2, [answer.message for answer in answers]
-    assert all(answer.error_code in (Codes.TIMED_OUT, Codes.NO_SOLUTION) for answer in solved)
-    for answer in busy:
-        assert not answer.success
+    goal = _goals(1)[0]
+    # Generous: the calls below are answered long before these two solves end.
+    slow = _send_all(probe, [_busy_request(probe, 9) for _ in range(2)])
+    # One client's requests are taken in the order sent: these reach the node after the two
+    # slow ones hold both places.
+    quick = _answers(_send_all(probe, [probe.target_request(goal) for _ in range(8)]))
+    assert all(answer is not None for answer in quick), 'a call went unanswered'
+    # Both slow solves were still running when the refusals came back.
+    assert not any(done.is_set() for _, done in slow), 'a slow solve ended early'
+    for answer in quick:
+        assert answer.error_code == Codes.BUSY and not answer.success, answer.message
+        assert '2 SolveIK requests' in answer.message, answer.message
         assert 'max_pending_requests = 2' in answer.message, answer.message
-    # The node is not stuck: once the slow ones are done it solves again.
-    assert probe.call(probe.target_request(_goals(1)[0])).success
+    # The slow ones ran to their deadline, unmet; then the node solves again.
+    for answer in _answers(slow):
+        assert answer is not None, 'a slow call went unanswered'
+        assert answer.error_code in (Codes.TIMED_OUT, Codes.NO_SOLUTION), answer.message
+    response = probe.call(probe.target_request(goal))
+    assert response.success, response.message
+    oracle_confirms(ORACLE, response.solution.name, response.solution.position, goal)
 
 
-def test_a_20000_name_joint_states_message_is_refused_and_the_node_answers_promptly(ros):
+def test_a_20000_name_joint_states_message_is_refused_and_the_node_still_answers(ros):
     node, probe = start_ur5_node(ros)
     names = repeated_names(20_000)
     for _ in range(3):
         probe.publish_joint_states(names, [0.0] * len(names))
-    started = time.monotonic()
-    response = probe.call(probe.target_request(_goals(1)[0]))
-    elapsed = time.monotonic() - started
+    # Answered within the harness's generous wait; that the check is linear in the number of
+    # names is test_node_conversions.py's business, counted in comparisons, not seconds.
+    goal = _goals(1)[0]
+    response = probe.call(probe.target_request(goal))
     assert response.success, response.message
-    assert elapsed < PROMPT, 'answered after %.1f s' % elapsed
+    oracle_confirms(ORACLE, response.solution.name, response.solution.position, goal)
     refusal = probe.logs.wait_for(lambda log: '20000 names' in log.msg)
     assert 'joint_states' in refusal.name and 'at most' in refusal.msg, refusal.msg
 
 
-def test_a_description_swap_while_calls_stream_loses_none_of_them(ros):
+def test_calls_are_answered_while_a_description_is_parsed_and_none_is_lost(ros):
     node, probe = start_ur5_node(ros)
     # The same chain in a description of about 2.5 MB: seconds to parse.
     padded = padded_description(UR5, 25_000, 'base_link')
@@ -116,22 +136,23 @@ def test_a_description_swap_while_calls_stream_loses_none_of_them(ros):
     handled = node.descriptions_received
     logs = probe.logs.count()
     sent = []
-    latencies = []
+    during_parse = 0
     probe.publish_description(padded)
     swap_started = time.monotonic()
     while node.descriptions_received == handled and time.monotonic() - swap_started < 120.0:
         # Four calls at a time, each answered before the next four go out.
-        batch = [probe.target_request(goals[(len(sent) + k) % len(goals)]) for k in range(4)]
-        started = time.monotonic()
-        answers = _answers(_send_all(probe, batch))
-        latencies.append(time.monotonic() - started)
-        sent.extend(answers)
+        batch = [goals[(len(sent) + k) % len(goals)] for k in range(4)]
+        answers = _answers(_send_all(probe, [probe.target_request(goal) for goal in batch]))
+        # Answered while the description was still being handled: a parse on the executor
+        # thread would have held every call until it was over.
+        during_parse += node.descriptions_received == handled
+        sent.extend(zip(answers, batch))
     assert node.descriptions_received > handled, 'the padded description was never handled'
-    assert len(sent) >= 8, 'the swap ended before calls could stream through it'
-    assert all(answer is not None for answer in sent), 'calls were lost during the swap'
-    assert all(answer.success for answer in sent), [a.message for a in sent if not a.success]
-    # Parsed on the executor thread, the description held every call for the whole parse.
-    assert max(latencies) < 1.0, 'a batch of calls waited %.2f s' % max(latencies)
+    assert during_parse >= 1, 'no call was answered while the description was parsed'
+    assert all(answer is not None for answer, _ in sent), 'calls were lost during the swap'
+    for answer, goal in sent:
+        assert answer.success, answer.message
+        oracle_confirms(ORACLE, answer.solution.name, answer.solution.position, goal)
     # Adopted, not refused: the node logged the new model.
     probe.logs.wait_for(lambda log: 'robot model from' in log.msg, start=logs)
 
@@ -167,6 +188,8 @@ def test_stale_joint_states_stop_commands_until_fresh_ones_arrive(ros):
     status = probe.statuses.wait_for(lambda s: same_position(s.target, goals[0]))
     assert status.success and status.commanded, status.message
     probe.stop_joint_states()  # the driver died
+    # Not a wait for an event: the joint states must grow older than joint_state_timeout,
+    # which takes this long at least, however loaded the machine.
     time.sleep(0.6)
     start = probe.statuses.count()
     commands = probe.commands.count()
@@ -178,11 +201,27 @@ def test_stale_joint_states_stop_commands_until_fresh_ones_arrive(ros):
     assert 'not commanded' in warning.msg
     response = probe.call(probe.target_request(goals[1], execute=True))
     assert response.error_code == Codes.EXECUTION_FAILED, response.message
-    assert probe.commands.count() == commands
-    # Fresh joint states: commands again.
+    # Fresh joint states: commands again, once the node has them (a target sent before they
+    # arrive is refused as stale, like the one above, and sent again).
     probe.stream_joint_states(CHAIN.joint_names, HOME)
-    time.sleep(0.1)
-    start = probe.statuses.count()
-    probe.publish_target(goals[2])
-    status = probe.statuses.wait_for(lambda s: same_position(s.target, goals[2]), start=start)
-    assert status.success and status.commanded, status.message
+    statuses = []
+
+    def commanded_from_fresh_joint_states():
+        start = probe.statuses.count()
+        probe.publish_target(goals[2])
+        statuses.append(probe.statuses.wait_for(
+            lambda s: same_position(s.target, goals[2]), start=start))
+        assert statuses[-1].commanded or 'joint_state_timeout' in statuses[-1].message, (
+            statuses[-1].message)
+        return statuses[-1].commanded
+
+    assert wait_until(commanded_from_fresh_joint_states)
+    status = statuses[-1]
+    assert status.success, status.message
+    command = probe.commands.wait_for(
+        lambda c: list(c.points[-1].positions) == list(status.solution.position),
+        start=commands)
+    # Commands go out in order on one topic: this one arriving as the only one since the
+    # driver died shows that the refusals above sent nothing.
+    assert probe.commands.count() == commands + 1
+    oracle_confirms(ORACLE, command.joint_names, command.points[-1].positions, goals[2])

@@ -13,6 +13,7 @@ import time
 from typing import Callable, List, Sequence
 import uuid
 
+from conftest import UrdfOracle
 from geometry_msgs.msg import PoseStamped
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.conversions import matrix_to_pose
@@ -38,6 +39,7 @@ __all__ = [
     'Spinner',
     'jtc_accepts',
     'fk_of_command',
+    'oracle_confirms',
     'rotation_angle',
     'same_position',
     'unique_namespace',
@@ -311,6 +313,28 @@ def rotation_angle(a: np.ndarray, b: np.ndarray) -> float:
 UR5 = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
 UR5_CHAIN = RobotModel.from_urdf(UR5).chain('base_link', 'tool0')
 UR5_HOME = np.array([0.2, -1.2, 1.4, -0.6, 0.5, 0.1])
+#: The tests' own FK and limits of that arm, read from the URDF text (see conftest.py).
+UR5_ORACLE = UrdfOracle(UR5, 'base_link', 'tool0')
+
+
+def oracle_confirms(oracle: UrdfOracle, names: Sequence[str], positions: Sequence[float],
+                    target: np.ndarray, **options) -> np.ndarray:
+    """
+    Assert that joint positions from a reply or a command reach ``target``, by the oracle.
+
+    :param oracle: The chain's oracle.
+    :param names: Joint names of the reply or command, in the chain's order.
+    :param positions: Their positions.
+    :param target: (4, 4) target pose in the chain's base frame.
+    :param options: Tolerances and mode of :meth:`UrdfOracle.check`; the tolerances default to
+        those every started node gets.
+    :returns: The reached pose.
+    :raises AssertionError: Other joints, a missed target, or a joint beyond its URDF limits.
+    """
+    assert list(names) == oracle.joint_names, (list(names), oracle.joint_names)
+    options.setdefault('position_tolerance', Ros.DEFAULTS['position_tolerance'])
+    options.setdefault('orientation_tolerance', Ros.DEFAULTS['orientation_tolerance'])
+    return oracle.check(list(positions), target, **options)
 
 
 def start_ur5_node(ros: 'Ros', **parameters):

@@ -9,10 +9,12 @@ from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
 from test_node_support import (
+    oracle_confirms,
     same_position,
     start_ur5_node,
     UR5_CHAIN as CHAIN,
     UR5_HOME as HOME,
+    UR5_ORACLE,
 )
 
 tf2_ros = pytest.importorskip(
@@ -37,6 +39,7 @@ def test_target_in_a_static_tf_frame_is_resolved(ros):  # noqa: F811
     probe.publish_target(np.linalg.inv(base_from_camera) @ goal, frame_id='camera')
     status = probe.statuses.wait_for(lambda s: same_position(s.target, goal, 1e-6))
     assert status.success and status.commanded, status.message
+    oracle_confirms(UR5_ORACLE, status.solution.name, status.solution.position, goal)
 
 
 def test_unknown_tf_frame_times_out_into_an_error_code(ros):  # noqa: F811

@@ -4,6 +4,7 @@
 
 from pathlib import Path
 
+from conftest import bundled_oracle, UrdfOracle
 import numpy as np
 import pytest
 
@@ -175,7 +176,7 @@ def test_unreachable_target_returns_the_closest_pose_without_raising(ur5, solver
 
 
 @pytest.mark.parametrize('solver', SOLVERS)
-def test_joint_limits_are_kept(panda, solver):
+def test_joint_limits_are_kept(panda, panda_oracle, solver):
     # Targets drawn near the limits, seeds outside them: every answer lies within.
     rng = np.random.default_rng(5)
     for _ in range(3):
@@ -185,16 +186,18 @@ def test_joint_limits_are_kept(panda, solver):
         result = solve(panda, target, seed=seed, solver=solver, timeout=TIMEOUT)
         assert panda.within_limits(result.q)
         assert result.success, result
+        panda_oracle.check(result.q, target)
 
 
 @pytest.mark.parametrize('solver', SOLVERS)
-def test_same_inputs_give_the_same_output(panda, solver):
+def test_same_inputs_give_the_same_output(panda, panda_oracle, solver):
     rng = np.random.default_rng(9)
     target = panda.fk(panda.random_configuration(rng))
     seed = panda.random_configuration(rng)
     first = solve(panda, target, seed=seed, solver=solver, timeout=TIMEOUT)
     second = solve(panda, target, seed=seed, solver=solver, timeout=TIMEOUT)
     assert first.success and second.success
+    panda_oracle.check(first.q, target)
     np.testing.assert_array_equal(first.q, second.q)
     assert first.attempts == second.attempts and first.iterations == second.iterations
 
@@ -209,9 +212,10 @@ def test_the_timeout_is_honoured_on_the_long_snake(solver):
     result = solve(chain, target, solver=solver, timeout=timeout, polish=False,
                    position_tolerance=1e-300, orientation_tolerance=1e-300,
                    max_iterations=10 ** 9, stall_iterations=10 ** 9)
+    # The deadline, not the iteration budget, ended it; how far past the deadline a solve
+    # returns is measured by ik_solvers.benchmarks.solve_overhead, not asserted here.
     assert result.status == 'timed_out'
-    # Slack for one iteration in flight and a loaded machine; not a speed test.
-    assert result.elapsed < timeout + 0.25
+    assert result.attempts == 1 and 1 <= result.iterations < 10 ** 9
 
 
 @pytest.mark.parametrize('solver', SOLVERS)
@@ -252,6 +256,8 @@ def test_prismatic_and_continuous_joints(mixed, solver):
                            timeout=TIMEOUT)
             assert result.success, (position_only, result)
             assert mixed.within_limits(result.q)
+            UrdfOracle(MIXED_JOINTS_URDF, 'base', 'tool').check(
+                result.q, target, orientation_mode='none' if position_only else 'full')
 
 
 @pytest.mark.parametrize('solver', SOLVERS)
@@ -263,6 +269,8 @@ def test_singular_straight_start(solver):
     result = solve(chain, target, seed=np.zeros(chain.num_joints), solver=solver,
                    position_only=True, timeout=TIMEOUT)
     assert result.success, result
+    bundled_oracle('snake_20.urdf', 'base_link', 'tip').check(result.q, target,
+                                                              orientation_mode='none')
 
 
 def test_ccd_weights_lock_joints(ur5):
@@ -291,15 +299,22 @@ def test_heuristic_error_decreases_within_few_iterations(ur5, solver):
     assert result.position_error < 0.2 * start_error
 
 
-def test_polish_reaches_tight_tolerances_faster_than_the_heuristic(ur5):
+def test_polish_reaches_tight_tolerances_in_fewer_iterations_than_the_heuristic(
+        ur5, ur5_oracle):
+    # Counted in iterations, not seconds: the same start and tolerances, one attempt each.
     rng = np.random.default_rng(23)
     solution = ur5.random_configuration(rng)
     target = ur5.fk(solution)
     seed = ur5.clip(solution + 0.1)
+    tight = {'position_tolerance': 1e-9, 'orientation_tolerance': 1e-9}
     polished = solve(ur5, target, seed=seed, solver='jacobian_transpose', polish=True,
-                     timeout=TIMEOUT)
+                     max_attempts=1, timeout=TIMEOUT, **tight)
     assert polished.success and polished.polished
-    assert polished.iterations < 100
+    ur5_oracle.check(polished.q, target, position_tolerance=1e-9, orientation_tolerance=1e-9)
+    alone = solve(ur5, target, seed=seed, solver='jacobian_transpose', polish=False,
+                  max_attempts=1, max_iterations=1000, timeout=TIMEOUT, **tight)
+    assert not alone.polished
+    assert polished.iterations < alone.iterations, (polished, alone)
 
 
 def test_rotation_vector_recovers_axis_and_angle_up_to_a_half_turn():
@@ -326,3 +341,4 @@ def test_chains_with_mimic_joints_are_solved(solver):
         target = chain.fk(chain.random_configuration(rng))
         result = solve(chain, target, solver=solver, position_only=True, timeout=TIMEOUT)
         assert result.success, result
+        UrdfOracle(MIMIC_URDF, 'base', 'tool').check(result.q, target, orientation_mode='none')

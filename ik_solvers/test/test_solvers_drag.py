@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Dragging at the library level: warm-seeded solves keep to the seed's branch, singular or not."""
 
-
+from conftest import UrdfOracle
 import numpy as np
 import pytest
 
@@ -16,7 +16,7 @@ LARGEST_STEP = np.radians(2.0)
 
 
 @pytest.mark.parametrize('solver', SOLVERS)
-def test_a_drag_through_the_stretched_elbow_never_flips(ur5, solver):
+def test_a_drag_through_the_stretched_elbow_never_flips(ur5, ur5_oracle, solver):
     # The elbow goes from +0.3 to -0.3 rad: halfway the arm is stretched straight, a singular
     # configuration (121 goals, so one of them is exactly there). Each goal is solved from the
     # previous solution, as the node does while a goal is dragged.
@@ -26,8 +26,10 @@ def test_a_drag_through_the_stretched_elbow_never_flips(ur5, solver):
     assert any(abs(q[2]) < 1e-12 for q in path)
     q = path[0]
     for goal in path[1:]:
-        result = solve(ur5, ur5.fk(goal), seed=q, solver=solver, timeout=0.05)
+        target = ur5.fk(goal)
+        result = solve(ur5, target, seed=q, solver=solver, timeout=0.05)
         assert result.success, result
+        ur5_oracle.check(result.q, target)
         assert np.max(np.abs(result.q - q)) <= LARGEST_STEP, (goal, q, result.q)
         q = result.q
 
@@ -49,4 +51,5 @@ def test_a_warm_seed_prefers_a_near_solution_to_a_restart_far_away(solver):
     goal = figure_eight(chain.fk(zero), count=300)[1]
     result = solve(chain, goal, seed=zero, solver=solver, timeout=0.05)
     assert result.success, result
+    UrdfOracle(robot.urdf_xml, robot.base_link, robot.tip_link).check(result.q, goal)
     assert np.max(np.abs(result.q - zero)) <= np.radians(105.0), result.q

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The finisher: joint limits inside the step, warm seeds kept, and the option error's home."""
 
-
+from conftest import bundled_oracle
 import numpy as np
 import pytest
 
@@ -17,6 +17,9 @@ def finisher_alone(chain, target, start, *, steps, tolerance=1e-6, position_only
                  trust_region=1e-12, max_attempts=1, polish_iterations=steps,
                  position_tolerance=tolerance, orientation_tolerance=tolerance,
                  position_only=position_only, timeout=5.0)
+
+
+PANDA_ORACLE = bundled_oracle('panda_like.urdf', 'panda_link0', 'panda_hand_tcp')
 
 
 def test_invalid_option_error_lives_with_the_other_errors(panda):
@@ -46,7 +49,8 @@ def test_finisher_slides_along_joints_resting_on_their_limits(panda):
         result = finisher_alone(panda, target, start, steps=20)
         assert panda.within_limits(result.q)
         if result.success:
-            assert np.linalg.norm(panda.fk(result.q)[:3, 3] - target[:3, 3]) <= 1e-6
+            PANDA_ORACLE.check(result.q, target, position_tolerance=1e-6,
+                               orientation_tolerance=1e-6)
             solved += 1
     assert solved >= cases - 1
 
@@ -57,8 +61,11 @@ def test_finisher_converges_in_a_few_steps_from_near(panda):
     for _ in range(10):
         solution = panda.clip(panda.random_configuration(rng) * 0.8)
         start = panda.clip(solution + rng.uniform(-0.05, 0.05, panda.num_joints))
-        result = finisher_alone(panda, panda.fk(solution), start, steps=6, tolerance=1e-9)
+        target = panda.fk(solution)
+        result = finisher_alone(panda, target, start, steps=6, tolerance=1e-9)
         assert result.success, result
+        PANDA_ORACLE.check(result.q, target, position_tolerance=1e-9,
+                           orientation_tolerance=1e-9)
         assert result.iterations <= 7  # six finisher steps and the one held heuristic step
 
 
@@ -73,7 +80,9 @@ def test_warm_seed_near_a_limit_gives_the_nearby_solution(panda, solver):
         solution[resting] = np.where(rng.random(2) < 0.5, panda.lower[resting],
                                      panda.upper[resting])
         seed = panda.clip(solution + rng.uniform(-0.05, 0.05, panda.num_joints))
-        result = solve(panda, panda.fk(solution), seed=seed, solver=solver, timeout=2.0)
+        target = panda.fk(solution)
+        result = solve(panda, target, seed=seed, solver=solver, timeout=2.0)
         assert result.success, result
+        PANDA_ORACLE.check(result.q, target)
         assert result.attempts == 1
         assert np.max(np.abs(result.q - seed)) <= 0.1

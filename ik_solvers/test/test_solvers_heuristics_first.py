@@ -13,7 +13,7 @@ from ik_solvers.solvers.pose_error import orientation_error
 TIMEOUT = 2.0
 
 
-def test_each_heuristic_takes_its_own_path_with_the_polish_on(panda):
+def test_each_heuristic_takes_its_own_path_with_the_polish_on(panda, panda_oracle):
     # From the default seed, the polish alone would reach these targets; if it ran first every
     # solver would return the same configuration. The heuristics must leave their mark.
     rng = np.random.default_rng(41)
@@ -23,6 +23,7 @@ def test_each_heuristic_takes_its_own_path_with_the_polish_on(panda):
                    for solver in SOLVERS}
         for solver, result in results.items():
             assert result.success, (solver, result)
+            panda_oracle.check(result.q, target)
             assert result.polished
         for first, second in combinations(SOLVERS, 2):
             assert np.max(np.abs(results[first].q - results[second].q)) > 1e-6, (first, second)

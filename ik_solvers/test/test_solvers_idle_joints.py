@@ -4,6 +4,7 @@
 
 from pathlib import Path
 
+from conftest import UrdfOracle
 import numpy as np
 import pytest
 
@@ -24,8 +25,11 @@ def test_wrist_roll_keeps_its_seed_value_when_only_the_position_counts(solver, p
         seed = chain.random_configuration(rng)
         nearby = np.clip(seed + rng.uniform(-0.02, 0.02, chain.num_joints),
                          chain.lower, chain.upper)
-        result = solve(chain, chain.fk(nearby), seed=seed, solver=solver, position_only=True,
+        target = chain.fk(nearby)
+        result = solve(chain, target, seed=seed, solver=solver, position_only=True,
                        polish=polish, timeout=1.0)
         assert result.success
+        UrdfOracle(URDF, 'panda_link0', 'panda_hand_tcp').check(result.q, target,
+                                                                orientation_mode='none')
         # Rounding noise alone must not turn it: a dragged goal would make the hand spin.
         assert result.q[WRIST_ROLL] == pytest.approx(seed[WRIST_ROLL], abs=1e-9)

@@ -5,6 +5,7 @@
 import math
 from pathlib import Path
 
+from conftest import UrdfOracle
 import numpy as np
 import pytest
 
@@ -42,6 +43,7 @@ def test_no_other_turn_of_a_returned_joint_is_nearer_the_seed():
         seed = chain.random_configuration(rng)
         result = solve(chain, target, seed=seed, solver='ccd', timeout=1.0)
         assert result.success
+        UrdfOracle(URDF, 'base_link', 'tool0').check(result.q, target)
         for shift in (-2.0 * math.pi, 2.0 * math.pi):
             other = result.q + shift
             inside = (other >= chain.lower) & (other <= chain.upper)

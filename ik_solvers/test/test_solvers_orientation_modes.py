@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 import zlib
 
+from conftest import bundled_oracle
 import numpy as np
 import pytest
 import transforms3d
@@ -32,6 +33,11 @@ def load_chain(robot: str) -> Chain:
     base_link, tip_link = ROBOTS[robot]
     urdf = (URDF_DIRECTORY / (robot + '.urdf')).read_text(encoding='utf-8')
     return RobotModel.from_urdf(urdf).chain(base_link, tip_link)
+
+
+def oracle_of(robot: str):
+    """Return the tests' own FK and limits of a bundled robot's chain."""
+    return bundled_oracle(robot + '.urdf', *ROBOTS[robot])
 
 
 def axis_angle(reached: np.ndarray, target: np.ndarray, tip_axis=(0.0, 0.0, 1.0)) -> float:
@@ -64,6 +70,7 @@ def test_every_solver_converges_in_every_mode(robot_chain, solver, mode):
         result = solve(chain, target, seed=chain.random_configuration(rng), solver=solver,
                        orientation_mode=mode, timeout=TIMEOUT)
         assert result.success, (robot, solver, mode, result)
+        oracle_of(robot).check(result.q, target, orientation_mode=mode)
         reached = chain.fk(result.q)
         assert np.linalg.norm(reached[:3, 3] - target[:3, 3]) <= TOLERANCE
         if mode == 'axis':
@@ -86,9 +93,7 @@ def test_heuristics_alone_converge_in_axis_mode(solver):
         result = solve(chain, target, solver=solver, orientation_mode='axis', polish=False,
                        timeout=TIMEOUT)
         if result.success:
-            reached = chain.fk(result.q)
-            assert np.linalg.norm(reached[:3, 3] - target[:3, 3]) <= TOLERANCE
-            assert axis_angle(reached, target) <= TOLERANCE
+            oracle_of('ur5_like').check(result.q, target, orientation_mode='axis')
             solved += 1
     assert solved >= 8
 
@@ -118,9 +123,7 @@ def test_spin_about_the_axis_is_free(robot):
             result = solve(chain, spun, seed=seed, orientation_mode='axis', tip_axis=tip_axis,
                            timeout=TIMEOUT)
             assert result.success, (robot, tip_axis, result)
-            reached = chain.fk(result.q)
-            assert axis_angle(reached, spun, tip_axis) <= TOLERANCE
-            assert np.linalg.norm(reached[:3, 3] - spun[:3, 3]) <= TOLERANCE
+            oracle_of(robot).check(result.q, spun, orientation_mode='axis', tip_axis=tip_axis)
 
 
 def test_a_spun_target_of_a_five_joint_arm_needs_axis_mode():
@@ -133,7 +136,7 @@ def test_a_spun_target_of_a_five_joint_arm_needs_axis_mode():
     for _ in range(4):
         target = spin(chain.fk(chain.random_configuration(rng)), 0.8, tip_axis)
         full = solve(chain, target, timeout=0.05)
-        reached = chain.fk(full.q)
+        reached = oracle_of('so101_like').fk(full.q)
         truly_met = (np.linalg.norm(reached[:3, 3] - target[:3, 3]) <= TOLERANCE
                      and orientation_error(reached, target) <= TOLERANCE)
         assert full.success == truly_met
@@ -141,7 +144,8 @@ def test_a_spun_target_of_a_five_joint_arm_needs_axis_mode():
         aimed = solve(chain, target, orientation_mode='axis', tip_axis=tip_axis,
                       timeout=TIMEOUT)
         assert aimed.success
-        assert axis_angle(chain.fk(aimed.q), target, tip_axis) <= TOLERANCE
+        oracle_of('so101_like').check(aimed.q, target, orientation_mode='axis',
+                                      tip_axis=tip_axis)
     assert failures == 4
 
 
@@ -191,8 +195,8 @@ def test_a_free_position_axis_lets_a_planar_arm_reach_above_its_plane():
     free = solve(chain, target, orientation_mode='none', position_bounds=(1e-5, 1e-5, math.inf),
                  timeout=TIMEOUT)
     assert free.success
-    reached = chain.fk(free.q)
-    assert np.all(np.abs(reached[:2, 3] - target[:2, 3]) <= 1e-5)
+    bundled_oracle('planar_3link.urdf', 'base_link', 'tip').check(
+        free.q, target, orientation_mode='none', position_bounds=(1e-5, 1e-5, math.inf))
     assert free.position_error == pytest.approx(0.02, abs=1e-6)
     bounded = solve(chain, target, orientation_mode='none',
                     position_bounds=(1e-5, 1e-5, 0.019), timeout=0.05)
@@ -208,11 +212,13 @@ def test_fallback_meets_the_position_and_is_never_a_success(solver):
         target = chain.fk(chain.random_configuration(rng))
         target[:3, :3] = transforms3d.euler.euler2mat(*rng.uniform(-0.3, 0.3, 3)) @ target[:3, :3]
         plain = solve(chain, target, solver=solver, timeout=0.02)
-        result = solve(chain, target, solver=solver, orientation_fallback=True, timeout=0.02)
-        reached = chain.fk(result.q)
+        # The fallback searches the full pose for most of its timeout and the position in the
+        # rest: 0.02 s, and under `stress --cpu 2` even 0.2 s, left the position too little.
+        result = solve(chain, target, solver=solver, orientation_fallback=True, timeout=1.0)
         assert not plain.success and not result.success
         assert result.status == 'closest_orientation'
-        assert np.linalg.norm(reached[:3, 3] - target[:3, 3]) <= TOLERANCE
+        # The position is met (by the tests' own FK); the orientation is not.
+        reached = oracle_of('so101_like').check(result.q, target, orientation_mode='none')
         assert result.orientation_error == pytest.approx(orientation_error(reached, target),
                                                          abs=1e-9)
         assert result.orientation_error > TOLERANCE
@@ -231,6 +237,7 @@ def test_position_only_is_an_alias_of_mode_none():
     alias = solve(chain, target, position_only=True)
     named = solve(chain, target, orientation_mode='none')
     assert alias.success and named.success
+    oracle_of('ur5_like').check(alias.q, target, orientation_mode='none')
     assert np.array_equal(alias.q, named.q)
 
 
@@ -264,10 +271,9 @@ def test_bounds_on_one_part_leave_the_other_to_its_tolerance(bounds):
         target = chain.fk(chain.random_configuration(rng))
         result = solve(chain, target, timeout=TIMEOUT, **bounds)
         assert result.success, result
-        reached = chain.fk(result.q)
-        assert np.all(np.abs(reached[:3, 3] - target[:3, 3]) <= 1e-4 + 1e-12)
-        assert orientation_error(reached, target) <= (
-            TOLERANCE if 'position_bounds' in bounds else 2e-4)
+        oracle_of('ur5_like').check(
+            result.q, target, position_bounds=(1e-4, 1e-4, 1e-4),
+            orientation_tolerance=TOLERANCE if 'position_bounds' in bounds else 2e-4)
         if 'position_bounds' in bounds:
             assert result.orientation_error <= TOLERANCE
         else:

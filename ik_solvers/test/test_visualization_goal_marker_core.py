@@ -109,25 +109,25 @@ def test_a_burst_of_drags_sends_the_newest_pose_and_mouse_up_sends_at_once(setup
     _wait(lambda: record['resets'])
     _wait(lambda: probe.count_publishers(NAMESPACE + '/target_pose') > 0)
     final = _yaw_pose(0.99, 0.2, 0.1)
-    burst_start = time.monotonic()
-    for k in range(50):
-        core.drag(pose_to_message(_yaw_pose(0.5 + 0.01 * k, 0.2, 0.1)))
+    dragged = [_yaw_pose(0.5 + 0.01 * k, 0.2, 0.1) for k in range(50)]
+    for pose in dragged:
+        core.drag(pose_to_message(pose))
 
     def newest_arrived():
         targets = list(record['targets'])
         return targets and pose_from_message(targets[-1].pose).distance_to(final)[0] < 1e-12
 
     _wait(newest_arrived)
-    span = time.monotonic() - burst_start
     targets = list(record['targets'])
     assert targets[-1].header.frame_id == 'base_link'
-    # The exact count depends on how the drags fell on the send timer (the fake-clock tests of
-    # GoalTracker pin it down); over real time it can only be bounded by the time it took. At
-    # most one target per send period, plus the first one and the half-period of grace.
-    assert len(targets) <= span / core.tracker.send_period + 2.0
-    # Every target sent was one of the dragged poses, in the order dragged.
-    xs = [pose_from_message(target.pose).position[0] for target in targets]
-    assert xs == sorted(xs)
+    # How many are sent depends on how the drags fell on the send timer, which real time on a
+    # loaded machine does not fix; the fake-clock tests of GoalTracker pin the count down.
+    # Here: every target sent is one of the dragged poses, each at most once, in the order
+    # dragged, and the newest is the last.
+    sent = [next(k for k, pose in enumerate(dragged)
+                 if pose_from_message(target.pose).distance_to(pose)[0] < 1e-12)
+            for target in targets]
+    assert sent == sorted(set(sent)) and sent[-1] == len(dragged) - 1, sent
 
     core.release(pose_to_message(_yaw_pose(0.4, -0.3, 0.2)))
     _wait(lambda: len(record['targets']) == len(targets) + 1)
@@ -140,8 +140,13 @@ def test_a_burst_of_drags_sends_the_newest_pose_and_mouse_up_sends_at_once(setup
     core.drag(bad)
     # the invalid pose was dropped: the goal is still where the mouse was let go
     assert core.tracker.pose.distance_to(_yaw_pose(0.4, -0.3, 0.2))[0] < 1e-12
-    time.sleep(0.2)
-    assert len(record['targets']) == len(targets) + 1
+    # Targets go out in order on one topic: the next release arriving right after the last
+    # one shows that nothing was sent for the invalid pose.
+    core.release(pose_to_message(_yaw_pose(0.3, 0.3, 0.0)))
+    _wait(lambda: len(record['targets']) >= len(targets) + 2)
+    assert len(record['targets']) == len(targets) + 2
+    last = pose_from_message(record['targets'][-1].pose)
+    assert last.distance_to(_yaw_pose(0.3, 0.3, 0.0))[0] < 1e-12
 
 
 def test_the_status_of_the_goal_last_sent_sets_the_colour(setup):

@@ -76,16 +76,24 @@ def test_the_marker_appears_at_the_tip_and_dragging_it_sends_goals():
         assert pose_from_message(shown.pose).distance_to(GoalPose((1.5, 0.0, 0.0)))[0] < 1e-9
 
         _wait(lambda: feedback.get_subscription_count() > 0)
-        # The server ignores a new client for one second after the marker's last change.
-        time.sleep(1.1)
         dragged = GoalPose((1.0, 0.5, 0.0))
-        for event in (InteractiveMarkerFeedback.POSE_UPDATE, InteractiveMarkerFeedback.MOUSE_UP):
-            message = InteractiveMarkerFeedback(
-                client_id='test', marker_name=GOAL_MARKER_NAME, event_type=event,
-                pose=pose_to_message(dragged))
-            message.header.frame_id = 'base_link'
-            feedback.publish(message)
-        _wait(lambda: targets)
+
+        def drag_taken():
+            # The server ignores a new client for a while after the marker's last change: the
+            # drag is sent again until a target shows that it was taken.
+            for event in (InteractiveMarkerFeedback.POSE_UPDATE,
+                          InteractiveMarkerFeedback.MOUSE_UP):
+                message = InteractiveMarkerFeedback(
+                    client_id='test', marker_name=GOAL_MARKER_NAME, event_type=event,
+                    pose=pose_to_message(dragged))
+                message.header.frame_id = 'base_link'
+                feedback.publish(message)
+            try:
+                return _wait(lambda: targets, timeout=0.2)
+            except AssertionError:
+                return False
+
+        _wait(drag_taken, timeout=30.0)
         assert pose_from_message(targets[-1].pose).distance_to(dragged)[0] < 1e-12
     finally:
         executor.shutdown()

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 import threading
 import time
+import uuid
 
 import numpy as np
 import pytest
@@ -26,19 +27,19 @@ from test_node_support import Spinner  # noqa: E402
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'planar_3link.urdf').read_text()
 # One namespace per test process: nothing another run left in the graph can interfere.
 NAMESPACE = '/sim_executor_test_%d' % os.getpid()
-COMMANDS = NAMESPACE + '/arm_controller/joint_trajectory'
 JOINTS = ['joint_1', 'joint_2', 'joint_3']
 
 
 class Probe:
     """A test node that records joint states and publishes commands."""
 
-    def __init__(self, context):
-        self.node = rclpy.create_node('probe', namespace=NAMESPACE, context=context)
+    def __init__(self, context, namespace=NAMESPACE):
+        self.node = rclpy.create_node('probe', namespace=namespace, context=context)
         self.lock = threading.Lock()
         self.states = []
         self.node.create_subscription(JointState, 'joint_states', self._on_state, 100)
-        self.commands = self.node.create_publisher(JointTrajectory, COMMANDS, 10)
+        self.commands = self.node.create_publisher(
+            JointTrajectory, namespace + '/arm_controller/joint_trajectory', 10)
 
     def _on_state(self, message):
         with self.lock:
@@ -83,11 +84,11 @@ def ros():
         rclpy.shutdown(context=context)
 
 
-def _executor(context, **parameters):
-    overrides = [Parameter('command_topic', value=COMMANDS),
+def _executor(context, namespace=NAMESPACE, **parameters):
+    overrides = [Parameter('command_topic', value=namespace + '/arm_controller/joint_trajectory'),
                  Parameter('publish_rate', value=100.0)]
     overrides += [Parameter(name, value=value) for name, value in parameters.items()]
-    return SimulatedExecutor(context=context, namespace=NAMESPACE, parameter_overrides=overrides)
+    return SimulatedExecutor(context=context, namespace=namespace, parameter_overrides=overrides)
 
 
 def _seconds(stamp):
@@ -174,10 +175,13 @@ def test_bad_trajectories_are_ignored_and_the_arm_stays_where_it_was(ros):
 
 def test_falls_silent_while_another_node_publishes_joint_states(ros):
     context, add = ros
-    probe = Probe(context)
+    # A namespace of its own: the executors of earlier tests in this process published joint
+    # states in the shared one, and their endpoints can linger in the graph for a while.
+    namespace = '%s_%s' % (NAMESPACE, uuid.uuid4().hex[:8])
+    probe = Probe(context, namespace)
     add(probe.node)
-    executor = add(_executor(context, robot_description=URDF))
-    topic = NAMESPACE + '/joint_states'
+    executor = add(_executor(context, namespace, robot_description=URDF))
+    topic = namespace + '/joint_states'
     probe.wait_for(lambda states: len(states) >= 2)
     assert not executor.yielding
     controller = probe.node.create_publisher(JointState, 'joint_states', 10)

@@ -370,7 +370,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             print('%-6s %s' % (name, json.dumps(results[name])), flush=True)
     finally:
         client.close()
+        stopping = time.monotonic()
         results['node_exit_status'] = node.stop()
+        # From Ctrl-C to the exit; the shutdown test only bounds it generously.
+        results['node_exit_seconds'] = round(time.monotonic() - stopping, 3)
     arguments.output.mkdir(parents=True, exist_ok=True)
     (arguments.output / 'stress.json').write_text(json.dumps(results, indent=2) + '\n')
     failed = any(isinstance(value, dict) and (value.get('crashed') or value.get('unanswered'))
