@@ -50,14 +50,7 @@ STATES = ('idle', 'solving', 'answering')
 #: CPU seconds one of the node's threads must burn before a streamed solve counts as running;
 #: the threads of an idle node wait and burn next to nothing.
 SOLVING_CPU = 0.2
-#: A known defect, kept visible: the solve of a SolveIK request runs on a ThreadPoolExecutor
-#: worker (ros/request_pool.py), and the interpreter joins those workers when it exits, so the
-#: process lingers until the solve's deadline. Strict: once fixed, these rounds fail until the
-#: mark is removed.
-ANSWERING_LINGERS = pytest.mark.xfail(
-    strict=True, reason='the process waits for a SolveIK solve in flight before it exits')
-ROUNDS = [pytest.param(signum, state, id='%s-%s-%d' % (signum.name, state, index),
-                       marks=[ANSWERING_LINGERS] if state == 'answering' else [])
+ROUNDS = [pytest.param(signum, state, id='%s-%s-%d' % (signum.name, state, index))
           for index, (signum, state) in enumerate(
               [(signal.SIGINT, state) for state in STATES * 3]
               + [(signal.SIGTERM, state) for state in STATES])]

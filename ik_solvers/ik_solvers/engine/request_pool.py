@@ -9,8 +9,10 @@ workers mean one slow solve (up to its own timeout) does not hold up the request
 Beyond the bound a request is not queued at all: the caller answers it at once (BUSY).
 """
 
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
+import queue
 import threading
+import time
 from typing import Callable, Optional, TypeVar
 
 __all__ = ['RequestPool']
@@ -31,10 +33,25 @@ class RequestPool:
         """
         if workers < 1:
             raise ValueError('a pool needs at least one worker, not %d' % workers)
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
         self._lock = threading.Lock()
         self._pending = 0
         self._closed = False
+        self._futures: 'set[Future]' = set()
+        self._queue: 'queue.SimpleQueue[Optional[Callable[[], None]]]' = queue.SimpleQueue()
+        # Daemon threads, not a ThreadPoolExecutor: the interpreter joins an executor's workers
+        # at exit, so Ctrl-C during a solve would keep the process alive until that solve's
+        # deadline (up to 10 s). A solve in flight holds nothing that must be finished.
+        self._workers = [threading.Thread(target=self._serve, name='%s_%d' % (name, index),
+                                          daemon=True) for index in range(workers)]
+        for worker in self._workers:
+            worker.start()
+
+    def _serve(self) -> None:
+        while True:
+            task = self._queue.get()
+            if task is None:
+                return
+            task()
 
     @property
     def pending(self) -> int:
@@ -53,22 +70,31 @@ class RequestPool:
             thread that waits for it.
         :returns: The future of ``work``, or ``None`` when the pool is full or closed.
         """
+        future: 'Future[Result]' = Future()
+
+        def run() -> None:
+            if not future.set_running_or_notify_cancel():
+                return  # dropped by close() before it started
+            try:
+                future.set_result(work())
+            except BaseException as error:  # noqa: B902 - the caller reads it from the future
+                future.set_exception(error)
+
         with self._lock:
             if self._closed or self._pending >= limit:
                 return None
             self._pending += 1
-        try:
-            future = self._executor.submit(work)
-        except RuntimeError:  # the executor was shut down in between
-            self._finished(None, on_done)
-            return None
+            self._futures.add(future)
+            self._queue.put(run)
+        # Added after queueing: a future already done runs the callback at once.
         future.add_done_callback(lambda _: self._finished(future, on_done))
         return future
 
-    def _finished(self, future: Optional[Future], on_done: Optional[Callable[[], None]]) -> None:
+    def _finished(self, future: Future, on_done: Optional[Callable[[], None]]) -> None:
         with self._lock:
             self._pending -= 1
-        if on_done is not None and future is not None:
+            self._futures.discard(future)
+        if on_done is not None:
             on_done()
 
     def close(self, timeout: float) -> None:
@@ -80,9 +106,11 @@ class RequestPool:
         """
         with self._lock:
             self._closed = True
-        self._executor.shutdown(wait=False, cancel_futures=True)
-        done = threading.Event()
-        waiter = threading.Thread(target=lambda: (self._executor.shutdown(wait=True), done.set()),
-                                  daemon=True)
-        waiter.start()
-        done.wait(timeout)
+            waiting = list(self._futures)
+        for future in waiting:
+            future.cancel()  # only work not started yet can be cancelled
+        for _ in self._workers:
+            self._queue.put(None)
+        deadline = time.monotonic() + timeout
+        for worker in self._workers:
+            worker.join(max(0.0, deadline - time.monotonic()))
