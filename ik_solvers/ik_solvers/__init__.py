@@ -17,7 +17,7 @@ from .exceptions import (
     UnknownSolverError,
 )
 from .kinematics import Chain, RobotModel
-from .solvers import IKResult, SOLVERS, solve, warm_up
+from .solvers import approach, IKResult, SOLVERS, solve, warm_up
 
 __all__ = [
     'Chain',
@@ -30,6 +30,7 @@ __all__ = [
     'RobotModelError',
     'SOLVERS',
     'UnknownSolverError',
+    'approach',
     'solve',
     'warm_up',
 ]

@@ -8,6 +8,7 @@ Each heuristic is a :class:`Solver` in its own module, registered by name in
 """
 
 from ..exceptions import InvalidSolverOptionError
+from .approximate import approach
 from .base import Solver
 from .goal_options import ORIENTATION_MODES
 from .registry import check_solver_names, SOLVERS, solver_class
@@ -21,6 +22,7 @@ __all__ = [
     'ORIENTATION_MODES',
     'SOLVERS',
     'Solver',
+    'approach',
     'check_solver_names',
     'solve',
     'solver_class',

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ['IKResult', 'STATUS_CLOSEST_ORIENTATION', 'STATUS_NO_SOLUTION', 'STATUS_SUCCESS',
-           'STATUS_TIMED_OUT']
+__all__ = ['IKResult', 'STATUS_APPROXIMATE', 'STATUS_CLOSEST_ORIENTATION', 'STATUS_NO_SOLUTION',
+           'STATUS_SUCCESS', 'STATUS_TIMED_OUT']
 
 STATUS_SUCCESS = 'success'
 # The search ended before the deadline without meeting the tolerances (``max_attempts``).
@@ -17,6 +17,9 @@ STATUS_TIMED_OUT = 'timed_out'
 # No configuration met the pose; with ``orientation_fallback`` the one returned meets the
 # position, with the orientation as close as the search got. Never a success.
 STATUS_CLOSEST_ORIENTATION = 'closest_orientation'
+# The configuration near a start that brings the tip closest to the target, which it does not
+# reach (see ik_solvers.solvers.approximate). Never a success.
+STATUS_APPROXIMATE = 'approximate'
 
 
 @dataclass(frozen=True)
@@ -34,8 +37,9 @@ class IKResult:
         axis and the target direction (``'axis'``), 0 (``'none'``).
     :ivar iterations: iterations of the heuristic and of the polish, summed over attempts.
     :ivar elapsed: wall-clock time spent in :func:`ik_solvers.solve`, s.
-    :ivar status: ``'success'``, ``'no_solution'``, ``'timed_out'`` or, with the orientation
-        fallback, ``'closest_orientation'``.
+    :ivar status: ``'success'``, ``'no_solution'``, ``'timed_out'``, with the orientation
+        fallback ``'closest_orientation'``, or from :func:`ik_solvers.approach`
+        ``'approximate'``.
     :ivar solver: name of the heuristic that ran.
     :ivar attempts: number of starting configurations tried (the seed counts as the first).
     :ivar polished: whether the local polish ran after the heuristic.
