@@ -7,21 +7,23 @@ A dragged goal is followed goal after goal from the last command. From a singula
 arm stretched out or pointing straight up) or toward a goal out of reach, no exact solution lies
 within a few degrees of the arm, and commanding a far one would swing it. :func:`approach`
 instead returns the configuration within a per-joint box around the start (and within the joint
-limits) that brings the tip closest to the goal: the goal's weighted cost, the position error
-plus the orientation weight times the orientation error of the goal's mode (see
-:func:`.goal.assess`). Called once per goal, it moves the arm continuously toward the goal;
-once an exact solution lies within the box, it finds that.
+limits) that brings the tip closest to the goal. Closest by the weighted pose error, the
+norm of the residual the least-squares steps reduce (:func:`.goal.weighted_system`):
+``sqrt(position_error^2 + (orientation_weight * orientation_error)^2)``, m, with the
+orientation error of the goal's mode (0 for position only); components within per-axis bounds
+do not count. Called once per goal, it moves the arm continuously toward the goal; once an
+exact solution lies within the box, it finds that.
 
 The compiled kernel takes Levenberg-Marquardt steps, each kept inside the box with the
 finisher's active set (a joint on the box's face whose step points outward is frozen, see
-:mod:`.finisher`), and keeps a step only if it lowers the cost. A rejected step quadruples the
+:mod:`.finisher`), and keeps a step only if it lowers that error. A rejected step quadruples the
 damping (a linearisation that fails, as near a singularity, gets shorter, gradient-like steps)
 and an accepted one halves it. Where the steps stall with the goal still far, the error may
 still fall at second order (the gradient vanishes at a singular pose): the kernel then tries the
 direction of most negative curvature (:mod:`.curvature`), both ways, scaled to the box.
 
-The cost of the returned configuration is never above the start's: the start is the first
-configuration kept, and only lower costs replace it.
+The error of the returned configuration is never above the start's: the start is the first
+configuration kept, and only lower errors replace it.
 """
 
 import math
@@ -67,7 +69,7 @@ _ORIENTATION_WEIGHT_PER_LENGTH = 0.2
 _DAMPING = 0.1
 _DAMPING_LOWEST = 1e-3
 _DAMPING_HIGHEST = 1e3
-# An accepted step that lowers the cost by less than this fraction counts as a stall.
+# An accepted step that lowers the error by less than this fraction counts as a stall.
 _PROGRESS = 0.01
 # Tries along the direction of most negative curvature per call.
 _ESCAPES = 3
@@ -100,9 +102,9 @@ def _escape(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
             cost: float, lower: np.ndarray, upper: np.ndarray, bounds: np.ndarray,
             frames: np.ndarray, error: np.ndarray) -> tuple:
     """
-    Try the direction of most negative curvature from ``q``; move ``q`` if it lowers the cost.
+    Try the direction of most negative curvature from ``q``; move ``q`` if it lowers the error.
 
-    :returns: ``(cost, solved, moved)`` of the configuration ``q`` holds on return.
+    :returns: ``(error, solved, moved)`` for the configuration ``q`` holds on return.
     """
     count = q.shape[0]
     direction = np.empty(count)
@@ -137,7 +139,7 @@ def approach_search(chain: ChainArrays, target: np.ndarray, settings: np.ndarray
                     q: np.ndarray, bounds: np.ndarray, max_iterations: int,
                     report: np.ndarray) -> None:
     """
-    Lower the goal's cost from ``q`` without leaving the box ``q +- bounds`` or the limits.
+    Lower the weighted pose error from ``q`` within the box ``q +- bounds`` and the limits.
 
     :param chain: the chain's arrays.
     :param target: (4, 4) target pose in the base frame, m.
@@ -227,9 +229,10 @@ def approach(chain, target: np.ndarray, *, start: np.ndarray, max_joint_step: An
     Return the configuration near ``start`` that brings the tip closest to ``target``.
 
     "Near" is a box: every joint within ``max_joint_step`` of its start value, and within its
-    limits. "Closest" is the goal's weighted cost: the position error plus the orientation
-    weight times the orientation error of the mode (the angle of the rotation, of the tip axis,
-    or nothing). The cost of the result is never above the start's.
+    limits. "Closest" is the weighted pose error ``sqrt(position_error^2 + (orientation_weight
+    * orientation_error)^2)``, with the orientation error of the mode (the angle of the
+    rotation, of the tip axis, or 0); components within per-axis bounds do not count. The
+    error of the result is never above the start's.
 
     :param chain: a :class:`ik_solvers.Chain`.
     :param target: (4, 4) pose of the tip in the chain's base frame, m.
