@@ -215,3 +215,4 @@ def test_the_drag_benchmark_commands_every_goal_within_the_bound(ur5_like, start
     assert figures.exact + figures.approximate == 60
     assert figures.largest_jump <= BOUND + ROUNDING
     assert figures.far_success == 0 and figures.far_approximate == 3
+    assert figures.far_largest_jump <= BOUND + ROUNDING
