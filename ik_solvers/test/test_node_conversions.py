@@ -16,8 +16,8 @@ from ik_solvers.ros.conversions import (
     seconds_to_duration,
     transform_to_matrix,
 )
-from ik_solvers.ros.joint_positions import joint_state_to_mapping
-from ik_solvers.ros.pose_math import QUATERNION_NORM_TOLERANCE
+from ik_solvers.engine.joint_positions import joint_state_to_mapping
+from ik_solvers.engine.pose_math import QUATERNION_NORM_TOLERANCE
 import numpy as np
 import pytest
 import transforms3d

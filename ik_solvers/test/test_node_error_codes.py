@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The engine's plain error codes are the SolveIK constants, name for name and value for value."""
 
-from ik_solvers.ros.error_codes import ErrorCode
+from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers_interfaces.srv import SolveIK
 
 

@@ -4,7 +4,7 @@
 
 import threading
 
-from ik_solvers.ros.latest_target import LatestSlot
+from ik_solvers.engine.latest_target import LatestSlot
 
 
 def test_newest_value_wins_and_older_ones_are_counted_as_dropped():

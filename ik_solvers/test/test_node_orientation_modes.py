@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from ik_solvers.kinematics import RobotModel
-from ik_solvers.ros.error_codes import ErrorCode
+from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import transforms3d

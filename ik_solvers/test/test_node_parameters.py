@@ -8,13 +8,8 @@ from pathlib import Path
 
 from ik_solvers import SOLVERS
 from ik_solvers.ros.names import command_topic_for
-from ik_solvers.ros.parameters import (
-    check_parameter,
-    describe,
-    MAX_TIMEOUT,
-    NodeSettings,
-    PARAMETERS,
-)
+from ik_solvers.engine.settings import check_parameter, MAX_TIMEOUT, NodeSettings, PARAMETERS
+from ik_solvers.ros.parameters import describe
 import pytest
 from rcl_interfaces.msg import ParameterType
 

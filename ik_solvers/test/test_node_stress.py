@@ -18,7 +18,7 @@ from ik_solvers.benchmarks.hostile_inputs import (
     padded_description,
     repeated_names,
 )
-from ik_solvers.ros.description_loader import MAX_DESCRIPTION_BYTES
+from ik_solvers.engine.description_loader import MAX_DESCRIPTION_BYTES
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest

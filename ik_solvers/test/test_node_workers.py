@@ -8,14 +8,14 @@ import threading
 import time
 
 from ik_solvers.exceptions import RobotModelError
-from ik_solvers.ros.description_loader import (
+from ik_solvers.engine.description_loader import (
     DescriptionLoader,
     description_size_problem,
     MAX_DESCRIPTION_BYTES,
     paused_garbage_collection,
 )
-from ik_solvers.ros.model_holder import ModelHolder
-from ik_solvers.ros.request_pool import RequestPool
+from ik_solvers.engine.model_holder import ModelHolder
+from ik_solvers.engine.request_pool import RequestPool
 import numpy as np
 import pytest
 

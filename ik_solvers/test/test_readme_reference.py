@@ -13,7 +13,7 @@ from pathlib import Path
 import re
 
 from ik_solvers.ros.ik_node import IKNode
-from ik_solvers.ros.parameters import PARAMETERS
+from ik_solvers.engine.settings import PARAMETERS
 import pytest
 import rclpy
 from rclpy.parameter import Parameter

@@ -40,7 +40,7 @@ from ..ros.names import (
     STATUS_TOPIC,
     TARGET_POSE_TOPIC,
 )
-from ..ros.pose_math import xyzw_quaternion
+from ..engine.pose_math import xyzw_quaternion
 from .metrics import DragRecording, SolveRecord
 from .scripted_drag import ScriptedGoal
 

@@ -5,7 +5,8 @@ Where the node's commands leave it: today a JointTrajectory topic of a joint_tra
 
 Sending commands some other way (a ``control_msgs/FollowJointTrajectory`` action client, say)
 means changing this module and the parameter that names the destination; the engine and the
-node hand over a plain :class:`~.outcome.Command` and never see the transport.
+node hand over a plain :class:`~ik_solvers.engine.outcome.Command` through the
+:class:`~ik_solvers.engine.command_sink.CommandSink` interface and never see the transport.
 """
 
 from rclpy.node import Node
@@ -14,12 +15,13 @@ from trajectory_msgs.msg import JointTrajectory
 
 from .conversions import command_trajectory
 from .names import command_topic_for, DEFAULT_CONTROLLER_NAME
-from .outcome import Command
+from ..engine.command_sink import CommandSink
+from ..engine.outcome import Command
 
-__all__ = ['CommandSink']
+__all__ = ['TopicCommandSink']
 
 
-class CommandSink:
+class TopicCommandSink(CommandSink):
     """Publishes each command as a JointTrajectory on the controller's command topic."""
 
     def __init__(self, node: Node) -> None:

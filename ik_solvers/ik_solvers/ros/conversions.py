@@ -3,8 +3,8 @@
 """
 The node's one border with messages: ROS messages to the engine's plain data and back.
 
-Numbers are checked where they are used (:mod:`.pose_math`, the engine); here fields are only
-moved between messages and plain values.
+Numbers are checked where they are used (the engine's input checks and ``solve()``); here
+fields are only moved between messages and plain values.
 """
 
 import math
@@ -18,8 +18,8 @@ import numpy as np
 from sensor_msgs.msg import JointState
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from .outcome import Command, IKOutcome, IKRequest
-from .pose_math import pose_matrix, xyzw_quaternion
+from ..engine.outcome import Command, IKOutcome, IKRequest
+from ..engine.pose_math import pose_matrix, xyzw_quaternion
 
 __all__ = [
     'command_trajectory',
@@ -74,9 +74,9 @@ def matrix_to_pose(matrix: np.ndarray) -> Pose:
     :returns: The pose message.
     """
     matrix = np.asarray(matrix, dtype=float)
-    x, y, z, w = (float(value) for value in xyzw_quaternion(matrix))
+    x, y, z, w = xyzw_quaternion(matrix).tolist()
     pose = Pose()
-    pose.position.x, pose.position.y, pose.position.z = (float(v) for v in matrix[:3, 3])
+    pose.position.x, pose.position.y, pose.position.z = matrix[:3, 3].tolist()
     pose.orientation.x, pose.orientation.y = x, y
     pose.orientation.z, pose.orientation.w = z, w
     return pose
@@ -155,7 +155,8 @@ def service_request(request: SolveIK.Request) -> IKRequest:
         orientation_fallback=True if request.orientation_fallback else None,
         position_tolerance=request.position_tolerance,
         orientation_tolerance=request.orientation_tolerance,
-        timeout=duration_to_seconds(request.timeout), **_pose_fields(request.target.pose))
+        timeout=duration_to_seconds(request.timeout), execute=bool(request.execute),
+        **_pose_fields(request.target.pose))
 
 
 # Answers out -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
-from .stop_signals import StopRequested, StopSignals
+from ..engine.stop_signals import StopRequested, StopSignals
 
 __all__ = ['run_node']
 
@@ -21,7 +21,7 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
     One thread spins: rclpy's multi-threaded executor spends more CPU polling than these
     nodes' callbacks need, and slow work (streamed solves) has a worker thread of its own.
     The first SIGINT or SIGTERM ends the spin, whether the executor is idle or in a callback
-    (see :mod:`ik_solvers.ros.stop_signals`); the node is then destroyed and the process exits.
+    (see :mod:`ik_solvers.engine.stop_signals`); the node is then destroyed and the process exits.
 
     :param make_node: called after ``rclpy.init``; returns the node to spin.
     :param args: command-line arguments for ``rclpy.init`` (None: ``sys.argv``).

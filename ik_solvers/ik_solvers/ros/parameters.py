@@ -1,18 +1,11 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The ik_node's parameters: names, defaults, descriptions, ranges, and their checks.
+The ik_node's parameter descriptors, built from the plain ranges of :mod:`..engine.settings`.
 
-Defaults here match ``config/ik_solvers.yaml``. Ranges go into each ``ParameterDescriptor`` so
-that rclpy itself refuses out-of-range values; the checks rclpy cannot express (the solver
-name) live in :func:`check_parameter`, called from the node's set-parameters callback.
-SolveIK requests that override a parameter are checked against the same ranges by
-:func:`request_value`, so each range is written once, here.
+Every name, default and range is written once, in the engine's settings; this module only
+puts them into the ``rcl_interfaces`` type rclpy declares parameters with.
 """
-
-from dataclasses import dataclass
-import math
-from typing import Any, Iterable, Mapping, Optional, Tuple
 
 from rcl_interfaces.msg import (
     FloatingPointRange,
@@ -21,135 +14,13 @@ from rcl_interfaces.msg import (
     ParameterType,
 )
 
-from ..exceptions import InvalidTargetError, UnknownSolverError
-from ..solvers import solver_class, SOLVERS
-from ..solvers.goal_options import goal_options, ORIENTATION_MODES
+from ..engine.settings import ParameterSpec
 
-__all__ = [
-    'MAX_TIMEOUT',
-    'NodeSettings',
-    'PARAMETERS',
-    'ParameterSpec',
-    'check_parameter',
-    'coerce_value',
-    'describe',
-    'request_value',
-]
+__all__ = ['describe']
 
-#: Longest accepted solve timeout in seconds; a streamed solve holds up the next target and a
-#: service call holds up its caller, and IK of one chain needs milliseconds, not minutes.
-MAX_TIMEOUT = 10.0
-
-
-@dataclass(frozen=True)
-class ParameterSpec:
-    """One declared parameter: name, default, meaning and allowed values."""
-
-    name: str
-    default: Any
-    description: str
-    #: Inclusive (low, high) for floating-point parameters.
-    floating_range: Optional[Tuple[float, float]] = None
-    #: Inclusive (low, high) for integer parameters.
-    integer_range: Optional[Tuple[int, int]] = None
-    #: Free-text constraints shown by ``ros2 param describe``.
-    constraints: str = ''
-    #: Read once at start-up; changing it needs a restart.
-    read_only: bool = False
-
-
-PARAMETERS: Tuple[ParameterSpec, ...] = (
-    ParameterSpec(
-        'solver', 'jacobian_transpose',
-        'Heuristic used for streamed targets and for service calls that name none.',
-        constraints='one of: ' + ', '.join(SOLVERS)),
-    ParameterSpec(
-        'base_link', '',
-        'Link the chain starts at and in which targets are solved; empty means the root link '
-        'of the robot description.'),
-    ParameterSpec(
-        'tip_link', 'tool0',
-        'Link whose pose is controlled (tool0 is the ROS-Industrial name of the flange); the '
-        'node does not solve while it is empty.'),
-    ParameterSpec(
-        'position_only', False,
-        'Reach the target position and leave the orientation free (orientation_mode none).'),
-    ParameterSpec(
-        'orientation_mode', 'full',
-        'What of a target orientation counts: full (all of it), axis (tip_axis must point along '
-        'the same axis of the target frame; the spin about it is free, as a suction cup or a '
-        '5-DOF arm needs) or none (position only).',
-        constraints='one of: ' + ', '.join(ORIENTATION_MODES)),
-    ParameterSpec(
-        'tip_axis', (0.0, 0.0, 1.0),
-        'The tool axis aimed in axis mode: 3 numbers in the tip link frame, normalised.',
-        constraints='3 finite numbers, not all zero'),
-    ParameterSpec(
-        'orientation_fallback', False,
-        'In full mode, when a pose has no solution (an arm with fewer than six joints), solve '
-        'for the position with the closest orientation, report it as ORIENTATION_UNREACHABLE '
-        '(never success) and command it.'),
-    ParameterSpec(
-        'position_tolerance', 1e-4,
-        'Largest accepted distance between the reached and the requested position, in metres.',
-        floating_range=(1e-9, 1.0)),
-    ParameterSpec(
-        'orientation_tolerance', 1e-3,
-        'Largest accepted rotation angle between the reached and the requested orientation, '
-        'in radians.',
-        floating_range=(1e-9, math.pi)),
-    ParameterSpec(
-        'timeout', 0.05,
-        'Deadline of one solve, in seconds.',
-        floating_range=(1e-4, MAX_TIMEOUT)),
-    ParameterSpec(
-        'velocity_scale', 0.5,
-        'Fraction of the URDF joint velocity limits a command may use; sets its duration.',
-        floating_range=(0.01, 1.0)),
-    ParameterSpec(
-        'min_duration', 0.1,
-        'Shortest duration of a command, in seconds.',
-        floating_range=(0.001, 60.0)),
-    ParameterSpec(
-        'max_joint_jump', 0.35,
-        'Largest change of one joint (rad or m) that a streamed target may command, from the '
-        'joint states and from the last command; a larger one is a jump to another '
-        'configuration and is not sent. SolveIK requests with execute are not bounded. 0 '
-        'disables the check.',
-        floating_range=(0.0, 100.0)),
-    ParameterSpec(
-        'tf_timeout', 0.1,
-        'How long to wait for a TF transform of a target frame that is not a link of the robot '
-        'description, in seconds (only where tf2_ros is installed).',
-        floating_range=(0.0, 5.0)),
-    ParameterSpec(
-        'joint_state_timeout', 0.5,
-        'Joint states older than this, in seconds, are not trusted as the start of a command: '
-        'while any chain joint\'s latest joint state is older, nothing is commanded (solving '
-        'goes on). 0 disables the check.',
-        floating_range=(0.0, 60.0)),
-    ParameterSpec(
-        'max_pending_requests', 100,
-        'SolveIK requests accepted at once (being solved or waiting); a request beyond them is '
-        'answered at once with error code BUSY.',
-        integer_range=(1, 10000)),
-    ParameterSpec(
-        'command_topic', '',
-        'Topic of the JointTrajectory commands; empty means /<controller_name>/joint_trajectory.',
-        read_only=True),
-    ParameterSpec(
-        'controller_name', 'joint_trajectory_controller',
-        'ros2_control joint_trajectory_controller that receives the commands when '
-        'command_topic is empty.',
-        read_only=True),
-    ParameterSpec(
-        'robot_description', '',
-        'URDF used until one arrives on the robot_description topic (for setups without '
-        'robot_state_publisher).',
-        read_only=True),
-)
-
-_SPECS = {spec.name: spec for spec in PARAMETERS}
+_TYPES = {bool: ParameterType.PARAMETER_BOOL, float: ParameterType.PARAMETER_DOUBLE,
+          int: ParameterType.PARAMETER_INTEGER, str: ParameterType.PARAMETER_STRING,
+          tuple: ParameterType.PARAMETER_DOUBLE_ARRAY}
 
 
 def describe(spec: ParameterSpec) -> ParameterDescriptor:
@@ -159,11 +30,8 @@ def describe(spec: ParameterSpec) -> ParameterDescriptor:
     :param spec: The parameter.
     :returns: Its descriptor, with type, description, constraints, range and read-only flag.
     """
-    types = {bool: ParameterType.PARAMETER_BOOL, float: ParameterType.PARAMETER_DOUBLE,
-             int: ParameterType.PARAMETER_INTEGER, str: ParameterType.PARAMETER_STRING,
-             tuple: ParameterType.PARAMETER_DOUBLE_ARRAY}
     descriptor = ParameterDescriptor(
-        name=spec.name, type=types[type(spec.default)], description=spec.description,
+        name=spec.name, type=_TYPES[type(spec.default)], description=spec.description,
         additional_constraints=spec.constraints, read_only=spec.read_only)
     if spec.floating_range is not None:
         low, high = spec.floating_range
@@ -173,114 +41,3 @@ def describe(spec: ParameterSpec) -> ParameterDescriptor:
         low, high = spec.integer_range
         descriptor.integer_range = [IntegerRange(from_value=low, to_value=high, step=1)]
     return descriptor
-
-
-def coerce_value(name: str, value: Any) -> Any:
-    """
-    Turn an integer given for a floating-point parameter into a float.
-
-    rclpy refuses an INTEGER value for a DOUBLE parameter, yet ``-p timeout:=1`` and
-    ``max_joint_jump: 3`` in a YAML file are integers; they mean the same number.
-
-    :param name: Parameter name; unknown names pass through.
-    :param value: Proposed value.
-    :returns: ``float(value)`` for an integer (not a bool) of a floating-point parameter,
-        otherwise ``value`` unchanged.
-    """
-    spec = _SPECS.get(name)
-    if (spec is not None and isinstance(spec.default, float) and isinstance(value, int)
-            and not isinstance(value, bool)):
-        return float(value)
-    if (spec is not None and isinstance(spec.default, tuple) and not isinstance(value, str)
-            and _is_sequence(value) and all(isinstance(item, int) and not isinstance(item, bool)
-                                            for item in value)):
-        return [float(item) for item in value]  # [0, 0, 1] on a command line is integers
-    return value
-
-
-def _is_sequence(value: Any) -> bool:
-    try:
-        iter(value)
-    except TypeError:
-        return False
-    return True
-
-
-def check_parameter(name: str, value: Any) -> Optional[str]:
-    """
-    Check a new value beyond what the descriptor enforces.
-
-    :param name: Parameter name.
-    :param value: Proposed value.
-    :returns: ``None`` when acceptable, otherwise the reason for refusing it.
-    """
-    if name == 'solver':
-        try:
-            solver_class(value)
-        except UnknownSolverError as error:
-            return str(error)
-    if name in ('orientation_mode', 'tip_axis'):
-        try:
-            goal_options(**{name: tuple(value) if name == 'tip_axis' else value})
-        except (InvalidTargetError, TypeError) as error:
-            return str(error)
-    return None
-
-
-def request_value(name: str, requested: float, configured: float) -> float:
-    """
-    Give the value a request uses for a floating-point parameter it may override.
-
-    A request may ask for less than the parameter's lower bound (a quick solve, a tight
-    tolerance), never for more than its upper bound, and 0 means the parameter's value.
-
-    :param name: A parameter with a floating-point range, e.g. ``timeout``.
-    :param requested: The request's value, in the parameter's unit.
-    :param configured: The parameter's current value.
-    :returns: ``configured`` when ``requested`` is 0, otherwise ``requested``.
-    :raises ValueError: If ``requested`` is not a finite number in (0, upper bound].
-    """
-    if requested == 0.0:
-        return configured
-    high = _SPECS[name].floating_range[1]
-    if not (math.isfinite(requested) and 0.0 < requested <= high):
-        raise ValueError('%s must be in (0, %g], or 0 for the %s parameter; got %r'
-                         % (name, high, name, requested))
-    return requested
-
-
-@dataclass(frozen=True)
-class NodeSettings:
-    """A consistent snapshot of the parameters one solve uses."""
-
-    # Defaults come from PARAMETERS, the one place they are written.
-    solver: str = _SPECS['solver'].default
-    base_link: str = _SPECS['base_link'].default
-    tip_link: str = _SPECS['tip_link'].default
-    position_only: bool = _SPECS['position_only'].default
-    orientation_mode: str = _SPECS['orientation_mode'].default
-    tip_axis: Tuple[float, ...] = _SPECS['tip_axis'].default
-    orientation_fallback: bool = _SPECS['orientation_fallback'].default
-    position_tolerance: float = _SPECS['position_tolerance'].default
-    orientation_tolerance: float = _SPECS['orientation_tolerance'].default
-    timeout: float = _SPECS['timeout'].default
-    velocity_scale: float = _SPECS['velocity_scale'].default
-    min_duration: float = _SPECS['min_duration'].default
-    max_joint_jump: float = _SPECS['max_joint_jump'].default
-    tf_timeout: float = _SPECS['tf_timeout'].default
-    joint_state_timeout: float = _SPECS['joint_state_timeout'].default
-    max_pending_requests: int = _SPECS['max_pending_requests'].default
-
-    @classmethod
-    def from_values(cls, values: Mapping[str, Any]) -> 'NodeSettings':
-        """
-        Pick the fields of a settings snapshot out of parameter values.
-
-        :param values: Parameter name to value; names that are not fields are ignored.
-        :returns: The snapshot; missing fields keep their defaults.
-        """
-        fields: Iterable[str] = cls.__dataclass_fields__
-        picked = {name: values[name] for name in fields if name in values}
-        if 'tip_axis' in picked:  # rclpy hands arrays back as array.array or lists
-            picked['tip_axis'] = tuple(float(item) for item in picked['tip_axis'])
-        return cls(**picked)

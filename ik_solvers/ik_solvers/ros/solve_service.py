@@ -20,9 +20,9 @@ from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
-from .error_codes import ErrorCode
+from ..engine.error_codes import ErrorCode
 from .names import SOLVE_IK_SERVICE
-from .request_pool import RequestPool
+from ..engine.request_pool import RequestPool
 
 __all__ = ['SERVICE_QUEUE_DEPTH', 'SERVICE_WORKERS', 'SolveIKService']
 

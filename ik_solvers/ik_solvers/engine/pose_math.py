@@ -15,11 +15,32 @@ import transforms3d
 
 from ..exceptions import InvalidTargetError
 
-__all__ = ['QUATERNION_NORM_TOLERANCE', 'pose_matrix', 'xyzw_quaternion']
+__all__ = ['QUATERNION_NORM_TOLERANCE', 'pose_matrix', 'rotation_matrix', 'xyzw_quaternion']
 
 #: Largest accepted | ||q|| - 1 | of a quaternion. Interactive markers send unit quaternions and
 #: values typed with three decimals, such as (0, 0, 0.707, 0.707), stay within 2e-4 of unit norm.
 QUATERNION_NORM_TOLERANCE = 1e-3
+
+
+def rotation_matrix(quaternion: Sequence[float]) -> np.ndarray:
+    """
+    Build the rotation of a ROS-ordered quaternion, normalised.
+
+    :param quaternion: (x, y, z, w), the order of ROS messages.
+    :returns: A (3, 3) rotation matrix.
+    :raises InvalidTargetError: If a component is NaN or infinite, or the quaternion is further
+        than :data:`QUATERNION_NORM_TOLERANCE` from unit norm.
+    """
+    x, y, z, w = (float(value) for value in quaternion)
+    wxyz = np.array([w, x, y, z])
+    if not np.all(np.isfinite(wxyz)):
+        raise InvalidTargetError('the orientation has NaN or infinite components')
+    norm = float(np.linalg.norm(wxyz))
+    if abs(norm - 1.0) > QUATERNION_NORM_TOLERANCE:
+        raise InvalidTargetError(
+            'the orientation quaternion has norm %.6g; it must be within %g of 1'
+            % (norm, QUATERNION_NORM_TOLERANCE))
+    return transforms3d.quaternions.quat2mat(wxyz / norm)
 
 
 def pose_matrix(position: Sequence[float], quaternion: Sequence[float], *,
@@ -37,17 +58,8 @@ def pose_matrix(position: Sequence[float], quaternion: Sequence[float], *,
     translation = np.array(position, dtype=float)
     if not np.all(np.isfinite(translation)):
         raise InvalidTargetError('%s has NaN or infinite components' % what)
-    x, y, z, w = (float(value) for value in quaternion)
-    wxyz = np.array([w, x, y, z])
-    if not np.all(np.isfinite(wxyz)):
-        raise InvalidTargetError('the orientation has NaN or infinite components')
-    norm = float(np.linalg.norm(wxyz))
-    if abs(norm - 1.0) > QUATERNION_NORM_TOLERANCE:
-        raise InvalidTargetError(
-            'the orientation quaternion has norm %.6g; it must be within %g of 1'
-            % (norm, QUATERNION_NORM_TOLERANCE))
     matrix = np.eye(4)
-    matrix[:3, :3] = transforms3d.quaternions.quat2mat(wxyz / norm)
+    matrix[:3, :3] = rotation_matrix(quaternion)
     matrix[:3, 3] = translation
     return matrix
 

@@ -6,7 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .joint_positions import joint_state_to_mapping
+from .joint_positions import paired_joint_positions
 from ..exceptions import InvalidSeedError
 from ..kinematics import Chain
 
@@ -22,9 +22,10 @@ def seed_configuration(chain: Chain, names: Sequence[str], positions: Sequence[f
     :param names: Seed joint names; empty with N positions means the chain's joints in order.
     :param positions: Seed positions, rad or m.
     :param current: (N,) where the chain is now; joints the seed does not name keep it.
-    :returns: The (N,) seed, clipped into the joint limits.
+    :returns: The (N,) seed, clipped into the joint limits. Its numbers are not checked here:
+        ``solve()`` refuses a seed that is not finite.
     :raises InvalidSeedError: If the seed is longer than the chain, names and positions do not
-        pair up, a name is not a chain joint, or a position is not finite.
+        pair up, or a name is not a chain joint.
     """
     if not names and not positions:
         return current
@@ -42,7 +43,7 @@ def seed_configuration(chain: Chain, names: Sequence[str], positions: Sequence[f
                                    'joints' % (len(positions), chain.num_joints))
         names = list(chain.joint_names)
     try:
-        mapping = joint_state_to_mapping(names, positions)
+        mapping = paired_joint_positions(names, positions)
     except InvalidSeedError as error:
         raise InvalidSeedError('invalid seed: %s' % error) from None
     unknown = [name for name in mapping if name not in chain.joint_names]

@@ -7,7 +7,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from ..exceptions import InvalidSeedError
 
-__all__ = ['finite_joint_positions', 'joint_state_to_mapping']
+__all__ = ['finite_joint_positions', 'joint_state_to_mapping', 'paired_joint_positions']
 
 # Names quoted in one error message; a hostile message may repeat thousands.
 _MAX_NAMES_SHOWN = 10
@@ -30,17 +30,13 @@ def joint_state_to_mapping(names: Sequence[str], positions: Sequence[float]) -> 
     return mapping
 
 
-def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
-                           ) -> Tuple[Dict[str, float], List[str]]:
+def paired_joint_positions(names: Sequence[str], positions: Sequence[float]) -> Dict[str, float]:
     """
-    Pair joint names with positions, leaving out the positions that are not finite.
-
-    A joint_states message covers every joint of the robot; one NaN on a joint that does not
-    matter must not hide the valid positions of the others.
+    Pair joint names with positions, checking only the pairing, not the numbers.
 
     :param names: Joint names.
-    :param positions: Positions in rad or m, one per name.
-    :returns: The mapping from name to finite position, and the names left out.
+    :param positions: Positions in rad or m, one per name; NaN and infinities are kept.
+    :returns: A mapping from name to position.
     :raises InvalidSeedError: If the lengths differ, or a name repeats or is empty.
     """
     names = list(names)
@@ -60,6 +56,23 @@ def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
         if len(listed) > _MAX_NAMES_SHOWN:
             shown += ', ... (%d more)' % (len(listed) - _MAX_NAMES_SHOWN)
         raise InvalidSeedError('joint names repeat: %s' % shown)
-    dropped = [name for name, value in zip(names, positions) if not math.isfinite(value)]
-    kept = {name: float(value) for name, value in zip(names, positions) if math.isfinite(value)}
+    return {name: float(value) for name, value in zip(names, positions)}
+
+
+def finite_joint_positions(names: Sequence[str], positions: Sequence[float]
+                           ) -> Tuple[Dict[str, float], List[str]]:
+    """
+    Pair joint names with positions, leaving out the positions that are not finite.
+
+    A joint_states message covers every joint of the robot; one NaN on a joint that does not
+    matter must not hide the valid positions of the others.
+
+    :param names: Joint names.
+    :param positions: Positions in rad or m, one per name.
+    :returns: The mapping from name to finite position, and the names left out.
+    :raises InvalidSeedError: If the lengths differ, or a name repeats or is empty.
+    """
+    paired = paired_joint_positions(names, positions)
+    dropped = [name for name, value in paired.items() if not math.isfinite(value)]
+    kept = {name: value for name, value in paired.items() if math.isfinite(value)}
     return kept, dropped

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What goes into one solve of the ik_node and what comes out of it: plain, frozen data."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Sequence, Tuple
 
 import numpy as np
@@ -43,8 +43,11 @@ class IKRequest:
     orientation_tolerance: float = 0.0
     #: Seconds.
     timeout: float = 0.0
-    #: A streamed target (a drag): seeded from the last command and held to continuity with it.
+    #: A streamed target (a drag): seeded from the last command and held to continuity with it;
+    #: every verified solution of one is commanded.
     streamed: bool = False
+    #: A one-shot request whose verified solution is commanded (SolveIK ``execute``).
+    execute: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,15 +81,14 @@ class IKOutcome:
     log_kind: str = ''
     #: The move to send, once the engine decided to command the solution.
     command: Optional[Command] = None
+    #: Tip pose of the solution in the base frame by FK, (4, 4): computed once by the engine
+    #: and shared by the judges, the status and the markers.
+    reached: Optional[np.ndarray] = None
 
-    @property
-    def success(self) -> bool:
-        """Tell whether the solution is verified: within tolerance by FK and within limits."""
-        return self.error_code == ErrorCode.SUCCESS
+    #: The solution is verified: within tolerance by FK and accepted by every judge. Derived
+    #: from ``error_code`` once, at construction.
+    success: bool = field(init=False)
 
-    @property
-    def reached(self) -> Optional[np.ndarray]:
-        """Return the tip pose of the solution in the base frame by FK, (4, 4), or ``None``."""
-        if self.chain is None or self.result is None:
-            return None
-        return np.asarray(self.chain.fk(self.result.q), dtype=float)
+    def __post_init__(self) -> None:
+        """Derive :attr:`success` from the error code."""
+        object.__setattr__(self, 'success', self.error_code == ErrorCode.SUCCESS)

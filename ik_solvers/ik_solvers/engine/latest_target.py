@@ -45,23 +45,26 @@ class LatestSlot(Generic[Value]):
         with self._condition:
             return self._closed
 
-    def put(self, value: Value) -> None:
+    def put(self, value: Value) -> Optional[Value]:
         """
         Store ``value``, replacing a value not taken yet, and wake the taker.
 
         After :meth:`close` the value is counted as received and discarded.
 
         :param value: Anything; ``None`` is stored like any other value.
+        :returns: The value replaced (dropped), or ``None`` when the slot was empty.
         """
         with self._condition:
             self._received += 1
             if self._closed:
-                return
+                return None
+            replaced = self._value if self._full else None
             if self._full:
                 self._dropped += 1
             self._value = value
             self._full = True
             self._condition.notify()
+            return replaced
 
     def take(self, timeout: Optional[float] = None) -> Optional[Value]:
         """

@@ -33,6 +33,9 @@ _NEVER = 1 << 30
 LoadFunction = Callable[[str, str], None]
 #: Told of an exception ``load`` raised: ``on_error(error, origin)``.
 ErrorFunction = Callable[[Exception, str], None]
+#: Told of a description replaced by a newer one before it was loaded: ``on_skip(origin,
+#: characters)``.
+SkipFunction = Callable[[str, int], None]
 
 
 def description_size_problem(urdf_xml: str) -> Optional[str]:
@@ -79,6 +82,7 @@ class DescriptionLoader:
     """One worker thread that loads the newest description handed to it."""
 
     def __init__(self, load: LoadFunction, on_error: ErrorFunction, *,
+                 on_skip: Optional[SkipFunction] = None,
                  name: str = 'description_loader') -> None:
         """
         Start the worker.
@@ -87,10 +91,13 @@ class DescriptionLoader:
             came from; a description replaced by a newer one before the worker took it is
             skipped.
         :param on_error: Called on the worker thread when ``load`` raises; the worker goes on.
+        :param on_skip: Called on the submitting thread when a description that waited is
+            replaced by a newer one and will never be loaded.
         :param name: Name of the worker thread.
         """
         self._load = load
         self._on_error = on_error
+        self._on_skip = on_skip
         self._slot: LatestSlot[Tuple[str, str]] = LatestSlot()
         self._lock = threading.Lock()
         self._handled = 0
@@ -110,7 +117,9 @@ class DescriptionLoader:
         :param urdf_xml: The URDF text.
         :param origin: Where it came from, for the log (e.g. "the robot_description topic").
         """
-        self._slot.put((urdf_xml, origin))
+        skipped = self._slot.put((urdf_xml, origin))
+        if skipped is not None and self._on_skip is not None:
+            self._on_skip(skipped[1], len(skipped[0]))
 
     def close(self, timeout: float) -> None:
         """

@@ -1,0 +1,188 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The checks of a request's inputs, each run once per request, before anything is solved.
+
+``solve()`` checks the numbers it is given (a finite target, a finite seed, positive
+tolerances, the solver's name, the goal options); these checks cover only what ``solve()``
+cannot know: names too long to quote, a quaternion that is not a rotation, the node's bounds
+on a request's overrides, seed joints by name, and the frame of the target. Each raises an
+:class:`~ik_solvers.exceptions.IKError` that :func:`~.refusal.refusal_for` turns into an error
+code. A request of several targets (a Cartesian path) checks the request once with
+:func:`check_request` and each further target with :meth:`InputChecks.target`.
+"""
+
+from dataclasses import dataclass
+import math
+from typing import Any, Dict, Mapping, Optional, Tuple
+
+import numpy as np
+
+from .frames import ExternalLookup, frame_to_base, UnknownFrameError
+from .outcome import IKRequest
+from .pose_math import rotation_matrix
+from .seeds import seed_configuration
+from .settings import NodeSettings, SPECS
+from ..exceptions import (
+    InvalidSolverOptionError,
+    InvalidTargetError,
+    UnknownSolverError,
+)
+from ..kinematics import Chain, RobotModel
+
+__all__ = [
+    'CheckedRequest',
+    'InputChecks',
+    'MAX_NAME_LENGTH',
+    'check_request',
+    'goal_arguments',
+]
+
+#: Longest solver name and frame id accepted, in characters. A longer one is refused without
+#: being looked up or quoted whole in the answer, the status and the log.
+MAX_NAME_LENGTH = 256
+
+
+@dataclass(frozen=True)
+class CheckedRequest:
+    """What a request asks for once its inputs passed: the arguments of one ``solve()``."""
+
+    solver: str
+    #: Seconds.
+    timeout: float
+    #: m and rad.
+    position_tolerance: float
+    orientation_tolerance: float
+    #: ``orientation_mode``, ``tip_axis``, bounds and fallback, as ``solve()`` takes them.
+    goal: Mapping[str, Any]
+    #: (4, 4) target in the request's frame; its position is checked by ``solve()``.
+    target_in_frame: np.ndarray
+
+
+class InputChecks:
+    """The node's input checks; an engine holds one, so tests can count its calls."""
+
+    def names(self, request: IKRequest) -> None:
+        """
+        Refuse a solver name or frame id too long to look up or quote.
+
+        :raises UnknownSolverError: If the solver name is longer than :data:`MAX_NAME_LENGTH`.
+        :raises UnknownFrameError: If the frame id is.
+        """
+        for name, value, error in (('solver name', request.solver, UnknownSolverError),
+                                   ('frame id', request.frame_id, UnknownFrameError)):
+            if len(value) > MAX_NAME_LENGTH:
+                raise error('the %s has %d characters, more than %d: %r...'
+                            % (name, len(value), MAX_NAME_LENGTH, value[:40]))
+
+    def target(self, position: Any, orientation: Any) -> np.ndarray:
+        """
+        Build a target pose; only the quaternion is checked, ``solve()`` checks the rest.
+
+        :param position: (x, y, z), m.
+        :param orientation: (x, y, z, w) quaternion.
+        :returns: The (4, 4) pose.
+        :raises InvalidTargetError: If the quaternion is not finite or not of unit norm, or
+            the position is not three numbers.
+        """
+        pose = np.eye(4)
+        pose[:3, :3] = rotation_matrix(orientation)
+        try:
+            pose[:3, 3] = np.asarray(position, dtype=float)
+        except (TypeError, ValueError):
+            raise InvalidTargetError('the position must be 3 numbers') from None
+        return pose
+
+    def overrides(self, request: IKRequest,
+                  settings: NodeSettings) -> Tuple[float, float, float]:
+        """
+        Give the timeout and tolerances a request uses, within the node's bounds.
+
+        A request may ask for less than a parameter's lower bound (a quick solve, a tight
+        tolerance), never for more than its upper bound, and 0 means the parameter's value.
+
+        :returns: ``(timeout, position_tolerance, orientation_tolerance)`` in s, m and rad.
+        :raises InvalidSolverOptionError: If the timeout is negative, not finite or above its
+            parameter's range.
+        :raises InvalidTargetError: If a tolerance is.
+        """
+        values = []
+        for name, error in (('timeout', InvalidSolverOptionError),
+                            ('position_tolerance', InvalidTargetError),
+                            ('orientation_tolerance', InvalidTargetError)):
+            requested, configured = getattr(request, name), getattr(settings, name)
+            if requested == 0.0:
+                values.append(configured)
+                continue
+            high = SPECS[name].floating_range[1]
+            if not (math.isfinite(requested) and 0.0 < requested <= high):
+                raise error('%s must be in (0, %g], or 0 for the %s parameter; got %r'
+                            % (name, high, name, requested))
+            values.append(requested)
+        return values[0], values[1], values[2]
+
+    def seed(self, request: IKRequest, chain: Chain, start: np.ndarray) -> np.ndarray:
+        """
+        Lay the request's seed over where the chain is (see :func:`.seeds.seed_configuration`).
+
+        :raises InvalidSeedError: If the seed's names do not fit the chain.
+        """
+        return seed_configuration(chain, request.seed_names, request.seed_positions, start)
+
+    def frame(self, request: IKRequest, model: RobotModel, chain: Chain,
+              joint_positions: Mapping[str, float], external_lookup: Optional[ExternalLookup],
+              lookup_timeout: float) -> np.ndarray:
+        """
+        Give the pose of the request's frame in the chain's base (see :func:`.frame_to_base`).
+
+        :raises UnknownFrameError: If no source knows the frame.
+        """
+        return frame_to_base(model, chain.base_link, request.frame_id, joint_positions,
+                             external_lookup=external_lookup, lookup_timeout=lookup_timeout)
+
+
+def check_request(request: IKRequest, settings: NodeSettings,
+                  checks: Optional[InputChecks] = None) -> CheckedRequest:
+    """
+    Run the checks that need no robot model, once each.
+
+    :param request: The request; empty fields mean the node's parameters.
+    :param settings: The node's parameters.
+    :param checks: The checks to run; the default ones when ``None``.
+    :returns: The solve the request asks for.
+    :raises IKError: The first check's refusal (see :func:`~.refusal.refusal_for`).
+    """
+    checks = checks if checks is not None else InputChecks()
+    checks.names(request)
+    target = checks.target(request.position, request.orientation)
+    timeout, position_tolerance, orientation_tolerance = checks.overrides(request, settings)
+    return CheckedRequest(
+        solver=request.solver or settings.solver, timeout=timeout,
+        position_tolerance=position_tolerance, orientation_tolerance=orientation_tolerance,
+        goal=goal_arguments(request, settings), target_in_frame=target)
+
+
+def goal_arguments(request: IKRequest, settings: NodeSettings) -> Dict[str, Any]:
+    """
+    Return the goal arguments of ``solve()`` a request asks for, the parameters filling in.
+
+    :param request: The request; empty fields mean the node's parameters.
+    :param settings: The node's parameters.
+    :returns: ``orientation_mode``, ``position_only``, ``tip_axis``, ``position_bounds``,
+        ``rotation_bounds`` and ``orientation_fallback``, unchecked (``solve()`` checks them).
+    """
+    position_only = (settings.position_only if request.position_only is None
+                     else request.position_only)
+    mode = request.orientation_mode
+    if not mode:
+        mode, position_only = ('none' if position_only else settings.orientation_mode), False
+    position_bounds = tuple(request.position_bounds) or None
+    rotation_bounds = tuple(request.rotation_bounds) or None
+    fallback = request.orientation_fallback
+    if fallback is None:  # the parameter applies where it can
+        fallback = (settings.orientation_fallback and mode == 'full' and position_bounds is None
+                    and rotation_bounds is None)
+    return {'orientation_mode': mode, 'position_only': position_only,
+            'tip_axis': tuple(request.tip_axis) or settings.tip_axis,
+            'position_bounds': position_bounds, 'rotation_bounds': rotation_bounds,
+            'orientation_fallback': fallback}

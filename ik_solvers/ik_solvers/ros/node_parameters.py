@@ -1,0 +1,126 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The ik_node's parameters on the node: declared, checked when changed, and read as one snapshot.
+
+The names, defaults and ranges are plain data in :mod:`..engine.settings`; here they are
+declared with rclpy, changes are coerced and checked (a change of the links must give a chain
+of a received description), and every accepted change replaces one :class:`NodeSettings`
+snapshot that each request reads whole.
+"""
+
+from typing import Callable, List, Optional, Tuple
+
+from rcl_interfaces.msg import SetParametersResult
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+
+from .parameters import describe
+from ..engine.settings import check_parameter, coerce_value, NodeSettings, PARAMETERS
+from ..exceptions import RobotModelError
+
+__all__ = ['NodeParameters']
+
+#: ``check(base_link, tip_link)`` raises RobotModelError when no description gives the chain.
+LinksCheck = Callable[[str, str], None]
+#: ``adopt(base_link, tip_link)`` follows links that changed.
+LinksAdoption = Callable[[str, str], None]
+
+
+class NodeParameters:
+    """Declares the parameters of a node and keeps the snapshot of their current values."""
+
+    def __init__(self, node: Node, check_links: LinksCheck, adopt_links: LinksAdoption) -> None:
+        """
+        Declare every parameter of :data:`PARAMETERS` and watch their changes.
+
+        :param node: The node; overrides from the command line or a YAML file apply.
+        :param check_links: Checks new base and tip links before they are accepted.
+        :param adopt_links: Told of base and tip links once the change is committed.
+        """
+        self._node = node
+        self._check_links = check_links
+        self._adopt_links = adopt_links
+        for spec in PARAMETERS:
+            # Overrides may be integers where a float is declared; rclpy would refuse them and
+            # stop the node, so convert them here.
+            override = node._parameter_overrides.get(spec.name)
+            value = spec.default if override is None else coerce_value(spec.name, override.value)
+            node.declare_parameter(spec.name, value, describe(spec), ignore_override=True)
+        #: The values of the parameters a solve uses, as one consistent snapshot; replaced
+        #: whole on every accepted change, so a reader never sees half a change.
+        self.settings: NodeSettings = self._snapshot([])
+        if hasattr(node, 'add_pre_set_parameters_callback'):
+            # Lets ``ros2 param set timeout 1`` through as 1.0 (Iron and later; Humble refuses
+            # the integer with a reason, it does not crash).
+            node.add_pre_set_parameters_callback(self._coerce)
+        node.add_on_set_parameters_callback(self._check)
+        # Post-set callbacks exist from Iron on; on Humble the on-set callback applies the
+        # change itself once every check passed.
+        self._post_set_supported = hasattr(node, 'add_post_set_parameters_callback')
+        if self._post_set_supported:
+            node.add_post_set_parameters_callback(self._apply)
+        for name in ('solver', 'orientation_mode', 'tip_axis'):
+            problem = check_parameter(name, getattr(self.settings, name))
+            if problem:
+                node.get_logger().error('parameter %s: %s; every solve will fail until it is '
+                                        'set to a valid value' % (name, problem))
+
+    def value(self, name: str):
+        """Return the current value of a parameter."""
+        return self._node.get_parameter(name).value
+
+    def links(self) -> Tuple[str, str]:
+        """Return ``(base_link, tip_link)`` as configured now."""
+        return self.value('base_link'), self.value('tip_link')
+
+    def _snapshot(self, changed: List[Parameter]) -> NodeSettings:
+        # On Humble the change is not committed yet when it is applied: overlay it.
+        values = {name: self.value(name) for name in NodeSettings.__dataclass_fields__}
+        values.update((parameter.name, parameter.value) for parameter in changed
+                      if parameter.name in values)
+        return NodeSettings.from_values(values)
+
+    @staticmethod
+    def _coerce(parameters: List[Parameter]) -> List[Parameter]:
+        coerced = []
+        for parameter in parameters:
+            value = coerce_value(parameter.name, parameter.value)
+            coerced.append(parameter if value is parameter.value
+                           else Parameter(parameter.name, value=value))
+        return coerced
+
+    def _check(self, parameters: List[Parameter]) -> SetParametersResult:
+        reasons = [reason for reason in (check_parameter(parameter.name, parameter.value)
+                                         for parameter in parameters) if reason]
+        links = self._new_links(parameters)
+        if links is not None and not reasons:
+            try:
+                self._check_links(*links)
+            except RobotModelError as error:
+                reasons.append('no chain from %r to %r: %s' % (links[0], links[1], error))
+        if reasons:
+            self._node.get_logger().warning('parameter change refused: %s' % '; '.join(reasons))
+            return SetParametersResult(successful=False, reason='; '.join(reasons))
+        if not self._post_set_supported:
+            self._apply(parameters)
+        return SetParametersResult(successful=True)
+
+    def _new_links(self, parameters: List[Parameter]) -> Optional[Tuple[str, str]]:
+        # Base and tip after the change (the parameters are not committed yet on Humble).
+        links = {parameter.name: parameter.value for parameter in parameters
+                 if parameter.name in ('base_link', 'tip_link')}
+        if not links:
+            return None
+        base_link, tip_link = self.links()
+        return links.get('base_link', base_link), links.get('tip_link', tip_link)
+
+    def _apply(self, parameters: List[Parameter]) -> None:
+        # Runs once the change is accepted: a refused change must not swap the model.
+        links = self._new_links(parameters)
+        if links is not None:
+            self._adopt_links(*links)
+        self.settings = self._snapshot(parameters)
+        for parameter in parameters:
+            self._node.get_logger().info('parameter %s set to %r'
+                                         % (parameter.name, parameter.value))
