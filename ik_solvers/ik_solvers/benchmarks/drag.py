@@ -39,8 +39,9 @@ from ..demo.scripted_drag import (
 )
 from ..kinematics import Chain, RobotModel
 from ..solvers import approach, solve, SOLVERS
+from ..solvers.approximate import STREAMED_EXACT_ATTEMPTS, STREAMED_EXACT_BUDGET
 
-__all__ = ['DragFigures', 'drag', 'main', 'STREAMED_ATTEMPTS', 'STREAMED_BUDGET']
+__all__ = ['DragFigures', 'drag', 'main']
 
 # The node's default tolerances (config/ik_solvers.yaml).
 _POSITION_TOLERANCE = 1e-4
@@ -48,10 +49,9 @@ _ORIENTATION_TOLERANCE = 1e-3
 # Largest joint change per command, rad: 5 degrees, the bound approximate tracking is measured
 # with (docs/DECISIONS.md); the node's max_joint_jump of 0.35 rad predates it.
 _MAX_JOINT_JUMP = 0.087
-#: The exact search's budget per streamed goal, s, and its cap on starts (the seed and the first
-#: restarts near it): see docs/DECISIONS.md for the measurement behind them.
-STREAMED_BUDGET = 0.001
-STREAMED_ATTEMPTS = 3
+# The exact search's budget per streamed goal, as the node's.
+STREAMED_BUDGET = STREAMED_EXACT_BUDGET
+STREAMED_ATTEMPTS = STREAMED_EXACT_ATTEMPTS
 # Largest time of the approximate step per goal, s; it usually needs a tenth of it.
 _APPROACH_TIMEOUT = 0.002
 

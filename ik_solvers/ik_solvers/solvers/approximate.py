@@ -58,10 +58,18 @@ from ..kinematics.jit import compiled, monotonic_seconds
 from ..kinematics.kernels import ChainArrays, forward_frames, jacobian_from_frames
 from ..kinematics.kernels import LIMIT_LOWER, LIMIT_UPPER
 
-__all__ = ['APPROACH_SOLVER_NAME', 'approach', 'approach_search']
+__all__ = ['APPROACH_SOLVER_NAME', 'STREAMED_EXACT_ATTEMPTS', 'STREAMED_EXACT_BUDGET',
+           'approach', 'approach_search']
 
 #: The ``solver`` field of the results of :func:`approach`.
 APPROACH_SOLVER_NAME = 'approach'
+#: Budget of the exact search for one goal of a drag that approximate tracking follows: its
+#: deadline, s, and its starts (the seed and the first two restarts near it, 0.05 and 0.1 rad
+#: away; a solution farther from the seed than the few degrees a drag may move is of no use).
+#: A goal with no exact solution near then costs about a millisecond, not the whole timeout.
+#: Measured choice: docs/DECISIONS.md.
+STREAMED_EXACT_BUDGET = 0.001
+STREAMED_EXACT_ATTEMPTS = 3
 # An orientation error of 1 rad weighs as much as this fraction of the chain's length (as in
 # solve()).
 _ORIENTATION_WEIGHT_PER_LENGTH = 0.2
