@@ -33,7 +33,7 @@ from .metrics import DragRecording, summarise, SolverSummary
 from .plot import plot_drags
 from .processes import ProcessGroup
 from .report import format_header, format_row, LEGEND, ProgressLine
-from .scripted_drag import scripted_drag, start_configuration
+from .scripted_drag import moved_toward_base, scripted_drag, start_configuration
 
 __all__ = ['DemoOptions', 'DemoResult', 'main', 'reach_bound', 'run_demo']
 
@@ -60,6 +60,9 @@ class DemoOptions:
     #: Where the arm starts each drag: 'mid' (the middle of the limits, where the simulated
     #: executor starts, as a real user gets it), 'zero', or comma-separated joint values.
     start: str = 'mid'
+    #: Metres: the figure-eight's centre moves this far from the start tip toward the base
+    #: (0.15 puts every goal of it within reach of the arms of about a metre).
+    path_offset: float = 0.0
     #: The node's orientation_mode: 'full', 'axis' (the tip z axis aimed, spin free: a 5-DOF
     #: arm's goals) or 'none'; the table's orientation errors are then the mode's.
     orientation_mode: str = 'full'
@@ -163,7 +166,8 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             except IKError:
                 group.check_alive()  # a crashed child explains more than a timeout
                 raise
-            goals = scripted_drag(start_pose, path_length=options.path_length,
+            goals = scripted_drag(moved_toward_base(chain, home, options.path_offset),
+                                  path_length=options.path_length,
                                   unreachable=options.unreachable, reach=reach_bound(chain))
             _say(stream, 'Ready: the tip starts at %s m in %s.\n' % (
                 np.round(start_pose[:3, 3], 3).tolist(), chain.base_link))
@@ -218,6 +222,9 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
     parser.add_argument('--start', default='mid',
                         help="where the arm starts each drag: 'mid' (middle of the limits, the "
                              "default), 'zero', or comma-separated joint values (rad or m)")
+    parser.add_argument('--path-offset', type=float, default=0.0,
+                        help="m: move the figure-eight's centre this far from the start tip "
+                             'toward the base (0.15 puts every goal within reach; default 0)')
     parser.add_argument('--orientation-mode', default='full', choices=list(ORIENTATION_MODES),
                         help="what of the goal orientation counts: 'full' (default), 'axis' "
                              "(the tip z axis aimed, spin free) or 'none'")
@@ -228,7 +235,7 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
         path_length=arguments.poses, rate=arguments.rate, unreachable=arguments.unreachable,
         description=arguments.description, base_link=arguments.base_link,
         tip_link=arguments.tip_link, start=arguments.start,
-        orientation_mode=arguments.orientation_mode)
+        path_offset=arguments.path_offset, orientation_mode=arguments.orientation_mode)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -6,9 +6,9 @@ Approximate tracking: the closest configuration near the arm when no exact one i
 From a singular start (a UR arm stretched out or pointing straight up) no exact solution of a
 dragged goal lies within ``max_joint_jump`` of the last command, and toward a goal out of reach
 none exists. This fallback then proposes the configuration within ``max_joint_jump`` of the
-last command (and of the joint states) and within the limits that brings the tip closest to the
-goal (:func:`ik_solvers.approach`), as ``APPROXIMATE``: never a success, with its errors. Goal
-after goal the arm moves continuously toward the goal; exact solutions resume as soon as one is
+last command and within the limits that brings the tip closest to the goal
+(:func:`ik_solvers.approach`), as ``APPROXIMATE``: never a success, with its errors. Goal after
+goal the arm moves continuously toward the goal; exact solutions resume as soon as one is
 within the bound.
 
 It runs for streamed targets while ``approximate_tracking`` is on, and for SolveIK requests
@@ -24,6 +24,7 @@ import numpy as np
 from .candidate import Candidate
 from .error_codes import ErrorCode
 from .fallback import Fallback
+from .judges.continuity import moved_away
 from .outcome import IKRequest
 from .refusal import Refusal
 from .settings import NodeSettings
@@ -39,10 +40,9 @@ __all__ = ['ApproximateTracking', 'UNBOUNDED_STEP', 'accepts_approximate',
 UNBOUNDED_STEP = math.pi
 # The approximate step's own deadline, s: it needs a few tenths of a millisecond.
 _STEP_TIMEOUT = 0.002
-# Smallest box half-width, rad or m, for a joint whose joint state already lies almost a whole
-# bound from the last command.
-_SMALLEST_STEP = 1e-9
 _ROUNDING = 1e-9
+# Smallest box half-width, rad or m: a joint whose joint state lags almost as far as allowed.
+_SMALLEST_STEP = 1e-9
 # The goal arguments approach() takes (it has no orientation fallback of its own).
 _GOAL_ARGUMENTS = ('orientation_mode', 'tip_axis', 'position_only', 'position_tolerance',
                    'orientation_tolerance', 'position_bounds', 'rotation_bounds')
@@ -88,8 +88,10 @@ class ApproximateTracking(Fallback):
         """
         Propose the closest configuration near where the arm is, as ``APPROXIMATE``.
 
-        The box is centred on the last command (the start, without one) and narrowed so that
-        no joint moves more than ``max_joint_jump`` from the joint states either.
+        The box is centred on the last command, the reference of the continuity judge (on the
+        start, without one), and narrowed so that the arm's commands never run further ahead
+        of its joint states than a following arm lags (see :func:`.judges.continuity.moved_away`),
+        past which the last command would no longer count.
 
         :param refused: The candidate the judges refused.
         :param refusal: Why; a refusal for stale joint states gets no proposal.
@@ -103,8 +105,9 @@ class ApproximateTracking(Fallback):
         start = np.asarray(refused.start, dtype=float)
         centre = start if refused.last_command is None else np.asarray(refused.last_command,
                                                                        dtype=float)
-        # A hair inside the bound: q0 + bound - q0 may round to a little more than bound.
-        steps = np.maximum(bound * (1.0 - _ROUNDING) - np.abs(centre - start), _SMALLEST_STEP)
+        # A hair inside the bounds: q0 + bound - q0 may round to a little more than bound.
+        ahead = moved_away(refused.settings) * (1.0 - _ROUNDING) - np.abs(centre - start)
+        steps = np.clip(ahead, _SMALLEST_STEP, bound * (1.0 - _ROUNDING))
         arguments = {name: refused.goal[name] for name in _GOAL_ARGUMENTS
                      if name in refused.goal}
         try:

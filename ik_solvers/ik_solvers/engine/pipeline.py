@@ -36,6 +36,7 @@ from .frames import ExternalLookup
 from .inputs import check_request, InputChecks
 from .joint_state_store import JointStateStore
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
+from .judges.continuity import moved_away
 from .model_holder import ModelHolder
 from .outcome import Command, IKOutcome, IKRequest
 from .refusal import Refusal, refusal_for
@@ -203,13 +204,12 @@ class IKEngine:
     def _drag_reference(self, chain: Chain, start: np.ndarray,
                         settings: NodeSettings) -> Optional[np.ndarray]:
         # While a goal is dragged the joint states lag behind the commands: the last command
-        # is where the drag is. When the joint states are farther from it than max_joint_jump,
-        # something else moved the robot, and the last command says nothing any more.
+        # is where the drag is. When the joint states are farther from it than an arm lags
+        # (see continuity.moved_away), something else moved the robot.
         last = self._last_command_of(chain)
         if last is None:
             return None
-        bound = settings.max_joint_jump if settings.max_joint_jump > 0.0 else float('inf')
-        return last if largest_joint_jump(start, last) <= bound else None
+        return last if largest_joint_jump(start, last) <= moved_away(settings) else None
 
     # The pipeline ----------------------------------------------------------------------------
 
