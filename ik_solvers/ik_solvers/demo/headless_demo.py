@@ -178,6 +178,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 group.check_alive()
                 driver.set_solver(solver)
                 driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                driver.start_from(home, start_pose, timeout=max(5.0, options.answer_timeout))
                 line = ProgressLine(solver, stream=stream)
                 recording = driver.drag(solver, goals, rate=options.rate,
                                         answer_timeout=options.answer_timeout,
