@@ -15,6 +15,7 @@ from .outcome_log import OutcomeLog
 from ..engine.description_loader import DescriptionLoader
 from ..engine.pipeline import IKEngine
 from ..exceptions import RobotModelError
+from ..kinematics.joint import DEFAULT_VELOCITY_LIMIT
 
 __all__ = ['DescriptionInput', 'LONG_PARSE_CHARACTERS']
 
@@ -73,6 +74,12 @@ class DescriptionInput:
         self._logger.info('robot model from %s: chain %s -> %s, %d joints (%s), parsed in '
                           '%.1f s' % (origin, chain.base_link, chain.tip_link, chain.num_joints,
                                       ', '.join(chain.joint_names), time.monotonic() - started))
+        if chain.joints_without_velocity_limit:
+            # Once per description, not throttled: it explains every command's duration.
+            self._logger.warning(
+                'the description gives no positive velocity limit for %s: commands move them '
+                'at most %g rad/s or m/s times velocity_scale' % (
+                    ', '.join(chain.joints_without_velocity_limit), DEFAULT_VELOCITY_LIMIT))
 
     def _failed(self, error: Exception, origin: str) -> None:
         self._logger.error('failed to load the description from %s: %r' % (origin, error))
