@@ -41,6 +41,8 @@ UNBOUNDED_STEP = math.pi
 # The approximate step's own deadline, s: it needs a few tenths of a millisecond.
 _STEP_TIMEOUT = 0.002
 _ROUNDING = 1e-9
+# Share of the lag allowed (see judges.continuity.moved_away) that the box may use.
+_LAG_SHARE = 0.9
 # Smallest box half-width, rad or m: a joint whose joint state lags almost as far as allowed.
 _SMALLEST_STEP = 1e-9
 # The goal arguments approach() takes (it has no orientation fallback of its own).
@@ -89,9 +91,9 @@ class ApproximateTracking(Fallback):
         Propose the closest configuration near where the arm is, as ``APPROXIMATE``.
 
         The box is centred on the last command, the reference of the continuity judge (on the
-        start, without one), and narrowed so that the arm's commands never run further ahead
-        of its joint states than a following arm lags (see :func:`.judges.continuity.moved_away`),
-        past which the last command would no longer count.
+        start, without one), and kept within 90 % of the lag allowed from the joint states
+        (see :func:`.judges.continuity.moved_away`): the arm's commands never run so far ahead
+        of it that the last command would no longer count.
 
         :param refused: The candidate the judges refused.
         :param refusal: Why; a refusal for stale joint states gets no proposal.
@@ -103,11 +105,16 @@ class ApproximateTracking(Fallback):
         if bound <= 0.0:
             bound = UNBOUNDED_STEP
         start = np.asarray(refused.start, dtype=float)
-        centre = start if refused.last_command is None else np.asarray(refused.last_command,
-                                                                       dtype=float)
-        # A hair inside the bounds: q0 + bound - q0 may round to a little more than bound.
-        ahead = moved_away(refused.settings) * (1.0 - _ROUNDING) - np.abs(centre - start)
-        steps = np.clip(ahead, _SMALLEST_STEP, bound * (1.0 - _ROUNDING))
+        last = start if refused.last_command is None else np.asarray(refused.last_command,
+                                                                     dtype=float)
+        # The box stays within the bound of the last command and within most of the lag
+        # allowed of the joint states: its centre is the last command, drawn back within that
+        # share of the lag on joints that lag more.
+        lag = _LAG_SHARE * moved_away(refused.settings)
+        centre = np.clip(last, start - lag, start + lag)
+        room = np.minimum(bound - np.abs(centre - last), lag - np.abs(centre - start))
+        # A hair inside: q0 + bound - q0 may round to a little more than bound.
+        steps = np.clip(room * (1.0 - _ROUNDING), _SMALLEST_STEP, bound)
         arguments = {name: refused.goal[name] for name in _GOAL_ARGUMENTS
                      if name in refused.goal}
         try:
