@@ -34,6 +34,13 @@ from .plot import plot_drags
 from .processes import ProcessGroup
 from .report import format_header, format_row, LEGEND, ProgressLine
 from .scripted_drag import moved_toward_base, scripted_drag, start_configuration
+from .straight_lines import (
+    deviations_from_polyline,
+    LineRecording,
+    plot_square,
+    square_in_vertical_plane,
+    StraightLineRun,
+)
 
 __all__ = ['DemoOptions', 'DemoResult', 'main', 'reach_bound', 'run_demo']
 
@@ -71,6 +78,9 @@ class DemoOptions:
     #: Longest wait for the node's answer to the last path goal and to each far goal, and for
     #: the arm's return home before each solver, seconds; a loaded machine needs more.
     answer_timeout: float = 2.0
+    #: Side of the square of straight lines run through ~/cartesian_path after the drags, m;
+    #: 0 skips it.
+    square: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,9 @@ class DemoResult:
     summaries: Sequence[SolverSummary]
     plot: Path
     elapsed: float
+    #: The square of straight lines, and its picture (None when skipped).
+    lines: Optional[LineRecording] = None
+    lines_plot: Optional[Path] = None
 
 
 def reach_bound(chain: Chain) -> float:
@@ -155,6 +168,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             driver = DragDriver(urdf_xml=urdf_xml, base_link=chain.base_link,
                                 joint_names=chain.joint_names, command_topic=COMMAND_TOPIC,
                                 context=context)
+            lines = StraightLineRun(driver, chain.joint_names)
             executor.add_node(driver)
             spinner.start()
             try:
@@ -187,6 +201,15 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 line.finish(format_row(summary))
                 recordings.append(recording)
                 summaries.append(summary)
+            line_recording = None
+            if options.square > 0.0:
+                driver.set_solver(options.solvers[0])
+                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                corners = square_in_vertical_plane(start_pose, options.square)
+                line_recording = lines.run(corners, max_step=0.002,
+                                           timeout=max(10.0, 5.0 * options.answer_timeout))
+                _say(stream, _lines_summary(line_recording, chain, start_pose, corners,
+                                            options.square))
             group.check_alive()
     finally:
         executor.shutdown()
@@ -198,7 +221,33 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                       title='%s -> %s on %s: goal dragged at %.0f Hz' % (
                           chain.base_link, chain.tip_link, Path(description).name,
                           options.rate))
-    return DemoResult(recordings, summaries, plot, time.monotonic() - started)
+    lines_plot = None
+    if line_recording is not None:
+        lines_plot = plot_square(
+            line_recording, chain, _corner_points(start_pose, corners),
+            options.output / 'ik_solvers_demo_lines.png',
+            title='Straight lines through ~/cartesian_path: a %.0f cm square in the base y-z '
+                  'plane, played by the simulated executor' % (100 * options.square))
+    return DemoResult(recordings, summaries, plot, time.monotonic() - started,
+                      lines=line_recording, lines_plot=lines_plot)
+
+
+def _corner_points(start_pose: np.ndarray, corners: Sequence[np.ndarray]) -> np.ndarray:
+    return np.vstack([start_pose[:3, 3]] + [corner[:3, 3] for corner in corners])
+
+
+def _lines_summary(recording: LineRecording, chain: Chain, start_pose: np.ndarray,
+                   corners: Sequence[np.ndarray], side: float) -> str:
+    played = ''
+    if recording.positions:
+        tips = chain.fk_batch(np.array(recording.positions))[:, :3, 3]
+        deviation = deviations_from_polyline(tips, _corner_points(start_pose, corners))
+        played = '; the played tool path stays within %.3f mm of the lines' % (
+            1e3 * float(deviation.max()))
+    return ('\nStraight lines: a %.0f cm square through ~/cartesian_path (code %d): fraction '
+            '%.3f, %d points, %.2f s long%s.' % (100 * side, recording.error_code,
+                                                 recording.fraction, recording.points,
+                                                 recording.duration, played))
 
 
 def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
@@ -226,6 +275,9 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
     parser.add_argument('--path-offset', type=float, default=0.0,
                         help="m: move the figure-eight's centre this far from the start tip "
                              'toward the base (0.15 puts every goal within reach; default 0)')
+    parser.add_argument('--square', type=float, default=0.1,
+                        help='side of the square of straight lines run through '
+                             '~/cartesian_path after the drags, m (default: 0.1; 0 skips it)')
     parser.add_argument('--orientation-mode', default='full', choices=list(ORIENTATION_MODES),
                         help="what of the goal orientation counts: 'full' (default), 'axis' "
                              "(the tip z axis aimed, spin free) or 'none'")
@@ -236,7 +288,8 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
         path_length=arguments.poses, rate=arguments.rate, unreachable=arguments.unreachable,
         description=arguments.description, base_link=arguments.base_link,
         tip_link=arguments.tip_link, start=arguments.start,
-        path_offset=arguments.path_offset, orientation_mode=arguments.orientation_mode)
+        path_offset=arguments.path_offset, orientation_mode=arguments.orientation_mode,
+        square=arguments.square)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -253,6 +306,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     _say(sys.stdout, '\n' + LEGEND)
     _say(sys.stdout, '\nDone in %.0f s. Plot of the paths tracked: %s' % (
         result.elapsed, result.plot))
+    if result.lines_plot is not None:
+        _say(sys.stdout, 'Plot of the straight lines: %s' % result.lines_plot)
     _say(sys.stdout, 'Node logs: %s' % (options.output / 'logs'))
     silent = [s.solver for s in result.summaries if s.path_solved == 0]
     if silent:
