@@ -114,9 +114,11 @@ def test_the_fallback_is_never_success_and_commanded_only_when_allowed(ros):
     assert asked.orientation_error > 1e-3
     # The node's parameter is off: nothing was commanded.
     assert probe.commands.count() == 0
-    # The closest orientation lies beyond the 5-degree default from the start: with 20 degrees
-    # it is the fallback's own answer that is commanded, not an approximate step toward it.
-    allowed_node, allowed = _start_so101(ros, orientation_fallback=True, max_joint_jump=0.35)
+    # The closest orientation lies beyond the 5-degree default from the start: with 20 degrees,
+    # and the whole timeout for the search (approximate tracking would give the exact search
+    # and the fallback a millisecond), it is the fallback's own answer that is commanded.
+    allowed_node, allowed = _start_so101(ros, orientation_fallback=True, max_joint_jump=0.35,
+                                         approximate_tracking=False)
     allowed.publish_target(goal)
     status = allowed.statuses.wait_for(lambda s: same_position(s.target, goal))
     assert not status.success and status.error_code == Codes.ORIENTATION_UNREACHABLE
