@@ -20,7 +20,7 @@ from .exceptions import (
     UnknownSolverError,
 )
 from .kinematics import Chain, RobotModel
-from .solvers import IKResult, SOLVERS, solve, warm_up
+from .solvers import approach, IKResult, SOLVERS, solve, warm_up
 
 __all__ = [
     'Chain',
@@ -36,6 +36,7 @@ __all__ = [
     'SOLVERS',
     'SrdfError',
     'UnknownSolverError',
+    'approach',
     'solve',
     'warm_up',
 ]

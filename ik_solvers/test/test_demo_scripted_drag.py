@@ -11,7 +11,7 @@ import transforms3d
 
 from ik_solvers import RobotModel, solve
 from ik_solvers.demo import DragRecording, scripted_drag, ScriptedGoal, SolveRecord, summarise
-from ik_solvers.demo.metrics import max_joint_jump
+from ik_solvers.demo.metrics import APPROXIMATE_CODE, max_joint_jump
 from ik_solvers.demo.report import format_header, format_row, ProgressLine
 from ik_solvers.demo.scripted_drag import figure_eight, out_of_reach
 
@@ -103,15 +103,37 @@ def test_the_summary_counts_solved_goals_once_and_separates_far_goals():
     assert summary.solve_time_median == pytest.approx(0.002)  # path solves only: no 0.05 s
     assert summary.position_error_max == pytest.approx(0.02)
     assert summary.max_joint_jump == pytest.approx(0.3)
+    # Two exact commands (goals 0 and 1), one goal answered without a command (3); of the far
+    # goals none was approximate and one (5) was reported reached.
+    assert (summary.path_exact, summary.path_approximate, summary.path_uncommanded) == (2, 0, 1)
+    assert summary.before_first_exact == 0
     row = format_row(summary)
-    assert row.startswith('ccd') and '3/4' in row and '66.7%' in row and '1/2' in row
-    assert '17.2' in row  # 0.3 rad in degrees
+    assert row.startswith('ccd') and '3/4' in row and '0/2 (1 reached?)' in row
+    assert '17.19' in row  # 0.3 rad in degrees
+
+
+def test_the_summary_counts_approximate_commands_and_their_errors():
+    goals = [ScriptedGoal(np.eye(4), True)] * 4 + [ScriptedGoal(np.eye(4), False)]
+    recording = DragRecording(solver='ccd', goals=goals)
+    approximate = [SolveRecord(goal_index=index, success=False, error_code=APPROXIMATE_CODE,
+                               solve_time=0.001, position_error=error, orientation_error=0.1,
+                               commanded=True, reached_position=(0.0, 0.0, 0.0))
+                   for index, error in ((0, 0.03), (1, 0.01), (4, 0.5))]
+    recording.solves = approximate[:2] + [_record(2, True), _record(3, True)] + approximate[2:]
+    summary = summarise(recording)
+    assert (summary.path_exact, summary.path_approximate, summary.path_uncommanded) == (2, 2, 0)
+    assert summary.approximate_error_median == pytest.approx(0.02)
+    assert summary.approximate_error_max == pytest.approx(0.03)
+    assert summary.before_first_exact == 2
+    assert summary.unreachable_approximate == 1 and summary.unreachable_flagged == 1
+    row = format_row(summary)
+    assert '20.0' in row and '30.0' in row and '1/1' in row
 
 
 def test_an_empty_recording_reports_dashes_not_errors():
     summary = summarise(DragRecording(solver='fabrik', goals=[ScriptedGoal(np.eye(4), True)]))
     assert math.isnan(summary.success_rate)
-    assert format_row(summary).count('-') >= 6
+    assert format_row(summary).count('-') >= 4
     assert max_joint_jump([]) == 0.0
 
 

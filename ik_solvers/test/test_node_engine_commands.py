@@ -86,7 +86,8 @@ def test_last_command_seeds_when_no_joint_states_arrive(engine):
 def test_large_streamed_joint_jumps_are_not_commanded(engine):
     chain = engine.chain('', 'tool0')
     engine.update_joint_states(chain.joint_names, Q_GOAL + 0.3)
-    strict = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.01)
+    strict = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.01,
+                          approximate_tracking=False)
     refused = engine.handle(_request(_goal(engine), streamed=True), strict)
     assert refused.error_code == ErrorCode.EXECUTION_FAILED
     assert 'reached the target' in refused.message and 'max_joint_jump' in refused.message
@@ -100,7 +101,8 @@ def test_a_streamed_jump_from_the_last_command_is_refused_while_the_joint_states
     # and the next solution lies 0.3 rad on the other side of the arm: 0.6 rad from the last
     # command. Judged against the lagging joint states alone it would pass.
     chain = engine.chain('', 'tool0')
-    settings = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.35)
+    settings = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.35,
+                            approximate_tracking=False)
     first = engine.handle(_request(chain.fk(Q_GOAL), streamed=True), UNBOUNDED)
     assert first.success and first.command is not None, first.message
     lagging = first.result.q.copy()

@@ -153,7 +153,7 @@ def test_a_solution_outside_the_joint_limits_is_refused_by_the_limits_judge():
     engine = IKEngine(solve_function=beyond_the_limits)
     chain = engine.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
     settings = NodeSettings(base_link='panda_link0', tip_link='panda_hand_tcp', timeout=0.5,
-                            max_joint_jump=0.0)
+                            max_joint_jump=0.0, approximate_tracking=False)
     goal = chain.fk(np.array([0.3, -0.5, 0.2, -1.8, 0.1, 1.5, 0.4]))
     for fields in ({'execute': True}, {'streamed': True}, {}):
         outcome = engine.handle(_request(goal, **fields), settings)

@@ -49,7 +49,9 @@ def ik_node_process():
     process = subprocess.Popen(
         [str(executable), '--ros-args', '-r', '__ns:=' + namespace,
          '--params-file', str(params_file), '-p', 'command_topic:=' + COMMAND_TOPIC,
-         '-p', 'timeout:=0.5', '-p', 'solver:=ccd'],
+         '-p', 'timeout:=0.5', '-p', 'solver:=ccd',
+         # Its goals move a joint by up to 0.25 rad at once: exact, not approximate, steps.
+         '-p', 'max_joint_jump:=0.35'],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ))
     try:
         yield namespace, process

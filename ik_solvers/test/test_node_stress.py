@@ -182,7 +182,8 @@ def test_a_bad_description_is_refused_naming_what_is_wrong_and_the_model_stays(
 
 
 def test_stale_joint_states_stop_commands_until_fresh_ones_arrive(ros):
-    node, probe = start_ur5_node(ros, joint_state_timeout=0.3)
+    # The goals move a joint by up to 0.25 rad at once: exact steps within 0.35.
+    node, probe = start_ur5_node(ros, joint_state_timeout=0.3, max_joint_jump=0.35)
     goals = _goals(3, seed=2)
     probe.publish_target(goals[0])
     status = probe.statuses.wait_for(lambda s: same_position(s.target, goals[0]))

@@ -181,6 +181,27 @@ class DragDriver(Node):
 
         self._wait_for(arrived, timeout, 'the arm did not return to its start configuration')
 
+    def start_from(self, positions: np.ndarray, pose: np.ndarray, *, timeout: float) -> None:
+        """
+        Have the IK node command ``positions`` once, so that the next drag starts from there.
+
+        The arm was sent home past the node, whose last command is still where the previous
+        drag left it; within the lag it allows, the node would go on from that command.
+
+        :param positions: the chain's configuration, rad or m (where the arm is).
+        :param pose: its tip pose, 4x4, in the base frame.
+        :raises DemoError: the node did not command it within ``timeout`` seconds.
+        """
+        request = SolveIK.Request()
+        request.target.header.frame_id = self._base_link
+        request.target.pose = matrix_to_pose(pose)
+        request.seed.name = list(self._joint_names)
+        request.seed.position = [float(value) for value in positions]
+        request.execute = True
+        response = self._call(self._solve_ik, request, timeout)
+        if not response.success:
+            raise DemoError('the IK node did not command the start pose: %s' % response.message)
+
     def drag(
         self,
         solver: str,

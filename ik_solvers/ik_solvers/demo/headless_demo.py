@@ -33,7 +33,7 @@ from .metrics import DragRecording, summarise, SolverSummary
 from .plot import plot_drags
 from .processes import ProcessGroup
 from .report import format_header, format_row, LEGEND, ProgressLine
-from .scripted_drag import scripted_drag, start_configuration
+from .scripted_drag import moved_toward_base, scripted_drag, start_configuration
 from .straight_lines import (
     deviations_from_polyline,
     LineRecording,
@@ -67,6 +67,9 @@ class DemoOptions:
     #: Where the arm starts each drag: 'mid' (the middle of the limits, where the simulated
     #: executor starts, as a real user gets it), 'zero', or comma-separated joint values.
     start: str = 'mid'
+    #: Metres: the figure-eight's centre moves this far from the start tip toward the base
+    #: (0.15 puts every goal of it within reach of the arms of about a metre).
+    path_offset: float = 0.0
     #: The node's orientation_mode: 'full', 'axis' (the tip z axis aimed, spin free: a 5-DOF
     #: arm's goals) or 'none'; the table's orientation errors are then the mode's.
     orientation_mode: str = 'full'
@@ -177,7 +180,8 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             except IKError:
                 group.check_alive()  # a crashed child explains more than a timeout
                 raise
-            goals = scripted_drag(start_pose, path_length=options.path_length,
+            goals = scripted_drag(moved_toward_base(chain, home, options.path_offset),
+                                  path_length=options.path_length,
                                   unreachable=options.unreachable, reach=reach_bound(chain))
             _say(stream, 'Ready: the tip starts at %s m in %s.\n' % (
                 np.round(start_pose[:3, 3], 3).tolist(), chain.base_link))
@@ -188,6 +192,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 group.check_alive()
                 driver.set_solver(solver)
                 driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                driver.start_from(home, start_pose, timeout=max(5.0, options.answer_timeout))
                 line = ProgressLine(solver, stream=stream)
                 recording = driver.drag(solver, goals, rate=options.rate,
                                         answer_timeout=options.answer_timeout,
@@ -267,6 +272,9 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
     parser.add_argument('--start', default='mid',
                         help="where the arm starts each drag: 'mid' (middle of the limits, the "
                              "default), 'zero', or comma-separated joint values (rad or m)")
+    parser.add_argument('--path-offset', type=float, default=0.0,
+                        help="m: move the figure-eight's centre this far from the start tip "
+                             'toward the base (0.15 puts every goal within reach; default 0)')
     parser.add_argument('--square', type=float, default=0.1,
                         help='side of the square of straight lines run through '
                              '~/cartesian_path after the drags, m (default: 0.1; 0 skips it)')
@@ -280,7 +288,8 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
         path_length=arguments.poses, rate=arguments.rate, unreachable=arguments.unreachable,
         description=arguments.description, base_link=arguments.base_link,
         tip_link=arguments.tip_link, start=arguments.start,
-        orientation_mode=arguments.orientation_mode, square=arguments.square)
+        path_offset=arguments.path_offset, orientation_mode=arguments.orientation_mode,
+        square=arguments.square)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -12,7 +12,11 @@ import numpy as np
 
 from .scripted_drag import ScriptedGoal
 
-__all__ = ['DragRecording', 'SolveRecord', 'SolverSummary', 'max_joint_jump', 'summarise']
+__all__ = ['APPROXIMATE_CODE', 'DragRecording', 'SolveRecord', 'SolverSummary', 'max_joint_jump',
+           'summarise']
+
+#: The error code of an approximate command (SolveIK and IKStatus ``APPROXIMATE``).
+APPROXIMATE_CODE = 12
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,18 @@ class SolverSummary:
     #: Largest change of one joint between consecutive commands on the path, rad or m.
     max_joint_jump: float
     path_commands: int
+    #: Solved path goals commanded exactly (verified), approximately (``APPROXIMATE``), and
+    #: answered without a command.
+    path_exact: int = 0
+    path_approximate: int = 0
+    path_uncommanded: int = 0
+    #: Metres: median and largest position error of the approximate commands on the path.
+    approximate_error_median: float = math.nan
+    approximate_error_max: float = math.nan
+    #: Path goals sent before the first exact command (all of them when there was none).
+    before_first_exact: int = 0
+    #: Far goals commanded approximately.
+    unreachable_approximate: int = 0
 
     @property
     def success_rate(self) -> float:
@@ -106,6 +122,9 @@ def summarise(recording: DragRecording) -> SolverSummary:
     off_path = [s for s in recording.solves if not reachable[s.goal_index]]
     # Far goals run to the deadline by design; the timing of interest is along the path.
     times = [s.solve_time for s in on_path]
+    exact = {s.goal_index for s in on_path if s.success and s.commanded}
+    approximate = [s for s in on_path if s.error_code == APPROXIMATE_CODE and s.commanded]
+    approximate_goals = {s.goal_index for s in approximate}
     return SolverSummary(
         solver=recording.solver,
         path_sent=sum(reachable),
@@ -122,4 +141,12 @@ def summarise(recording: DragRecording) -> SolverSummary:
         orientation_error_max=_max([s.orientation_error for s in on_path]),
         max_joint_jump=max_joint_jump(recording.path_commands),
         path_commands=len(recording.path_commands),
+        path_exact=len(exact),
+        path_approximate=len(approximate_goals - exact),
+        path_uncommanded=len({s.goal_index for s in on_path} - exact - approximate_goals),
+        approximate_error_median=_median([s.position_error for s in approximate]),
+        approximate_error_max=_max([s.position_error for s in approximate]),
+        before_first_exact=min(exact) if exact else sum(reachable),
+        unreachable_approximate=len({s.goal_index for s in off_path
+                                     if s.error_code == APPROXIMATE_CODE and s.commanded}),
     )

@@ -16,23 +16,26 @@ _COLUMNS = (
     # (title, second title line, width)
     ('solver', '', 19),
     ('solved', '/sent', 9),
-    ('success', '', 8),
-    ('solve ms', 'med   p95', 12),
-    ('pos err mm', 'med    max', 15),
-    ('ori err mrad', 'med    max', 15),
+    ('exact', '', 7),
+    ('approx', '', 7),
+    ('none', '', 6),
     ('max jump', 'deg', 9),
-    ('path goals', 'failed', 11),
-    ('far goals', 'failed', 9),
+    ('approx err mm', 'med    max', 15),
+    ('solve ms', 'med   p95', 12),
+    ('first', 'exact', 7),
+    ('far goals', 'approx', 9),
 )
 
 LEGEND = (
-    'solved/sent: path goals the node solved; the others were superseded by a newer goal '
+    'solved/sent: path goals the node answered; the others were superseded by a newer goal '
     'first (latest wins).\n'
-    'success: solved path goals reached within the tolerances. Errors: path goals, by FK.\n'
+    'exact: answered path goals commanded with a solution within the tolerances (by FK); '
+    'approx: commanded APPROXIMATE, the closest configuration within max_joint_jump of the '
+    'last command; none: answered without a command.\n'
     'max jump: largest change of one joint between consecutive commands along the path.\n'
-    'path goals failed: path goals answered without a command: not reached within the '
-    'tolerances, or refused as a jump larger than max_joint_jump.\n'
-    'far goals failed: goals out of reach that the node reported as failures (it should).')
+    'approx err: position error of the approximate commands on the path, by FK.\n'
+    'first exact: path goals sent before the first exact command.\n'
+    'far goals approx: goals out of reach commanded approximately (none may be a success).')
 
 
 def format_header() -> str:
@@ -48,20 +51,22 @@ def _number(value: float, digits: int, width: int) -> str:
 
 def format_row(summary: SolverSummary) -> str:
     """Format one line of the table."""
-    success = summary.success_rate
     cells = [
         summary.solver.ljust(19),
         ('%d/%d' % (summary.path_solved, summary.path_sent)).ljust(9),
-        ('-' if math.isnan(success) else '%.1f%%' % (100.0 * success)).ljust(8),
-        _number(1e3 * summary.solve_time_median, 1, 6),
-        _number(1e3 * summary.solve_time_p95, 1, 6),
-        _number(1e3 * summary.position_error_median, 3, 7),
-        _number(1e3 * summary.position_error_max, 2, 8),
-        _number(1e3 * summary.orientation_error_median, 2, 7),
-        _number(1e3 * summary.orientation_error_max, 1, 8),
-        _number(math.degrees(summary.max_joint_jump), 1, 9),
-        ('%d' % (summary.path_solved - summary.path_success)).ljust(11),
-        '%d/%d' % (summary.unreachable_flagged, summary.unreachable_sent),
+        ('%d' % summary.path_exact).ljust(7),
+        ('%d' % summary.path_approximate).ljust(7),
+        ('%d' % summary.path_uncommanded).ljust(6),
+        _number(math.degrees(summary.max_joint_jump), 2, 9),
+        _number(1e3 * summary.approximate_error_median, 1, 7),
+        _number(1e3 * summary.approximate_error_max, 1, 8),
+        _number(1e3 * summary.solve_time_median, 2, 6),
+        _number(1e3 * summary.solve_time_p95, 2, 6),
+        ('%d' % summary.before_first_exact).ljust(7),
+        '%d/%d%s' % (summary.unreachable_approximate, summary.unreachable_sent,
+                     '' if summary.unreachable_flagged == summary.unreachable_sent
+                     else ' (%d reached?)' % (summary.unreachable_sent
+                                              - summary.unreachable_flagged)),
     ]
     return ''.join(cells)
 

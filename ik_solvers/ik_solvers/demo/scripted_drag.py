@@ -17,8 +17,8 @@ import transforms3d
 
 from ..exceptions import IKError
 
-__all__ = ['ScriptedGoal', 'figure_eight', 'out_of_reach', 'scripted_drag',
-           'start_configuration']
+__all__ = ['ScriptedGoal', 'figure_eight', 'moved_toward_base', 'out_of_reach',
+           'scripted_drag', 'start_configuration']
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,34 @@ def figure_eight(
         pose[:3, :3] = tilt_matrix @ start[:3, :3]
         poses.append(pose)
     return poses
+
+
+def moved_toward_base(chain, q: np.ndarray, distance: float) -> np.ndarray:
+    """
+    Return the tip pose at ``q`` moved ``distance`` toward the base, its orientation kept.
+
+    "Toward the base" is toward the base frame's origin within the plane of the shoulder: the
+    component along the second joint's axis (a shoulder pitch on UR and Panda arms) is left
+    out. A UR tip keeps its lateral offset from that plane in every configuration, so moving it
+    straight at the origin would leave the reachable space; within the plane it stays inside.
+    The drag's figure-eight centred there (``figure_eight(moved_toward_base(...))``) lies
+    within reach from any start, whatever the start itself can follow.
+
+    :param chain: the chain.
+    :param q: (N,) configuration, rad or m.
+    :param distance: m, how far the pose moves.
+    :returns: The moved 4x4 pose in the base frame.
+    """
+    poses = chain.poses(q)
+    tip = poses[-1].copy()
+    direction = -tip[:3, 3]
+    if chain.num_joints >= 2:
+        axis = poses[1, :3, 2]
+        direction = direction - float(direction @ axis) * axis
+    length = float(np.linalg.norm(direction))
+    if length > 1e-9:
+        tip[:3, 3] += distance * direction / length
+    return tip
 
 
 def out_of_reach(start: np.ndarray, *, count: int, reach: float) -> list[np.ndarray]:

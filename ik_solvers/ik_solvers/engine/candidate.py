@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """A solution on its way to becoming a command: everything a judge may look at, frozen."""
 
-from dataclasses import dataclass
-from typing import Mapping, Optional
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional
 
 import numpy as np
 
@@ -46,7 +46,15 @@ class Candidate:
     solver: str
     timeout: float
     #: The code the outcome carries if no judge refuses: ``SUCCESS`` for a solution within
-    #: tolerance, ``ORIENTATION_UNREACHABLE`` for the closest orientation of a met position.
+    #: tolerance, ``ORIENTATION_UNREACHABLE`` for the closest orientation of a met position,
+    #: ``APPROXIMATE`` for the closest configuration near the start.
     claim: ErrorCode = ErrorCode.SUCCESS
     #: The solve's errors, iterations and time, for messages.
     summary: str = ''
+    #: The request accepts an approximate answer when no exact one is accepted (a streamed
+    #: target with ``approximate_tracking``, or SolveIK ``approximate``).
+    approximate: bool = False
+    #: What of the target counts, as ``solve()`` took it: tolerances and goal options.
+    goal: Mapping[str, Any] = field(default_factory=dict)
+    #: The request asks for a command: a streamed target, or SolveIK with ``execute``.
+    command_requested: bool = False

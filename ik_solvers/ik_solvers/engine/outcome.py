@@ -48,6 +48,11 @@ class IKRequest:
     streamed: bool = False
     #: A one-shot request whose verified solution is commanded (SolveIK ``execute``).
     execute: bool = False
+    #: A one-shot request that accepts an approximate answer (SolveIK ``approximate``): when no
+    #: exact solution is found, the configuration within ``max_joint_jump`` of the start that
+    #: brings the tip closest, as ``APPROXIMATE``. Streamed targets follow the
+    #: ``approximate_tracking`` parameter instead.
+    approximate: bool = False
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .approximate_tracking import accepts_approximate, ApproximateTracking, exact_search_budget
 from .candidate import Candidate
 from .description_loader import description_size_problem
 from .error_codes import ErrorCode
@@ -35,6 +36,7 @@ from .frames import ExternalLookup
 from .inputs import check_request, InputChecks
 from .joint_state_store import JointStateStore
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
+from .judges.continuity import moved_away
 from .model_holder import ModelHolder
 from .outcome import Command, IKOutcome, IKRequest
 from .path_pipeline import handle_path
@@ -47,7 +49,10 @@ from ..kinematics import Chain, RobotModel
 from ..solvers import IKResult, solve
 from ..solvers.solve import nearest_turn
 
-__all__ = ['IKEngine', 'SolveFunction']
+__all__ = ['DEFAULT_FALLBACKS', 'IKEngine', 'SolveFunction']
+
+#: Asked after a refusal, in order; approximate tracking answers only requests that accept it.
+DEFAULT_FALLBACKS: Tuple[Fallback, ...] = (ApproximateTracking(),)
 
 #: ``solve(chain, target, **arguments) -> IKResult``, as :func:`ik_solvers.solve`.
 SolveFunction = Callable[..., IKResult]
@@ -59,7 +64,7 @@ class IKEngine:
     def __init__(self, *, external_lookup: Optional[ExternalLookup] = None,
                  clock: Callable[[], float] = time.monotonic,
                  judges: Sequence[Judge] = DEFAULT_JUDGES,
-                 fallbacks: Sequence[Fallback] = (),
+                 fallbacks: Sequence[Fallback] = DEFAULT_FALLBACKS,
                  checks: Optional[InputChecks] = None,
                  solve_function: SolveFunction = solve) -> None:
         """
@@ -201,13 +206,12 @@ class IKEngine:
     def _drag_reference(self, chain: Chain, start: np.ndarray,
                         settings: NodeSettings) -> Optional[np.ndarray]:
         # While a goal is dragged the joint states lag behind the commands: the last command
-        # is where the drag is. When the joint states are farther from it than max_joint_jump,
-        # something else moved the robot, and the last command says nothing any more.
+        # is where the drag is. When the joint states are farther from it than an arm lags
+        # (see continuity.moved_away), something else moved the robot.
         last = self._last_command_of(chain)
         if last is None:
             return None
-        bound = settings.max_joint_jump if settings.max_joint_jump > 0.0 else float('inf')
-        return last if largest_joint_jump(start, last) <= bound else None
+        return last if largest_joint_jump(start, last) <= moved_away(settings) else None
 
     # The pipeline ----------------------------------------------------------------------------
 
@@ -258,12 +262,13 @@ class IKEngine:
         # A position that is not finite is refused by solve(); until then NaN is no error.
         with np.errstate(invalid='ignore', over='ignore'):
             target = base_from_frame @ checked.target_in_frame
-        # 2. Solve.
+        # 2. Solve, within the budget of approximate tracking where it applies.
+        approximate = accepts_approximate(request, settings)
+        budget = exact_search_budget(request, approximate, checked.timeout)
         result = self._solve(chain, target, seed=seed, solver=checked.solver,
-                             timeout=checked.timeout,
                              position_tolerance=checked.position_tolerance,
                              orientation_tolerance=checked.orientation_tolerance,
-                             **checked.goal)
+                             **checked.goal, **budget)
         # The one place a solution is put on the turn of each joint nearest where the command
         # starts: the report, the judges and the command all use this configuration.
         result = dataclasses.replace(result, q=nearest_turn(result.q, start, chain))
@@ -274,15 +279,17 @@ class IKEngine:
                  else ErrorCode.SUCCESS)
         # A closest orientation is no solution of the pose: only the parameter commands it.
         may_command = claim == ErrorCode.SUCCESS or settings.orientation_fallback
+        wanted = request.streamed or request.execute
         candidate = Candidate(
             chain=chain, model=model, q=result.q, reached=reached, target=target, start=start,
             last_command=last, joint_state_ages=self._joint_states.ages(chain.joint_names),
-            settings=settings, streamed=request.streamed,
-            commanding=(request.streamed or request.execute) and may_command, result=result,
-            solver=checked.solver, timeout=checked.timeout, claim=claim,
+            settings=settings, streamed=request.streamed, commanding=wanted and may_command,
+            result=result, solver=checked.solver, timeout=checked.timeout, claim=claim,
             summary='position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms'
             % (result.position_error, result.orientation_error, result.iterations,
-               1e3 * result.elapsed))
+               1e3 * result.elapsed), approximate=approximate, command_requested=wanted,
+            goal=dict(checked.goal, position_tolerance=checked.position_tolerance,
+                      orientation_tolerance=checked.orientation_tolerance))
         # 3. Judge.
         candidate, refusal = self._judge(candidate)
         # 4. Plan the command.
@@ -364,6 +371,8 @@ class _PathWorld:
 
 
 def _accepted_message(candidate: Candidate) -> str:
+    if candidate.claim == ErrorCode.APPROXIMATE:
+        return candidate.summary  # the fallback's account of what it commands and why
     if candidate.claim == ErrorCode.ORIENTATION_UNREACHABLE:
         return ('%s: no configuration takes this orientation; the position is met and the '
                 'orientation is the closest found: %s' % (candidate.solver, candidate.summary))

@@ -103,12 +103,19 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'Shortest duration of a command, in seconds.',
         floating_range=(0.001, 60.0)),
     ParameterSpec(
-        'max_joint_jump', 0.35,
+        'max_joint_jump', 0.087,
         'Largest change of one joint (rad or m) that a streamed target may command, from the '
         'joint states and from the last command; a larger one is a jump to another '
-        'configuration and is not sent. SolveIK requests with execute are not bounded. 0 '
-        'disables the check.',
+        'configuration and is not sent (with approximate_tracking, the closest configuration '
+        'within it is). SolveIK requests with execute are not bounded. 0 disables the check.',
         floating_range=(0.0, 100.0)),
+    ParameterSpec(
+        'approximate_tracking', True,
+        'For streamed targets: when no exact solution lies within max_joint_jump of the last '
+        'command (a singular start, a goal out of reach), command the configuration within '
+        'that bound that brings the tip closest to the goal, reported as APPROXIMATE (never '
+        'success) with its errors; the exact search then has a budget of about a millisecond '
+        'per target. False refuses such targets instead, after a search of the whole timeout.'),
     ParameterSpec(
         'tf_timeout', 0.1,
         'How long to wait for a TF transform of a target frame that is not a link of the robot '
@@ -252,6 +259,7 @@ class NodeSettings:
     velocity_scale: float = _SPECS['velocity_scale'].default
     min_duration: float = _SPECS['min_duration'].default
     max_joint_jump: float = _SPECS['max_joint_jump'].default
+    approximate_tracking: bool = _SPECS['approximate_tracking'].default
     tf_timeout: float = _SPECS['tf_timeout'].default
     joint_state_timeout: float = _SPECS['joint_state_timeout'].default
     max_pending_requests: int = _SPECS['max_pending_requests'].default

@@ -156,7 +156,7 @@ def service_request(request: SolveIK.Request) -> IKRequest:
         position_tolerance=request.position_tolerance,
         orientation_tolerance=request.orientation_tolerance,
         timeout=duration_to_seconds(request.timeout), execute=bool(request.execute),
-        **_pose_fields(request.target.pose))
+        approximate=bool(request.approximate), **_pose_fields(request.target.pose))
 
 
 # Answers out -----------------------------------------------------------------------------

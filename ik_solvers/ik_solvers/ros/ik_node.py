@@ -26,7 +26,7 @@ from .cartesian_path_service import CartesianPathService, read_joint_limits_file
 from .command_sink import TopicCommandSink
 from .conversions import fill_response, service_request, status_message, target_request
 from .description_input import DescriptionInput
-from .markers import solve_markers
+from .markers import outcome_colour, solve_markers
 from .names import (
     JOINT_STATES_TOPIC,
     MARKERS_TOPIC,
@@ -216,8 +216,9 @@ class IKNode(Node):
             self._status_publisher.publish(status_message(
                 outcome, stamp=self.get_clock().now().to_msg(), frame_id=frame_id))
         if outcome.chain is not None:
-            self._marker_publisher.publish(
-                solve_markers(frame_id, outcome.target, outcome.reached, outcome.success))
+            self._marker_publisher.publish(solve_markers(
+                frame_id, outcome.target, outcome.reached, outcome.success,
+                colour=outcome_colour(outcome)))
 
 
 def main(args: Optional[List[str]] = None) -> None:

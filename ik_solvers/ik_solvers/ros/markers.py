@@ -4,8 +4,10 @@
 RViz markers of a solve: the requested pose and the reached pose.
 
 Each pose is an arrow along the frame's x axis, so both position and orientation show. The
-reached pose is green when the solution is verified and red when it is not; when there is no
-solution at all, the reached marker is deleted so that a stale one does not linger.
+reached pose shows one of three states: green when the target is reached (a verified solution),
+yellow when the arm follows it approximately (``APPROXIMATE``: the closest configuration within
+``max_joint_jump``), red when nothing was commanded for it (no solution, or one refused); when
+there is no solution at all, the reached marker is deleted so that a stale one does not linger.
 """
 
 from typing import Optional
@@ -16,14 +18,17 @@ from std_msgs.msg import ColorRGBA
 from visualization_msgs.msg import Marker, MarkerArray
 
 from .conversions import matrix_to_pose
+from ..engine.error_codes import ErrorCode
+from ..engine.outcome import IKOutcome
 
-__all__ = ['REACHED_NAMESPACE', 'TARGET_NAMESPACE', 'solve_markers']
+__all__ = ['REACHED_NAMESPACE', 'TARGET_NAMESPACE', 'outcome_colour', 'solve_markers']
 
 TARGET_NAMESPACE = 'ik_target'
 REACHED_NAMESPACE = 'ik_reached'
 
 _TARGET_COLOUR = ColorRGBA(r=0.2, g=0.4, b=1.0, a=0.6)
 _REACHED_COLOUR = ColorRGBA(r=0.1, g=0.8, b=0.1, a=1.0)
+_APPROXIMATE_COLOUR = ColorRGBA(r=0.95, g=0.8, b=0.1, a=1.0)
 _MISSED_COLOUR = ColorRGBA(r=0.9, g=0.1, b=0.1, a=1.0)
 # Metres: a 10 cm arrow is visible next to an arm without hiding the gripper.
 _TARGET_SCALE = Vector3(x=0.10, y=0.012, z=0.012)
@@ -44,26 +49,43 @@ def _arrow(namespace: str, frame_id: str, pose: np.ndarray, colour: ColorRGBA,
     return marker
 
 
+def outcome_colour(outcome: IKOutcome) -> ColorRGBA:
+    """
+    Give the colour of the reached pose of an outcome.
+
+    :param outcome: The outcome of a solve.
+    :returns: Green for a verified solution, yellow for an approximate answer, red otherwise.
+    """
+    if outcome.success:
+        return _REACHED_COLOUR
+    if outcome.error_code == ErrorCode.APPROXIMATE:
+        return _APPROXIMATE_COLOUR
+    return _MISSED_COLOUR
+
+
 def solve_markers(frame_id: str, target: Optional[np.ndarray], reached: Optional[np.ndarray],
-                  success: bool) -> MarkerArray:
+                  success: bool, *, colour: Optional[ColorRGBA] = None) -> MarkerArray:
     """
     Markers of one solve, in the chain's base frame.
 
     :param frame_id: The chain's base link.
     :param target: Requested tip pose (4, 4), or ``None`` when the target was unusable.
     :param reached: Tip pose of the solution by FK (4, 4), or ``None`` without a solution.
-    :param success: Whether the solution is verified; picks green or red.
+    :param success: Whether the solution is verified; picks green or red when ``colour`` is
+        not given.
+    :param colour: The reached pose's colour (:func:`outcome_colour`), overriding ``success``.
     :returns: Two markers (added or deleted), stamped with zero time ("latest available").
     """
+    if colour is None:
+        colour = _REACHED_COLOUR if success else _MISSED_COLOUR
     markers = MarkerArray()
-    for namespace, pose, colour, scale in (
+    for namespace, pose, pose_colour, scale in (
             (TARGET_NAMESPACE, target, _TARGET_COLOUR, _TARGET_SCALE),
-            (REACHED_NAMESPACE, reached, _REACHED_COLOUR if success else _MISSED_COLOUR,
-             _REACHED_SCALE)):
+            (REACHED_NAMESPACE, reached, colour, _REACHED_SCALE)):
         if pose is None:
             marker = Marker(ns=namespace, id=0, action=Marker.DELETE)
             marker.header.frame_id = frame_id
         else:
-            marker = _arrow(namespace, frame_id, pose, colour, scale)
+            marker = _arrow(namespace, frame_id, pose, pose_colour, scale)
         markers.markers.append(marker)
     return markers

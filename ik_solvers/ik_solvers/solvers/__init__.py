@@ -8,6 +8,7 @@ Each heuristic is a :class:`Solver` in its own module, registered by name in
 """
 
 from ..exceptions import InvalidSolverOptionError
+from .approximate import approach
 from .base import Solver
 from .collision_avoidance import CollisionCheck, CollisionFinding
 from .goal_options import ORIENTATION_MODES
@@ -25,6 +26,7 @@ __all__ = [
     'SOLVERS',
     'STATUS_IN_COLLISION',
     'Solver',
+    'approach',
     'check_solver_names',
     'solve',
     'solver_class',

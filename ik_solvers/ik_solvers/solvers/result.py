@@ -7,8 +7,8 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-__all__ = ['IKResult', 'STATUS_CLOSEST_ORIENTATION', 'STATUS_IN_COLLISION', 'STATUS_NO_SOLUTION',
-           'STATUS_SUCCESS', 'STATUS_TIMED_OUT']
+__all__ = ['IKResult', 'STATUS_APPROXIMATE', 'STATUS_CLOSEST_ORIENTATION', 'STATUS_IN_COLLISION',
+           'STATUS_NO_SOLUTION', 'STATUS_SUCCESS', 'STATUS_TIMED_OUT']
 
 STATUS_SUCCESS = 'success'
 # The search ended before the deadline without meeting the tolerances (``max_attempts``).
@@ -21,6 +21,9 @@ STATUS_CLOSEST_ORIENTATION = 'closest_orientation'
 # With a collision check: every solution found before the deadline collides; ``q`` is the
 # first of them and ``collision_pair`` names what touches. Never a success.
 STATUS_IN_COLLISION = 'in_collision'
+# The configuration near a start that brings the tip closest to the target, which it does not
+# reach (see ik_solvers.solvers.approximate). Never a success.
+STATUS_APPROXIMATE = 'approximate'
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,8 @@ class IKResult:
     :ivar iterations: iterations of the heuristic and of the polish, summed over attempts.
     :ivar elapsed: wall-clock time spent in :func:`ik_solvers.solve`, s.
     :ivar status: ``'success'``, ``'no_solution'``, ``'timed_out'``, with the orientation
-        fallback ``'closest_orientation'``, with a collision check ``'in_collision'``.
+        fallback ``'closest_orientation'``, with a collision check ``'in_collision'``, or
+        from :func:`ik_solvers.approach` ``'approximate'``.
     :ivar solver: name of the heuristic that ran.
     :ivar attempts: number of starting configurations tried (the seed counts as the first).
     :ivar polished: whether the local polish ran after the heuristic.

@@ -69,6 +69,8 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
     :raises UnknownSolverError: a name is not registered.
     """
     global _TINY_CHAIN
+    # Imported here: the approximate step's module imports solve(), which imports this one.
+    from .approximate import approach_search
     started = time.perf_counter()
     with _LOCK:  # two threads must not compile the same function at once
         for name in solvers:
@@ -86,8 +88,10 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
             implementation.search(chain.arrays, target, settings,
                                   implementation().pack_options(chain),
                                   chain.mid_configuration(), np.empty(REPORT_SIZE))
-            if not _WARM:  # the fallback is shared by all solvers
+            if not _WARM:  # the fallback and the approximate step are shared by all solvers
                 closest_orientation(chain.arrays, target, settings, chain.mid_configuration(),
                                     np.empty(REPORT_SIZE))
+                approach_search(chain.arrays, target, settings, chain.mid_configuration(),
+                                np.full(chain.num_joints, 0.1), 30, np.empty(REPORT_SIZE))
             _WARM.add(name)
     return time.perf_counter() - started

@@ -1,0 +1,320 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Approximate tracking: the best configuration near the last command, when no exact one is near.
+
+A dragged goal is followed goal after goal from the last command. From a singular start (a UR
+arm stretched out or pointing straight up) or toward a goal out of reach, no exact solution lies
+within a few degrees of the arm, and commanding a far one would swing it. :func:`approach`
+instead returns the configuration within a per-joint box around the start (and within the joint
+limits) that brings the tip closest to the goal. Closest by the weighted pose error, the
+norm of the residual the least-squares steps reduce (:func:`.goal.weighted_system`):
+``sqrt(position_error^2 + (orientation_weight * orientation_error)^2)``, m, with the
+orientation error of the goal's mode (0 for position only); components within per-axis bounds
+do not count. Called once per goal, it moves the arm continuously toward the goal; once an
+exact solution lies within the box, it finds that.
+
+The compiled kernel takes Levenberg-Marquardt steps, each kept inside the box with the
+finisher's active set (a joint on the box's face whose step points outward is frozen, see
+:mod:`.finisher`), and keeps a step only if it lowers that error. A rejected step quadruples the
+damping (a linearisation that fails, as near a singularity, gets shorter, gradient-like steps)
+and an accepted one halves it. Where the steps stall with the goal still far, the error may
+still fall at second order (the gradient vanishes at a singular pose): the kernel then tries the
+direction of most negative curvature (:mod:`.curvature`), both ways, scaled to the box.
+
+The error of the returned configuration is never above the start's: the start is the first
+configuration kept, and only lower errors replace it.
+"""
+
+import math
+import time
+from typing import Any, Optional
+
+import numpy as np
+
+from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
+from .curvature import lowest_curvature
+from .finisher import damped_step
+from .goal import assess, goal_residual, weighted_system
+from .goal_options import goal_options, is_positive_number
+from .inputs import refusal, STATUS_INVALID_SEED, STATUS_INVALID_TARGET
+from .layout import (
+    DEADLINE,
+    REPORT_ATTEMPTS,
+    REPORT_FINISHER_ITERATIONS,
+    REPORT_HEURISTIC_ITERATIONS,
+    REPORT_MET,
+    REPORT_ORIENTATION_ERROR,
+    REPORT_POSITION_ERROR,
+    REPORT_SIZE,
+    REPORT_STATUS,
+    SETTINGS_SIZE,
+    STATUS_NO_SOLUTION,
+    STATUS_SUCCESS,
+)
+from .result import IKResult, STATUS_APPROXIMATE, STATUS_SUCCESS as SUCCESS_NAME
+from .solve import _seed_array, _target_array, _target_problem
+from ..kinematics.jit import compiled, monotonic_seconds
+from ..kinematics.kernels import ChainArrays, forward_frames, jacobian_from_frames
+from ..kinematics.kernels import LIMIT_LOWER, LIMIT_UPPER
+
+__all__ = ['APPROACH_SOLVER_NAME', 'STREAMED_EXACT_ATTEMPTS', 'STREAMED_EXACT_BUDGET',
+           'approach', 'approach_search']
+
+#: The ``solver`` field of the results of :func:`approach`.
+APPROACH_SOLVER_NAME = 'approach'
+#: Budget of the exact search for one goal of a drag that approximate tracking follows: its
+#: deadline, s, and its starts (the seed and the first two restarts near it, 0.05 and 0.1 rad
+#: away; a solution farther from the seed than the few degrees a drag may move is of no use).
+#: A goal with no exact solution near then costs about a millisecond, not the whole timeout.
+#: Measured choice: docs/DECISIONS.md.
+STREAMED_EXACT_BUDGET = 0.001
+STREAMED_EXACT_ATTEMPTS = 3
+# An orientation error of 1 rad weighs as much as this fraction of the chain's length (as in
+# solve()).
+_ORIENTATION_WEIGHT_PER_LENGTH = 0.2
+# Multiplier of the squared residual (m^2) in the damping: the first value, and its range.
+_DAMPING = 0.1
+_DAMPING_LOWEST = 1e-3
+_DAMPING_HIGHEST = 1e3
+# An accepted step that lowers the error by less than this fraction counts as a stall.
+_PROGRESS = 0.01
+# Tries along the direction of most negative curvature per call.
+_ESCAPES = 3
+# Fractions of the box that escape tries go along that direction, each way.
+_ESCAPE_FRACTIONS = (1.0, 0.5, 0.25)
+# Eigenvalues above minus this (times the squared chain length, m^2 per rad^2) are flat.
+_FLAT_CURVATURE = 1e-9
+
+
+@compiled
+def _measure(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
+             frames: np.ndarray, error: np.ndarray) -> tuple:
+    """Return the weighted pose error (m) of ``q`` and whether it meets the tolerances."""
+    forward_frames(chain, q, frames)
+    position_error, orientation_error = goal_residual(target, frames[-1], settings, error)
+    _, solved, _ = assess(target, settings, position_error, orientation_error, error)
+    # The norm of the rows the least-squares steps reduce: with no joint columns the system
+    # holds only the residual.
+    residual = np.empty(6)
+    rows = weighted_system(target, frames[-1], settings, error, np.empty((6, 0)),
+                           np.empty((6, 0)), residual)
+    squared = 0.0
+    for r in range(rows):
+        squared += residual[r] * residual[r]
+    return math.sqrt(squared), solved
+
+
+@compiled
+def _escape(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
+            cost: float, lower: np.ndarray, upper: np.ndarray, bounds: np.ndarray,
+            frames: np.ndarray, error: np.ndarray) -> tuple:
+    """
+    Try the direction of most negative curvature from ``q``; move ``q`` if it lowers the error.
+
+    :returns: ``(error, solved, moved)`` for the configuration ``q`` holds on return.
+    """
+    count = q.shape[0]
+    direction = np.empty(count)
+    curvature = lowest_curvature(chain, target, settings, q, frames, error, direction)
+    if curvature >= -_FLAT_CURVATURE * chain.length_scale * chain.length_scale:
+        return cost, False, False
+    # The longest step along the direction that moves no joint more than its box half-width.
+    scale = math.inf
+    for i in range(count):
+        if direction[i] != 0.0:
+            scale = min(scale, bounds[i] / abs(direction[i]))
+    best = q.copy()
+    best_cost, best_solved = cost, False
+    trial = np.empty(count)
+    for fraction in _ESCAPE_FRACTIONS:
+        for sign in (1.0, -1.0):
+            for i in range(count):
+                trial[i] = min(max(q[i] + sign * fraction * scale * direction[i], lower[i]),
+                               upper[i])
+            trial_cost, trial_solved = _measure(chain, target, settings, trial, frames, error)
+            if trial_cost < best_cost:
+                best[:] = trial
+                best_cost, best_solved = trial_cost, trial_solved
+    if best_cost < cost:
+        q[:] = best
+        return best_cost, best_solved, True
+    return cost, False, False
+
+
+@compiled
+def approach_search(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
+                    q: np.ndarray, bounds: np.ndarray, max_iterations: int,
+                    report: np.ndarray) -> None:
+    """
+    Lower the weighted pose error from ``q`` within the box ``q +- bounds`` and the limits.
+
+    :param chain: the chain's arrays.
+    :param target: (4, 4) target pose in the base frame, m.
+    :param settings: (SETTINGS_SIZE,) see :mod:`.layout`: the goal's entries and the deadline.
+    :param q: (N,) the start on entry (clamped into the limits); the result on return.
+    :param bounds: (N,) largest motion of each joint from the start, rad or m, positive.
+    :param max_iterations: cap on least-squares steps.
+    :param report: (REPORT_SIZE,) output, see :mod:`.layout`; its status is
+        ``STATUS_SUCCESS`` when the result meets the tolerances, else ``STATUS_NO_SOLUTION``,
+        or a refusal of the inputs (see :func:`.inputs.refusal`) and nothing else.
+    """
+    refused = refusal(chain, target, q)
+    if refused >= 0:
+        report[REPORT_STATUS] = refused
+        return
+    count = q.shape[0]
+    lower = np.empty(count)
+    upper = np.empty(count)
+    for i in range(count):
+        lower[i] = max(chain.joint_limits[i, LIMIT_LOWER], q[i] - bounds[i])
+        upper[i] = min(chain.joint_limits[i, LIMIT_UPPER], q[i] + bounds[i])
+    frames = np.empty((chain.segments.shape[0], 4, 4))
+    error = np.empty(6)
+    jacobian = np.empty((6, count))
+    system = np.empty((6, count))
+    residual = np.empty(6)
+    step = np.empty(count)
+    trial = np.empty(count)
+    cost, solved = _measure(chain, target, settings, q, frames, error)
+    damping = _DAMPING
+    iterations = 0
+    escapes = 0
+    while not solved and iterations < max_iterations and monotonic_seconds() <= settings[DEADLINE]:
+        iterations += 1
+        forward_frames(chain, q, frames)
+        goal_residual(target, frames[-1], settings, error)
+        jacobian_from_frames(chain, frames, jacobian)
+        rows = weighted_system(target, frames[-1], settings, error, jacobian, system, residual)
+        if rows == 0:
+            break
+        damped_step(system[:rows].copy(), residual[:rows].copy(), damping, q, lower, upper,
+                    step)
+        for i in range(count):
+            trial[i] = min(max(q[i] + step[i], lower[i]), upper[i])
+        trial_cost, trial_solved = _measure(chain, target, settings, trial, frames, error)
+        accepted = trial_cost < cost
+        progressing = accepted and trial_cost < cost * (1.0 - _PROGRESS)
+        if accepted:
+            q[:] = trial
+            cost, solved = trial_cost, trial_solved
+            damping = max(0.5 * damping, _DAMPING_LOWEST)
+        else:
+            damping *= 4.0
+        if progressing or solved or (not accepted and damping <= _DAMPING_HIGHEST):
+            continue
+        # Stalled: small steps, or steps the linearisation no longer predicts.
+        if escapes >= _ESCAPES:
+            if accepted:
+                continue
+            break
+        escapes += 1
+        cost, solved, moved = _escape(chain, target, settings, q, cost, lower, upper, bounds,
+                                      frames, error)
+        if moved:
+            damping = _DAMPING
+        elif not accepted:
+            break
+    forward_frames(chain, q, frames)
+    position_error, orientation_error = goal_residual(target, frames[-1], settings, error)
+    _, met, _ = assess(target, settings, position_error, orientation_error, error)
+    report[REPORT_STATUS] = STATUS_SUCCESS if met else STATUS_NO_SOLUTION
+    report[REPORT_ATTEMPTS] = 1.0
+    report[REPORT_HEURISTIC_ITERATIONS] = 0.0
+    report[REPORT_FINISHER_ITERATIONS] = iterations
+    report[REPORT_POSITION_ERROR] = position_error
+    report[REPORT_ORIENTATION_ERROR] = orientation_error
+    report[REPORT_MET] = 1.0 if met else 0.0
+
+
+def approach(chain, target: np.ndarray, *, start: np.ndarray, max_joint_step: Any,
+             orientation_mode: str = 'full', tip_axis: Any = (0.0, 0.0, 1.0),
+             position_only: bool = False, position_tolerance: float = 1e-5,
+             orientation_tolerance: float = 1e-5, position_bounds: Any = None,
+             rotation_bounds: Any = None, orientation_weight: Optional[float] = None,
+             max_iterations: int = 30, timeout: float = 0.002) -> IKResult:
+    """
+    Return the configuration near ``start`` that brings the tip closest to ``target``.
+
+    "Near" is a box: every joint within ``max_joint_step`` of its start value, and within its
+    limits. "Closest" is the weighted pose error ``sqrt(position_error^2 + (orientation_weight
+    * orientation_error)^2)``, with the orientation error of the mode (the angle of the
+    rotation, of the tip axis, or 0); components within per-axis bounds do not count. The
+    error of the result is never above the start's.
+
+    :param chain: a :class:`ik_solvers.Chain`.
+    :param target: (4, 4) pose of the tip in the chain's base frame, m.
+    :param start: (N,) where the arm is (the last command), rad or m; values outside the
+        limits are clamped.
+    :param max_joint_step: largest motion of a joint from ``start``, rad or m: one positive
+        number for every joint, or N of them.
+    :param orientation_mode: ``'full'``, ``'axis'`` or ``'none'``, as in :func:`~.solve.solve`;
+        so are ``tip_axis``, ``position_only``, the tolerances and the per-axis bounds.
+    :param orientation_weight: m per rad; None takes 0.2 times the chain's length, as
+        :func:`~.solve.solve` does.
+    :param max_iterations: cap on least-squares steps.
+    :param timeout: deadline, s, from the call.
+    :returns: An :class:`IKResult`; its status is ``'success'`` (and ``success`` true) only
+        when forward kinematics of ``q`` meets the tolerances, else ``'approximate'``.
+        ``solver`` is ``'approach'``.
+    :raises InvalidTargetError: ``target`` is not a rigid 4x4 transform, or the goal options
+        are invalid (see :func:`~.solve.solve`).
+    :raises InvalidSeedError: ``start`` has the wrong length or non-finite values.
+    :raises InvalidSolverOptionError: ``max_joint_step``, ``orientation_weight``,
+        ``max_iterations`` or ``timeout`` is not positive and finite (or has the wrong length).
+    """
+    started = time.perf_counter()
+    goal = goal_options(orientation_mode=orientation_mode, tip_axis=tip_axis,
+                        position_only=position_only, position_tolerance=position_tolerance,
+                        orientation_tolerance=orientation_tolerance,
+                        position_bounds=position_bounds, rotation_bounds=rotation_bounds,
+                        orientation_fallback=False)
+    if not is_positive_number(timeout):
+        raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
+                                       'got %r' % (timeout,))
+    if (isinstance(max_iterations, bool) or not isinstance(max_iterations, (int, np.integer))
+            or max_iterations < 1):
+        raise InvalidSolverOptionError('max_iterations must be a positive integer, got %r'
+                                       % (max_iterations,))
+    if orientation_weight is None:
+        orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
+    elif not is_positive_number(orientation_weight):
+        raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
+                                       'got %r' % (orientation_weight,))
+    bounds = _step_bounds(max_joint_step, chain.num_joints)
+    if start is None:
+        raise InvalidSeedError('approach needs the start configuration')
+    q = _seed_array(start, chain)
+    pose = _target_array(target)
+    settings = np.zeros(SETTINGS_SIZE)
+    goal.pack(settings, float(orientation_weight), started + float(timeout), 0.0, 0.0)
+    report = np.empty(REPORT_SIZE)
+    approach_search(chain.arrays, pose, settings, q, bounds, int(max_iterations), report)
+    status = report[REPORT_STATUS]
+    if status == STATUS_INVALID_TARGET:
+        raise InvalidTargetError(_target_problem(pose))
+    if status == STATUS_INVALID_SEED:
+        raise InvalidSeedError('start has non-finite values')
+    success = report[REPORT_MET] != 0.0
+    return IKResult(q=q, success=success, position_error=float(report[REPORT_POSITION_ERROR]),
+                    orientation_error=float(report[REPORT_ORIENTATION_ERROR]),
+                    iterations=int(report[REPORT_FINISHER_ITERATIONS]),
+                    elapsed=time.perf_counter() - started,
+                    status=SUCCESS_NAME if success else STATUS_APPROXIMATE,
+                    solver=APPROACH_SOLVER_NAME, attempts=1, polished=False)
+
+
+def _step_bounds(max_joint_step: Any, count: int) -> np.ndarray:
+    """Return the per-joint box half-widths, (N,), or raise InvalidSolverOptionError."""
+    try:
+        bounds = np.array(max_joint_step, dtype=float)
+    except (TypeError, ValueError):
+        bounds = None
+    if bounds is not None and bounds.ndim == 0:
+        bounds = np.full(count, float(bounds))
+    if (bounds is None or isinstance(max_joint_step, bool) or bounds.shape != (count,)
+            or not np.all(np.isfinite(bounds)) or not np.all(bounds > 0.0)):
+        raise InvalidSolverOptionError(
+            'max_joint_step must be one positive finite number (rad or m) or %d of them, got %r'
+            % (count, max_joint_step))
+    return bounds
