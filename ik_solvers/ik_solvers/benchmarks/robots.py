@@ -72,8 +72,8 @@ class BenchRobot:
 
 
 def _read_urdf(path: Path) -> str:
-    # lxml, under urdf_parser_py, refuses a str that declares an encoding, as vendor files do;
-    # once decoded the declaration says nothing anyway.
+    # Once decoded, an encoding declaration says nothing, and some XML parsers refuse it in a
+    # str.
     return _XML_DECLARATION.sub('', path.read_text(encoding='utf-8'), count=1)
 
 

@@ -146,7 +146,7 @@ def prepare_robots(config: BenchConfig, *,
         parser_output = io.StringIO()
         try:
             robot = load_robot(name)
-            # urdf_parser_py prints a line per tag it does not model (vendor files have many).
+            # Anything printed while a vendor description is read stays out of the tables.
             with contextlib.redirect_stderr(parser_output):
                 model = RobotModel.from_urdf(robot.urdf_xml)
             chain = model.chain(robot.base_link, robot.tip_link)
