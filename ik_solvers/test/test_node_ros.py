@@ -274,7 +274,8 @@ def _goal_index(goals, pose):
 
 
 def test_a_streamed_target_beyond_max_joint_jump_is_refused_and_nothing_is_sent(ros):
-    node, probe = start_ur5_node(ros, max_joint_jump=0.35)
+    # Without approximate tracking, which would step toward the far target instead.
+    node, probe = start_ur5_node(ros, max_joint_jump=0.35, approximate_tracking=False)
     # The base turned by 1.2 rad: every solution moves the first joint that far.
     far = CHAIN.fk(HOME + np.array([1.2, 0.0, 0.0, 0.0, 0.0, 0.0]))
     probe.publish_target(far)

@@ -143,7 +143,15 @@ class RobotModel:
             and attribute), or a tree that is not a tree.
         """
         parsed = read_robot(urdf_xml)
-        return cls(parsed.name, parsed.link_names, parsed.joints, parsed.messages,
+        names = {joint.name for joint in parsed.joints}
+        unknown_leaders = [
+            "joint '%s' mimics joint '%s', which the robot does not have (%s); it moves as a "
+            'joint of its own' % (joint.name, joint.mimic.leader,
+                                  describe_names(sorted(names), joint.mimic.leader))
+            for joint in parsed.joints
+            if joint.mimic is not None and joint.mimic.leader not in names]
+        return cls(parsed.name, parsed.link_names, parsed.joints,
+                   tuple(parsed.messages) + tuple(unknown_leaders),
                    collisions=parsed.collisions)
 
     def collisions(self, link_name: str) -> Tuple[CollisionShape, ...]:
@@ -232,8 +240,10 @@ class RobotModel:
 
         Returns ``Mimic(leader, multiplier, offset)`` relative to the first joint up the
         ``<mimic>`` links that mimics nobody (the joint itself, multiplier 1 and offset 0,
-        when it mimics nobody). Raises :class:`RobotModelError` for an unknown leader or a
-        cycle of mimic tags.
+        when it mimics nobody). A joint whose ``<mimic>`` names a joint the robot lacks
+        drives itself, as it does under robot_state_publisher, which moves every joint by its
+        own joint state; :attr:`parser_messages` lists such tags. Raises
+        :class:`RobotModelError` for a cycle of mimic tags.
         """
         multiplier, offset = 1.0, 0.0
         seen = [joint_name]
@@ -241,10 +251,7 @@ class RobotModel:
         while joint.mimic is not None:
             leader_name = joint.mimic.leader
             if leader_name not in self._joints:
-                raise RobotModelError(
-                    "joint '%s' mimics joint '%s', which robot '%s' does not have; %s"
-                    % (joint.name, leader_name, self._name,
-                       describe_names(self.joint_names, leader_name)))
+                break
             if leader_name in seen:
                 raise RobotModelError(
                     'the <mimic> tags form a cycle: %s' % ' -> '.join(seen + [leader_name]))
@@ -268,7 +275,7 @@ class RobotModel:
         :param tip_link: Link whose pose the chain's forward kinematics gives.
         :returns: The chain.
         :raises RobotModelError: For unknown links, a base that is not an ancestor of the tip,
-            a mimic joint whose leader is unknown or does not move, and everything
+            a mimic joint whose leader does not move, and everything
             :class:`Chain` refuses.
         """
         path = self.path(base_link, tip_link)
@@ -277,6 +284,8 @@ class RobotModel:
         for joint in path:
             if joint.mimic is not None and joint.is_moving:
                 mimic = self.resolve_mimic(joint.name)
+                if mimic.leader == joint.name:
+                    continue  # its <mimic> names a joint the robot lacks: it drives itself
                 leader = self.joint(mimic.leader)
                 if not leader.is_moving:
                     raise RobotModelError(
