@@ -9,6 +9,9 @@ __all__ = [
     'InvalidSeedError',
     'InvalidSolverOptionError',
     'UnknownSolverError',
+    'CollisionGeometryError',
+    'SrdfError',
+    'InvalidObstacleError',
 ]
 
 
@@ -39,3 +42,15 @@ class UnknownSolverError(IKError, ValueError):
 
 class InvalidSolverOptionError(IKError, ValueError):
     """A solver option is unknown or out of range, or the timeout is not positive."""
+
+
+class CollisionGeometryError(IKError, ValueError):
+    """A ``<collision>`` element of the URDF is malformed; the message names the link."""
+
+
+class SrdfError(IKError, ValueError):
+    """A semantic description (SRDF) cannot be read; the previous one should be kept."""
+
+
+class InvalidObstacleError(IKError, ValueError):
+    """An obstacle is refused: a non-finite pose, a non-positive size, an unknown id, too many."""

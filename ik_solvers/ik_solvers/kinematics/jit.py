@@ -27,8 +27,9 @@ __all__ = ['JIT_ENABLED', 'compiled', 'monotonic_seconds']
 _Function = TypeVar('_Function', bound=Callable)
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The modules whose functions are compiled: kinematics kernels, solver steps and loops.
-_KERNEL_DIRS = ('kinematics', 'solvers')
+# The modules whose functions are compiled: kinematics kernels, solver steps and loops, the
+# collision broad phase.
+_KERNEL_DIRS = ('kinematics', 'solvers', 'collision')
 
 try:
     import numba

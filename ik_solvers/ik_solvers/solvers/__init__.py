@@ -9,17 +9,21 @@ Each heuristic is a :class:`Solver` in its own module, registered by name in
 
 from ..exceptions import InvalidSolverOptionError
 from .base import Solver
+from .collision_avoidance import CollisionCheck, CollisionFinding
 from .goal_options import ORIENTATION_MODES
 from .registry import check_solver_names, SOLVERS, solver_class
-from .result import IKResult
+from .result import IKResult, STATUS_IN_COLLISION
 from .solve import solve
 from .warm_up import warm_up
 
 __all__ = [
+    'CollisionCheck',
+    'CollisionFinding',
     'IKResult',
     'InvalidSolverOptionError',
     'ORIENTATION_MODES',
     'SOLVERS',
+    'STATUS_IN_COLLISION',
     'Solver',
     'check_solver_names',
     'solve',

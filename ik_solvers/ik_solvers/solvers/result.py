@@ -3,11 +3,12 @@
 """The outcome of one call to :func:`ik_solvers.solve`."""
 
 from dataclasses import dataclass, field
+from typing import Optional, Tuple
 
 import numpy as np
 
-__all__ = ['IKResult', 'STATUS_CLOSEST_ORIENTATION', 'STATUS_NO_SOLUTION', 'STATUS_SUCCESS',
-           'STATUS_TIMED_OUT']
+__all__ = ['IKResult', 'STATUS_CLOSEST_ORIENTATION', 'STATUS_IN_COLLISION', 'STATUS_NO_SOLUTION',
+           'STATUS_SUCCESS', 'STATUS_TIMED_OUT']
 
 STATUS_SUCCESS = 'success'
 # The search ended before the deadline without meeting the tolerances (``max_attempts``).
@@ -17,6 +18,9 @@ STATUS_TIMED_OUT = 'timed_out'
 # No configuration met the pose; with ``orientation_fallback`` the one returned meets the
 # position, with the orientation as close as the search got. Never a success.
 STATUS_CLOSEST_ORIENTATION = 'closest_orientation'
+# With a collision check: every solution found before the deadline collides; ``q`` is the
+# first of them and ``collision_pair`` names what touches. Never a success.
+STATUS_IN_COLLISION = 'in_collision'
 
 
 @dataclass(frozen=True)
@@ -34,11 +38,17 @@ class IKResult:
         axis and the target direction (``'axis'``), 0 (``'none'``).
     :ivar iterations: iterations of the heuristic and of the polish, summed over attempts.
     :ivar elapsed: wall-clock time spent in :func:`ik_solvers.solve`, s.
-    :ivar status: ``'success'``, ``'no_solution'``, ``'timed_out'`` or, with the orientation
-        fallback, ``'closest_orientation'``.
+    :ivar status: ``'success'``, ``'no_solution'``, ``'timed_out'``, with the orientation
+        fallback ``'closest_orientation'``, with a collision check ``'in_collision'``.
     :ivar solver: name of the heuristic that ran.
     :ivar attempts: number of starting configurations tried (the seed counts as the first).
     :ivar polished: whether the local polish ran after the heuristic.
+    :ivar collision_checked: whether ``q`` was checked for collisions (``collision=`` given);
+        a success is then collision-free.
+    :ivar collision_pair: the first pair of links (or link and obstacle id) in contact at
+        ``q``, or None.
+    :ivar unchecked_links: links whose collision geometry could not be loaded, so never
+        checked.
     """
 
     q: np.ndarray = field(repr=False)
@@ -51,3 +61,6 @@ class IKResult:
     solver: str = ''
     attempts: int = 1
     polished: bool = False
+    collision_checked: bool = False
+    collision_pair: Optional[Tuple[str, str]] = None
+    unchecked_links: Tuple[str, ...] = ()

@@ -22,6 +22,7 @@ from .base import Solver
 from .inputs import RIGID_TOLERANCE, STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from .registry import solver_class
 from .closest_orientation import closest_orientation
+from .collision_avoidance import avoid_collisions, CollisionCheck
 from .goal_options import goal_options, GoalOptions, is_positive_number
 from .layout import (
     DEADLINE,
@@ -42,6 +43,7 @@ from .layout import (
 from .result import (
     IKResult,
     STATUS_CLOSEST_ORIENTATION,
+    STATUS_IN_COLLISION,
     STATUS_NO_SOLUTION,
     STATUS_SUCCESS,
     STATUS_TIMED_OUT,
@@ -72,7 +74,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
           position_bounds: Any = None, rotation_bounds: Any = None,
           orientation_fallback: bool = False, timeout: float = 0.005,
           polish: Optional[bool] = None, polish_iterations: int = 20,
-          max_attempts: Optional[int] = None,
+          max_attempts: Optional[int] = None, collision: Optional[CollisionCheck] = None,
           **solver_options: Any) -> IKResult:
     """
     Find joint positions that bring the chain's tip to ``target``.
@@ -117,6 +119,9 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         the tolerances.
     :param polish_iterations: cap on finisher steps per start.
     :param max_attempts: cap on the number of starts (None: until the deadline).
+    :param collision: an exact collision check (e.g. ``ik_solvers.collision.CollisionModel``
+        of this chain); every success is checked, and a colliding one is rejected and the
+        search reseeded from random configurations until the deadline. None checks nothing.
     :param solver_options: options of the chosen solver (see its ``option_schema()``), plus
         ``orientation_weight`` (m per rad) to override how orientation errors weigh against
         position errors.
@@ -124,15 +129,17 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     :returns: An :class:`IKResult`; ``q`` is within the limits even when ``success`` is false.
         ``status`` is ``'no_solution'`` when the target is beyond the chain's reach, when the
         best error stopped improving over the later half of the starts, or when
-        ``max_attempts`` ran out; ``'timed_out'`` when the deadline came while it improved.
+        ``max_attempts`` ran out; ``'timed_out'`` when the deadline came while it improved;
+        ``'in_collision'`` when every solution found collided (``collision_pair`` names the
+        pair).
 
     :raises InvalidTargetError: ``target`` is not a finite 4x4 rigid transform, a tolerance is
         not a finite positive number, or the goal options (mode, axis, bounds, fallback) are
         invalid or contradict each other.
     :raises InvalidSeedError: ``seed`` has the wrong length or non-finite values.
     :raises UnknownSolverError: ``solver`` is not registered.
-    :raises InvalidSolverOptionError: an option is unknown or out of range, or ``timeout`` is not
-        a finite positive number.
+    :raises InvalidSolverOptionError: an option is unknown or out of range, ``timeout`` is not
+        a finite positive number, or ``collision`` has no ``check`` method.
     """
     if not is_warm(solver):  # never let a compilation eat the deadline
         warm_up((solver,))
@@ -154,6 +161,9 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
             max_attempts, (int, np.integer)) or max_attempts < 1):
         raise InvalidSolverOptionError('max_attempts must be None or a positive integer, '
                                        'got %r' % (max_attempts,))
+    if collision is not None and not callable(getattr(collision, 'check', None)):
+        raise InvalidSolverOptionError('collision must offer check(q, stop_at_first), got %s'
+                                       % type(collision).__name__)
     orientation_weight = solver_options.pop('orientation_weight', None)
     if orientation_weight is None:
         orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
@@ -186,6 +196,15 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     success = report[REPORT_MET] != 0.0
     if not success and status_name == STATUS_SUCCESS:  # lost to rounding on the nearest turn
         status_name = STATUS_NO_SOLUTION
+    finding = None
+    if collision is not None:
+        q, finding, reseeds = avoid_collisions(implementation, chain, pose, settings, options,
+                                               q, report, collision, _seed_array(seed, chain))
+        attempts += reseeds
+        position_error = report[REPORT_POSITION_ERROR]
+        orientation_error = report[REPORT_ORIENTATION_ERROR]
+        if finding.colliding and success:
+            success, status_name = False, STATUS_IN_COLLISION
     if not success and goal.orientation_fallback:
         settings[DEADLINE] = start_time + float(timeout)
         fallback = _closest_orientation(implementation, chain, pose, settings, options, q,
@@ -193,12 +212,22 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         if fallback is not None:
             q, position_error, orientation_error = fallback
             status_name = STATUS_CLOSEST_ORIENTATION
+            if collision is not None:
+                finding = collision.check(q, stop_at_first=True)
     return IKResult(q=q, success=success, position_error=float(position_error),
                     orientation_error=float(orientation_error),
                     iterations=iterations,
                     elapsed=time.perf_counter() - start_time, status=status_name,
                     solver=implementation.name, attempts=attempts,
-                    polished=finisher)
+                    polished=finisher, collision_checked=finding is not None,
+                    collision_pair=_first_pair(finding),
+                    unchecked_links=tuple(finding.unchecked_links) if finding else ())
+
+
+def _first_pair(finding) -> Optional[Tuple[str, str]]:
+    if finding is None or not finding.colliding or not finding.pairs:
+        return None
+    return tuple(finding.pairs[0])
 
 
 def _closest_orientation(implementation: type, chain, pose: np.ndarray, settings: np.ndarray,

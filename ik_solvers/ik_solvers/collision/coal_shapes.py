@@ -1,0 +1,57 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Shapes as coal collision geometries, each with the bounding box the broad phase uses.
+
+Primitives become coal's own primitives (exact and fast); meshes become bounding-volume
+hierarchies of their triangles (OBB-RSS), or convex objects when they were reduced to a hull.
+"""
+
+from typing import Tuple
+
+import coal
+import numpy as np
+
+from .shapes import Box, Cylinder, Shape, Sphere, TriangleMesh
+
+__all__ = ['coal_geometry']
+
+
+def _mesh(mesh: TriangleMesh):
+    model = coal.BVHModelOBBRSS()
+    model.beginModel(len(mesh.faces), len(mesh.vertices))
+    model.addVertices(np.ascontiguousarray(mesh.vertices, dtype=float))
+    model.addTriangles(np.ascontiguousarray(mesh.faces, dtype=np.int64))
+    model.endModel()
+    if not mesh.convex:
+        return model
+    # GJK on the hull's vertices beats descending a hierarchy of its triangles.
+    model.buildConvexRepresentation(False)
+    return model.convex
+
+
+def coal_geometry(shape: Shape) -> Tuple[object, np.ndarray, np.ndarray]:
+    """
+    Build the coal geometry of a shape and its bounding box.
+
+    :param shape: a :class:`Box`, :class:`Sphere`, :class:`Cylinder` or a loaded
+        :class:`TriangleMesh`, m.
+    :returns: ``(geometry, center, half_extents)``: the coal geometry, and the centre (3,) and
+        half edge lengths (3,) of a box in the shape's frame that contains it, m.
+    :raises TypeError: a shape of another kind (a mesh not yet loaded).
+    """
+    if isinstance(shape, Box):
+        size = np.asarray(shape.size, dtype=float)
+        return coal.Box(*size), np.zeros(3), size / 2.0
+    if isinstance(shape, Sphere):
+        radius = float(shape.radius)
+        return coal.Sphere(radius), np.zeros(3), np.full(3, radius)
+    if isinstance(shape, Cylinder):
+        radius, length = float(shape.radius), float(shape.length)
+        return (coal.Cylinder(radius, length), np.zeros(3),
+                np.array([radius, radius, length / 2.0]))
+    if isinstance(shape, TriangleMesh):
+        low = shape.vertices.min(axis=0)
+        high = shape.vertices.max(axis=0)
+        return _mesh(shape), (low + high) / 2.0, (high - low) / 2.0
+    raise TypeError('no collision geometry for %s' % type(shape).__name__)

@@ -1,0 +1,275 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The exact collision check of a chain against itself, the rest of the robot and obstacles.
+
+A :class:`CollisionModel` is built once from the robot model, the chain, the loaded geometry
+(:func:`load_robot_geometry`), the SRDF's disabled pairs and the obstacles; :meth:`check`
+then answers for one configuration in one compiled call (every shape placed, the pairs whose
+bounding boxes overlap selected, see :mod:`.broad_phase`) and one exact coal test per selected
+pair. Which pairs are checked:
+
+- every pair of shapes on different links of which at least one moves with the chain, and
+  every moving shape against every obstacle;
+- minus parent-child links (links without geometry skipped over), which touch by design;
+- minus the SRDF's ``<disable_collisions>`` pairs; pairs naming unknown links are ignored
+  with one warning;
+- without an SRDF, minus the pairs already in contact at the zero configuration
+  (:attr:`CollisionModel.zero_contacts` lists them).
+
+A model never changes; :meth:`with_obstacles`, :meth:`with_padding` and
+:meth:`with_joint_positions` return new ones cheaply (the meshes are shared), so that a reader
+is never disturbed by an update.
+"""
+
+import copy
+import math
+import threading
+from typing import FrozenSet, List, Mapping, Optional, Set, Tuple
+
+import coal
+import numpy as np
+
+from .broad_phase import place_and_select
+from .coal_shapes import coal_geometry
+from .link_placement import adjacent_pairs, FIXED, link_anchors
+from .obstacles import ObstacleSet
+from .report import CollisionReport
+from .robot_geometry import RobotGeometry
+from .srdf import DisabledPairs, link_pair
+from ..exceptions import CollisionGeometryError, InvalidObstacleError, InvalidSeedError
+
+__all__ = ['CollisionModel']
+
+
+class CollisionModel:
+    """
+    Collision checking of one chain's configurations.
+
+    :param robot_model: the :class:`ik_solvers.RobotModel`.
+    :param chain: a chain cut from it.
+    :param geometry: the robot's loaded collision geometry.
+    :param disabled: the SRDF's pairs (:func:`parse_srdf`); None when there is no SRDF.
+    :param obstacles: runtime obstacles, posed in the chain's base frame.
+    :param padding: m added around every shape (contacts closer than it count), >= 0.
+    :param joint_positions: rad or m of the joints off the chain (a gripper, a torso, another
+        arm), which pose the links that do not move with the chain.
+    :raises CollisionGeometryError: a negative or non-finite padding.
+    :raises InvalidObstacleError: an obstacle id equals a link name.
+    :raises RobotModelError: the chain is not from this robot model.
+    """
+
+    def __init__(self, robot_model, chain, geometry: RobotGeometry, *,
+                 disabled: Optional[DisabledPairs] = None,
+                 obstacles: Optional[ObstacleSet] = None, padding: float = 0.0,
+                 joint_positions: Optional[Mapping[str, float]] = None):
+        """Build the model (coal geometries of every mesh: milliseconds per mesh)."""
+        self._robot_model = robot_model
+        self._chain = chain
+        self._geometry = geometry
+        self._padding = _checked_padding(padding)
+        self._obstacles = obstacles if obstacles is not None else ObstacleSet()
+        self._joint_positions = dict(joint_positions or {})
+        self._shapes = [coal_geometry(element.shape) for element in geometry.elements]
+        self._links = geometry.links
+        self._warnings: List[str] = list(geometry.warnings)
+        allowed = adjacent_pairs(robot_model, self._links)
+        self._zero_contacts: Tuple[Tuple[str, str], ...] = ()
+        if disabled is not None:
+            unknown = disabled.unknown(robot_model.link_names)
+            if unknown:
+                self._warnings.append(
+                    'the SRDF disables %d pairs naming links this robot does not have; they '
+                    'are ignored: %s' % (len(unknown), ', '.join('%s-%s' % pair
+                                                                 for pair in unknown)))
+            allowed |= set(disabled.pairs)
+        self._allowed: Set[FrozenSet[str]] = allowed
+        self._disabled = disabled
+        self._lock = threading.Lock()
+        self._assemble()
+        if disabled is None:
+            contacts = self.check(np.zeros(chain.num_joints)).pairs
+            if contacts:
+                self._zero_contacts = contacts
+                self._allowed = allowed | {link_pair(*pair) for pair in contacts}
+                self._warnings.append(
+                    'no SRDF: %d pairs in contact at the zero configuration are not checked: '
+                    '%s' % (len(contacts), ', '.join('%s-%s' % pair for pair in contacts)))
+                self._assemble()
+
+    # --- derived models -------------------------------------------------------------------
+
+    def with_obstacles(self, obstacles: ObstacleSet) -> 'CollisionModel':
+        """Return this model with another set of obstacles (see :class:`ObstacleSet`)."""
+        return self._derived(_obstacles=obstacles)
+
+    def with_padding(self, padding: float) -> 'CollisionModel':
+        """Return this model with another padding, m."""
+        return self._derived(_padding=_checked_padding(padding))
+
+    def with_joint_positions(self, joint_positions: Mapping[str, float]) -> 'CollisionModel':
+        """Return this model with the joints off the chain at other positions (rad or m)."""
+        return self._derived(_joint_positions=dict(joint_positions))
+
+    def _derived(self, **changes) -> 'CollisionModel':
+        model = copy.copy(self)
+        model.__dict__.update(changes)
+        model._lock = threading.Lock()
+        model._assemble()
+        return model
+
+    # --- properties -----------------------------------------------------------------------
+
+    @property
+    def chain(self):
+        """The chain whose configurations are checked."""
+        return self._chain
+
+    @property
+    def padding(self) -> float:
+        """Margin around every shape, m."""
+        return self._padding
+
+    @property
+    def obstacles(self) -> ObstacleSet:
+        """The obstacles in place."""
+        return self._obstacles
+
+    @property
+    def unchecked_links(self) -> Tuple[str, ...]:
+        """Links whose collision geometry could not be loaded."""
+        return self._geometry.unchecked_links
+
+    @property
+    def zero_contacts(self) -> Tuple[Tuple[str, str], ...]:
+        """Without an SRDF: the pairs allowed because they touch at the zero configuration."""
+        return self._zero_contacts
+
+    @property
+    def warnings(self) -> Tuple[str, ...]:
+        """Messages for the log: unusable geometry, ignored SRDF pairs, zero contacts."""
+        return tuple(self._warnings)
+
+    @property
+    def checked_pairs(self) -> Tuple[Tuple[str, str], ...]:
+        """Every pair of names (links, obstacle ids) that a check tests, sorted."""
+        return tuple(sorted(set(self._pair_names)))
+
+    @property
+    def has_geometry(self) -> bool:
+        """Whether any link has usable collision geometry."""
+        return bool(self._links)
+
+    # --- the check ------------------------------------------------------------------------
+
+    def check(self, q, stop_at_first: bool = False) -> CollisionReport:
+        """
+        Check one configuration of the chain.
+
+        :param q: (N,) joint positions of the chain, rad or m.
+        :param stop_at_first: return after the first pair in contact (what a solver needs);
+            otherwise every pair in contact is listed.
+        :returns: The report.
+        :raises InvalidSeedError: ``q`` has the wrong length or non-finite values.
+        """
+        configuration = np.asarray(q, dtype=float)
+        if configuration.shape != (self._chain.num_joints,) or not np.isfinite(
+                configuration).all():
+            raise InvalidSeedError('a collision check needs %d finite joint positions, got %r'
+                                   % (self._chain.num_joints, q))
+        contacts = []
+        with self._lock:
+            count = place_and_select(self._chain.arrays, configuration, self._frames,
+                                     self._rows, self._offsets, self._centers, self._halves,
+                                     self._pairs, self._padding, self._poses, self._selected)
+            placed = self._placed
+            placed[:] = False
+            poses, transforms, rows = self._poses, self._transforms, self._rows
+            request, result = self._request, self._result
+            for k in range(count):
+                index = self._selected[k]
+                first, second = self._pairs[index]
+                for shape in (first, second):
+                    if rows[shape] != FIXED and not placed[shape]:
+                        transforms[shape].setTransform(poses[shape, :3, :3], poses[shape, :3, 3])
+                        placed[shape] = True
+                result.clear()
+                if self._tests[index](transforms[first], transforms[second], request, result):
+                    contacts.append(self._pair_names[index])
+                    if stop_at_first:
+                        break
+        pairs = tuple(sorted(set(contacts)))
+        return CollisionReport(colliding=bool(pairs), pairs=pairs,
+                               unchecked_links=self._geometry.unchecked_links)
+
+    # --- assembly -------------------------------------------------------------------------
+
+    def _assemble(self) -> None:
+        """Lay out the arrays and coal objects of the shapes and pairs to check."""
+        link_names = set(self._robot_model.link_names)
+        clashes = [name for name in self._obstacles.ids if name in link_names]
+        if clashes:
+            raise InvalidObstacleError('obstacle ids must differ from link names; %s'
+                                       % ', '.join("'%s'" % name for name in clashes))
+        anchors = link_anchors(self._robot_model, self._chain, self._links,
+                               self._joint_positions)
+        names, rows, offsets, shapes = [], [], [], []
+        for element, shape in zip(self._geometry.elements, self._shapes):
+            row, offset = anchors[element.link]
+            names.append(element.link)
+            rows.append(row)
+            offsets.append(offset @ element.origin)
+            shapes.append(shape)
+        robot_count = len(names)
+        for obstacle in self._obstacles.obstacles:
+            for primitive in obstacle.primitives:
+                names.append(obstacle.id)
+                rows.append(FIXED)
+                offsets.append(np.asarray(obstacle.pose) @ np.asarray(primitive.pose))
+                shapes.append(coal_geometry(primitive.shape))
+        pairs = []
+        for a in range(robot_count):
+            for b in range(a + 1, len(names)):
+                if names[a] == names[b] or (rows[a] == FIXED and rows[b] == FIXED):
+                    continue
+                if b < robot_count and link_pair(names[a], names[b]) in self._allowed:
+                    continue
+                pairs.append((a, b))
+        self._rows = np.array(rows, dtype=np.int64)
+        self._offsets = np.array(offsets, dtype=float).reshape(-1, 4, 4)
+        self._centers = np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3)
+        self._halves = np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3)
+        self._poses = self._offsets.copy()
+        self._pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        self._selected = np.empty(len(pairs), dtype=np.int64)
+        self._placed = np.zeros(len(names), dtype=bool)
+        self._frames = np.empty((self._chain.arrays.segments.shape[0], 4, 4))
+        self._transforms = []
+        for row, offset in zip(rows, offsets):
+            transform = coal.Transform3s()
+            if row == FIXED:
+                transform.setTransform(offset[:3, :3], offset[:3, 3])
+            self._transforms.append(transform)
+        self._tests = [coal.ComputeCollision(shapes[a][0], shapes[b][0]) for a, b in pairs]
+        self._pair_names = [tuple(sorted((names[a], names[b]))) for a, b in pairs]
+        self._request = coal.CollisionRequest()
+        self._request.security_margin = self._padding
+        self._result = coal.CollisionResult()
+
+    def __repr__(self) -> str:
+        """Summarise the model."""
+        return ('CollisionModel(%s -> %s, %d links with geometry, %d pairs checked, %d '
+                'obstacles, padding %g m)' % (self._chain.base_link, self._chain.tip_link,
+                                              len(self._links), len(self._pairs),
+                                              len(self._obstacles), self._padding))
+
+
+def _checked_padding(padding: float) -> float:
+    try:
+        value = float(padding)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not math.isfinite(value) or value < 0.0:
+        raise CollisionGeometryError('collision padding must be a finite number of metres >= '
+                                     '0, got %r' % (padding,))
+    return value

@@ -1,0 +1,84 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The pairs of links a semantic description (SRDF) says never need checking.
+
+Only ``<disable_collisions link1=... link2=... reason=.../>`` is read, as MoveIt reads it; the
+rest of the SRDF (groups, end effectors, virtual joints, named states) is ignored.
+"""
+
+from dataclasses import dataclass
+from typing import FrozenSet, Iterable, Tuple
+
+from lxml import etree
+
+from ..exceptions import SrdfError
+
+__all__ = ['DisabledPairs', 'link_pair', 'parse_srdf']
+
+# A semantic description is a few kilobytes; one of tens of megabytes is a mistake.
+MAX_SRDF_BYTES = 16 * 1024 * 1024
+
+
+def link_pair(first: str, second: str) -> FrozenSet[str]:
+    """Return the unordered pair of two names."""
+    return frozenset((first, second))
+
+
+@dataclass(frozen=True)
+class DisabledPairs:
+    """
+    Link pairs whose contacts are never checked, with the SRDF's reason for each.
+
+    :ivar pairs: unordered pairs of link names.
+    :ivar reasons: ``(link1, link2, reason)`` as written, in the order of the SRDF.
+    :ivar robot_name: the ``name`` of the SRDF's ``<robot>``.
+    """
+
+    pairs: FrozenSet[FrozenSet[str]] = frozenset()
+    reasons: Tuple[Tuple[str, str, str], ...] = ()
+    robot_name: str = ''
+
+    def unknown(self, link_names: Iterable[str]) -> Tuple[Tuple[str, str], ...]:
+        """Return the pairs that name a link not in ``link_names``, sorted."""
+        known = set(link_names)
+        return tuple(sorted(tuple(sorted(pair)) for pair in self.pairs
+                            if not pair <= known))
+
+
+def parse_srdf(srdf_xml: str) -> DisabledPairs:
+    """
+    Read the ``<disable_collisions>`` pairs of an SRDF.
+
+    :param srdf_xml: the semantic description, text or bytes.
+    :returns: The pairs.
+    :raises SrdfError: the text is empty, too large or not XML, its root is not ``<robot>``,
+        or a ``<disable_collisions>`` lacks ``link1`` or ``link2`` (the message says which
+        element, by its line).
+    """
+    data = srdf_xml.encode('utf-8') if isinstance(srdf_xml, str) else srdf_xml
+    if not isinstance(data, bytes):
+        raise SrdfError('the SRDF must be XML text, not %s' % type(srdf_xml).__name__)
+    if not data.strip():
+        raise SrdfError('the SRDF is empty')
+    if len(data) > MAX_SRDF_BYTES:
+        raise SrdfError('the SRDF is %d MB, more than the %d MB accepted'
+                        % (len(data) // 2**20, MAX_SRDF_BYTES // 2**20))
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
+    try:
+        root = etree.fromstring(data, parser)
+    except (etree.XMLSyntaxError, ValueError) as error:
+        raise SrdfError('malformed SRDF XML: %s' % error) from None
+    if root.tag != 'robot':
+        raise SrdfError('malformed SRDF: the root element is <%s>, expected <robot>' % root.tag)
+    pairs = set()
+    reasons = []
+    for element in root.iterfind('disable_collisions'):
+        first, second = element.get('link1'), element.get('link2')
+        if not first or not second:
+            raise SrdfError('malformed SRDF: the <disable_collisions> on line %s needs both '
+                            'link1 and link2' % element.sourceline)
+        pairs.add(link_pair(first, second))
+        reasons.append((first, second, element.get('reason', '')))
+    return DisabledPairs(pairs=frozenset(pairs), reasons=tuple(reasons),
+                         robot_name=root.get('name', ''))

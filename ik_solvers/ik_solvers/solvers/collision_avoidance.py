@@ -1,0 +1,92 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Solutions checked for collisions: a colliding one is rejected and the search reseeded.
+
+:func:`ik_solvers.solve` takes any object with the small interface :class:`CollisionCheck`
+(the collision package's ``CollisionModel`` is one), so that the solvers need not know how
+collisions are computed. Every success is checked by it exactly; a colliding success is
+rejected, and single starts from random configurations follow until one gives a
+collision-free success or the deadline comes. Restarts drawn from the whole joint range reach
+the other branches of the inverse kinematics (elbow up or down, wrist flipped), which is where
+a collision-free solution of a colliding target lies; docs/DECISIONS.md has the measurements.
+"""
+
+from typing import Any, Optional, Protocol, runtime_checkable, Sequence, Tuple
+
+import numpy as np
+
+from .layout import DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_MET
+from .search import nearest_turn
+from ..kinematics.jit import monotonic_seconds
+
+__all__ = ['CollisionCheck', 'CollisionFinding', 'avoid_collisions']
+
+# Seed of the generator of the reseeds: the same inputs give the same answer, run after run.
+RESEED_SEED = 20260121
+
+
+@runtime_checkable
+class CollisionFinding(Protocol):
+    """What a collision check reports (e.g. ``ik_solvers.collision.CollisionReport``)."""
+
+    colliding: bool
+    pairs: Sequence[Tuple[str, str]]
+    unchecked_links: Sequence[str]
+
+
+@runtime_checkable
+class CollisionCheck(Protocol):
+    """An exact collision check of a chain's configurations."""
+
+    def check(self, q: np.ndarray, stop_at_first: bool = False) -> CollisionFinding:
+        """
+        Check one configuration (N,), rad or m.
+
+        :param stop_at_first: the caller needs only whether it collides and one pair.
+        """
+
+
+def avoid_collisions(implementation: Any, chain, target: np.ndarray, settings: np.ndarray,
+                     options: np.ndarray, q: np.ndarray, report: np.ndarray,
+                     collision: CollisionCheck, seed: np.ndarray
+                     ) -> Tuple[np.ndarray, CollisionFinding, int]:
+    """
+    Check the search's answer; while a success collides, reseed until the deadline.
+
+    :param implementation: the solver class whose ``search`` ran.
+    :param chain: the chain.
+    :param target: (4, 4) target in the base frame, m.
+    :param settings: the search's settings (its deadline and attempt cap are kept).
+    :param options: the heuristic's packed options.
+    :param q: (N,) the search's answer; ``report`` its report (updated in place when a
+        reseed gives the answer).
+    :param collision: the check.
+    :param seed: (N,) the caller's seed: a reseeded answer is put on the turn nearest it.
+    :returns: ``(q, finding, reseeds)``: the answer (collision-free if any success was), the
+        check of it, and how many reseeded starts ran.
+    """
+    finding = collision.check(q, stop_at_first=True)
+    if not finding.colliding or report[REPORT_MET] == 0.0:
+        return q, finding, 0
+    one_start = settings.copy()
+    one_start[MAX_ATTEMPTS] = 1.0
+    most_starts = settings[MAX_ATTEMPTS] - report[REPORT_ATTEMPTS]
+    trial_report = np.empty_like(report)
+    generator: Optional[np.random.Generator] = None
+    reseeds = 0
+    while monotonic_seconds() < settings[DEADLINE] and reseeds < most_starts:
+        if generator is None:
+            generator = np.random.default_rng(RESEED_SEED)
+        candidate = chain.random_configuration(generator)
+        implementation.search(chain.arrays, target, one_start, options, candidate,
+                              trial_report)
+        reseeds += 1
+        if trial_report[REPORT_MET] == 0.0:
+            continue
+        nearest_turn(candidate, seed, chain.arrays)
+        trial_finding = collision.check(candidate, stop_at_first=True)
+        if not trial_finding.colliding:
+            report[:] = trial_report
+            return candidate, trial_finding, reseeds
+    return q, finding, reseeds
