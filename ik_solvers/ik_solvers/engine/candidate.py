@@ -9,6 +9,7 @@ import numpy as np
 
 from .error_codes import ErrorCode
 from .settings import NodeSettings
+from ..collision import CollisionModel
 from ..kinematics import Chain, RobotModel
 from ..solvers import IKResult
 
@@ -50,3 +51,6 @@ class Candidate:
     claim: ErrorCode = ErrorCode.SUCCESS
     #: The solve's errors, iterations and time, for messages.
     summary: str = ''
+    #: The exact collision check every judged configuration must pass (a proposal of a
+    #: fallback too); ``None`` when collisions are not checked.
+    collision: Optional[CollisionModel] = None

@@ -27,4 +27,5 @@ class ErrorCode(enum.IntEnum):
     EXECUTION_FAILED = 9
     BUSY = 10
     ORIENTATION_UNREACHABLE = 11
+    IN_COLLISION = 13
     INTERNAL_ERROR = 255
