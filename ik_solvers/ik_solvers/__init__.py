@@ -9,11 +9,14 @@ imported only by the node.
 """
 
 from .exceptions import (
+    CollisionGeometryError,
     IKError,
+    InvalidObstacleError,
     InvalidSeedError,
     InvalidSolverOptionError,
     InvalidTargetError,
     RobotModelError,
+    SrdfError,
     UnknownSolverError,
 )
 from .kinematics import Chain, RobotModel
@@ -21,14 +24,17 @@ from .solvers import IKResult, SOLVERS, solve, warm_up
 
 __all__ = [
     'Chain',
+    'CollisionGeometryError',
     'IKError',
     'IKResult',
+    'InvalidObstacleError',
     'InvalidSeedError',
     'InvalidSolverOptionError',
     'InvalidTargetError',
     'RobotModel',
     'RobotModelError',
     'SOLVERS',
+    'SrdfError',
     'UnknownSolverError',
     'solve',
     'warm_up',

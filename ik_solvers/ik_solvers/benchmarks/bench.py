@@ -5,6 +5,7 @@
 
 It follows the protocol of the TRAC-IK benchmark (see :mod:`.protocol`) and writes
 ``results.md``, ``results.json``, ``readme_table.md`` and PNG plots to the output folder.
+``ik_solvers_bench --collision-free [options]`` runs :mod:`.collision_free` instead.
 The exit status is 1 when the independent check (forward kinematics by
 :class:`~ik_solvers.kinematics.RobotModel`, not the solvers' chain) refutes a claimed success or
 finds a configuration outside the limits, or when a solver call raises; 2 on bad arguments.
@@ -27,6 +28,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
+from . import collision_free
 from .goals import evaluate_goals
 from .progress import ProgressBar
 from .protocol import SEED_KINDS
@@ -262,6 +264,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         2 on bad arguments or when nothing can run.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ['--collision-free']:  # its own options: see collision_free.py
+        return collision_free.main(argv[1:])
     parser = build_parser()
     arguments = parser.parse_args(argv)
     notes: List[str] = []

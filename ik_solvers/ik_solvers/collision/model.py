@@ -250,6 +250,8 @@ class CollisionModel:
             if row == FIXED:
                 transform.setTransform(offset[:3, :3], offset[:3, 3])
             self._transforms.append(transform)
+        # The tests hold bare pointers to the geometries: the model must keep them alive.
+        self._geometries = [shape[0] for shape in shapes]
         self._tests = [coal.ComputeCollision(shapes[a][0], shapes[b][0]) for a, b in pairs]
         self._pair_names = [tuple(sorted((names[a], names[b]))) for a, b in pairs]
         self._request = coal.CollisionRequest()
