@@ -119,6 +119,8 @@ def place_obstacle(scene: CollisionScene, obstacle: Obstacle, frame_id: str,
             obstacle = dataclasses.replace(obstacle, pose=pose)
         return scene.apply_obstacle(obstacle, model.link_names)
     except IKError as error:
-        reason = "obstacle '%s' refused: %s" % (obstacle.id, error)
+        reason = str(error)
+        if not reason.startswith("obstacle '%s'" % obstacle.id):
+            reason = "obstacle '%s': %s" % (obstacle.id, reason)
         scene.refused(reason)
         raise InvalidObstacleError(reason) from None

@@ -243,7 +243,9 @@ class CollisionScene:
                 parts.append('unchecked: %s' % ', '.join(geometry.unchecked_links))
         parts.append('SRDF from %s (%d pairs disabled)' % (origin, len(disabled.pairs))
                      if disabled is not None else 'no SRDF')
-        parts.append('obstacles: %s' % (', '.join(obstacles.ids) or 'none'))
+        ids = obstacles.ids
+        parts.append('obstacles: %s' % (', '.join(ids[:8]) + (' and %d more' % (len(ids) - 8)
+                                                           if len(ids) > 8 else '') or 'none'))
         if refusal:
             parts.append('last refused: %s' % refusal)
         return '; '.join(parts)

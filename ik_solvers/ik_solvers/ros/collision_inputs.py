@@ -27,6 +27,8 @@ __all__ = ['CollisionInputs', 'OBSTACLE_QUEUE_DEPTH']
 #: Obstacle messages kept while the node is busy: every ADD, MOVE and REMOVE counts, unlike
 #: targets, so the queue holds a burst (a scene of up to 256 obstacles sent at once).
 OBSTACLE_QUEUE_DEPTH = 1000
+# Obstacles named in a log line; beyond, only their number.
+_LISTED = 8
 
 
 class CollisionInputs:
@@ -92,12 +94,14 @@ class CollisionInputs:
             frame_id, obstacle = obstacle_request(message)
         except IKError as error:
             self._engine.collisions.refused(str(error))
-            self._node.get_logger().warning('%s; the obstacles in place are kept' % error)
+            self._node.get_logger().warning('%s; refused, the obstacles in place are kept' % error)
             return
         try:
             obstacles = self._engine.apply_obstacle(obstacle, frame_id, self._parameters.settings)
         except IKError as error:
-            self._node.get_logger().warning('%s; the obstacles in place are kept' % error)
+            self._node.get_logger().warning('%s; refused, the obstacles in place are kept' % error)
             return
+        ids = obstacles.ids
         self._node.get_logger().info("obstacle '%s': %s; in place: %s" % (
-            obstacle.id, obstacle.operation, ', '.join(obstacles.ids) or 'none'))
+            obstacle.id, obstacle.operation, ', '.join(ids) if len(ids) <= _LISTED
+            else '%d obstacles' % len(ids)))

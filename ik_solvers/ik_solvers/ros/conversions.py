@@ -168,8 +168,13 @@ def service_request(request: SolveIK.Request) -> IKRequest:
 _AVOID_COLLISIONS = {SolveIK.Request.COLLISIONS_AVOID: True,
                      SolveIK.Request.COLLISIONS_IGNORE: False}
 
-_OPERATIONS = {CollisionObject.ADD: ADD, CollisionObject.MOVE: MOVE,
-               CollisionObject.REMOVE: REMOVE}
+def _byte(value) -> int:
+    # A byte field arrives as bytes of length 1, but may be set to an int in Python.
+    return value[0] if isinstance(value, (bytes, bytearray)) else int(value)
+
+
+_OPERATIONS = {_byte(CollisionObject.ADD): ADD, _byte(CollisionObject.MOVE): MOVE,
+               _byte(CollisionObject.REMOVE): REMOVE}
 # shape_msgs/SolidPrimitive: the dimensions each type takes, and the shape they make.
 _PRIMITIVES = {
     SolidPrimitive.BOX: ('box', 3, lambda d: Box(size=(d[0], d[1], d[2]))),
@@ -197,11 +202,11 @@ def obstacle_request(message: CollisionObject) -> tuple:
         poses that do not pair up, or a pose with NaN or a quaternion that is not a rotation.
     """
     name = message.id
-    operation = _OPERATIONS.get(message.operation)
+    operation = _OPERATIONS.get(_byte(message.operation))
     if operation is None:
         raise InvalidObstacleError(
             "obstacle '%s': operation %d is not supported (APPEND is not: send ADD with every "
-            'primitive); use ADD (0), REMOVE (1) or MOVE (3)' % (name, message.operation))
+            'primitive); use ADD (0), REMOVE (1) or MOVE (3)' % (name, _byte(message.operation)))
     if operation == REMOVE:
         return message.header.frame_id, Obstacle(name, operation=REMOVE)
     pose = _obstacle_pose(message.pose, "obstacle '%s': its pose" % name)
