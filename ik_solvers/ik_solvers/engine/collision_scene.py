@@ -14,7 +14,11 @@ built once per change and cached, never changed in place, so a solve in flight k
 model it started with.
 """
 
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 import hashlib
+import logging
+import multiprocessing
 import threading
 from typing import Dict, Mapping, Optional, Tuple
 import weakref
@@ -31,11 +35,39 @@ from ..collision import (
 from ..exceptions import CollisionGeometryError, InvalidObstacleError
 from ..kinematics import Chain, RobotModel
 
-__all__ = ['CollisionScene', 'OFF_CHAIN_RESOLUTION']
+__all__ = ['CollisionScene', 'OFF_CHAIN_RESOLUTION', 'load_geometry_apart']
+
+_LOGGER = logging.getLogger('ik_solvers')
 
 #: rad or m: joints off the chain (fingers, a torso) that moved less than this since the model
 #: was built do not rebuild it; a millimetre is far below any padding worth setting.
 OFF_CHAIN_RESOLUTION = 1e-3
+
+
+def load_geometry_apart(urdf_xml: str) -> RobotGeometry:
+    """
+    Load a description's collision geometry; one with meshes in a process of its own.
+
+    Reading and reducing a mesh of millions of triangles holds the interpreter lock for
+    seconds at a time (numpy's sorts do): on a thread of the node it would stall every solve
+    meanwhile. A child process costs about a second to start, so descriptions of primitives
+    only are read here.
+
+    :param urdf_xml: The description.
+    :returns: The geometry (see :func:`~ik_solvers.collision.load_robot_geometry`).
+    :raises CollisionGeometryError: If a ``<collision>`` is malformed.
+    """
+    if '<mesh' not in urdf_xml:
+        return load_robot_geometry(urdf_xml)
+    try:
+        # spawn, not fork: the node's process runs DDS threads that a fork would copy broken.
+        with ProcessPoolExecutor(max_workers=1,
+                                 mp_context=multiprocessing.get_context('spawn')) as pool:
+            return pool.submit(load_robot_geometry, urdf_xml).result()
+    except (OSError, BrokenProcessPool) as error:
+        _LOGGER.warning('could not load the collision meshes in a process of their own (%s); '
+                        'loading them here, which may stall solves meanwhile', error)
+        return load_robot_geometry(urdf_xml)
 
 
 class CollisionScene:
@@ -78,7 +110,7 @@ class CollisionScene:
         problem = ''
         if geometry is None or cached_digest != digest:
             try:
-                geometry = load_robot_geometry(urdf_xml)
+                geometry = load_geometry_apart(urdf_xml)
             except CollisionGeometryError as error:
                 geometry, problem = RobotGeometry(), str(error)
         with self._lock:
