@@ -1,8 +1,10 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Over DDS: a goal dragged through the arm's base and through an obstacle box commands nothing
-that collides, by a check built apart from the node's; obstacles change the answers.
+A goal dragged through the arm's base and through a box commands nothing that collides.
+
+Over DDS; each command is checked by a collision model built apart from the node's. Obstacles
+added, moved and removed over the topic change the answers.
 """
 
 from ik_solvers_interfaces.msg import CollisionObject

@@ -1,8 +1,10 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Over DDS: the SRDF and the obstacles of the ik_node, and every bad one refused with its reason
-on the log and in the status, losing nothing already in place.
+The SRDF and the obstacles of the ik_node over DDS.
+
+Every bad one is refused with its reason on the log and in the status, losing nothing already
+in place.
 """
 
 import math

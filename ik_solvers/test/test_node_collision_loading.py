@@ -1,8 +1,10 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Over DDS: the ik_node is ready with its collision geometry loaded, and a mesh of two million
-triangles, loaded off the executor thread, holds up no answer meanwhile.
+The ik_node is ready with its collision geometry loaded, over DDS.
+
+A mesh of two million triangles, loaded off the executor thread, holds up no answer
+meanwhile.
 """
 
 from pathlib import Path

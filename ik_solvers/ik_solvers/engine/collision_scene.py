@@ -276,8 +276,8 @@ class CollisionScene:
         parts.append('SRDF from %s (%d pairs disabled)' % (origin, len(disabled.pairs))
                      if disabled is not None else 'no SRDF')
         ids = obstacles.ids
-        parts.append('obstacles: %s' % (', '.join(ids[:8]) + (' and %d more' % (len(ids) - 8)
-                                                           if len(ids) > 8 else '') or 'none'))
+        listed = ', '.join(ids[:8]) + (' and %d more' % (len(ids) - 8) if len(ids) > 8 else '')
+        parts.append('obstacles: %s' % (listed or 'none'))
         if refusal:
             parts.append('last refused: %s' % refusal)
         return '; '.join(parts)

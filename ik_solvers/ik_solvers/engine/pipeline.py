@@ -38,7 +38,7 @@ from .inputs import check_request, InputChecks
 from .joint_state_store import JointStateStore
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
 from .model_holder import ModelHolder
-from .outcome import CollisionVerdict, Command, IKOutcome, IKRequest
+from .outcome import Command, IKOutcome, IKRequest
 from .refusal import Refusal, refusal_for
 from .settings import NodeSettings
 from .trajectory import largest_joint_jump, trajectory_duration
@@ -111,8 +111,9 @@ class IKEngine:
     def load_description_for(self, urdf_xml: str,
                              current_links: Callable[[], Tuple[str, str]]) -> Chain:
         """
-        Parse a description, load its collision geometry, and adopt both for the links
-        configured once they are ready.
+        Parse a description and its collision geometry; adopt both once they are ready.
+
+        The links are those configured once the description is parsed.
 
         Solves go on with the old model and its geometry while this runs (see
         :class:`.ModelHolder`): a mesh that takes seconds to load delays no answer.
@@ -174,7 +175,7 @@ class IKEngine:
 
     @property
     def collisions(self) -> CollisionScene:
-        """The collision inputs: geometry, SRDF, obstacles."""
+        """Give the collision inputs: geometry, SRDF, obstacles."""
         return self._collisions
 
     def collision_summary(self) -> str:

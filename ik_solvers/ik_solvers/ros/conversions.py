@@ -168,6 +168,7 @@ def service_request(request: SolveIK.Request) -> IKRequest:
 _AVOID_COLLISIONS = {SolveIK.Request.COLLISIONS_AVOID: True,
                      SolveIK.Request.COLLISIONS_IGNORE: False}
 
+
 def _byte(value) -> int:
     # A byte field arrives as bytes of length 1, but may be set to an int in Python.
     return value[0] if isinstance(value, (bytes, bytearray)) else int(value)
@@ -217,8 +218,8 @@ def obstacle_request(message: CollisionObject) -> tuple:
                                    % (name, len(message.primitives),
                                       len(message.primitive_poses)))
     primitives = []
-    for index, (primitive, primitive_pose) in enumerate(zip(message.primitives,
-                                                              message.primitive_poses)):
+    for index, (primitive, primitive_pose) in enumerate(
+            zip(message.primitives, message.primitive_poses)):
         kind = _PRIMITIVES.get(primitive.type)
         if kind is None:
             raise InvalidObstacleError("obstacle '%s': primitive %d has type %d; only BOX (1), "
