@@ -5,8 +5,9 @@ The headless demo, ``ik_solvers_demo``: the RViz goal-dragging pipeline without 
 
 It starts the installed ``ik_node`` and ``sim_executor``, publishes the bundled 7-DOF arm on
 ``robot_description`` as robot_state_publisher would, and drags a goal along a smooth
-figure-eight plus a few far-out goals, once per solver. It prints a table as it goes and
-writes a PNG of the paths tracked. Run it with ``bash tools/demo.sh`` from the repository.
+figure-eight plus a few far-out goals, once per solver; then it drags the hand into the table
+and into the arm's own base, and checks every command of that segment for collisions. It
+prints a table as it goes and writes a PNG of the paths tracked. Run it with ``bash tools/demo.sh`` from the repository.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
 from ..ros.names import command_topic_for, DEFAULT_CONTROLLER_NAME
 from ..solvers import check_solver_names, ORIENTATION_MODES, SOLVERS
+from .collision_segment import (
+    collision_drag,
+    CollisionSummary,
+    format_collision_summary,
+    summarise_collisions,
+)
 from .drag_driver import DragDriver
 from .metrics import DragRecording, summarise, SolverSummary
 from .plot import plot_drags
@@ -68,6 +75,8 @@ class DemoOptions:
     #: Longest wait for the node's answer to the last path goal and to each far goal, and for
     #: the arm's return home before each solver, seconds; a loaded machine needs more.
     answer_timeout: float = 2.0
+    #: Drag the hand into the table and the base after the solvers' drags (the first solver).
+    collision_segment: bool = True
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,8 @@ class DemoResult:
     summaries: Sequence[SolverSummary]
     plot: Path
     elapsed: float
+    #: The collision segment's figures, when it ran.
+    collisions: Optional[CollisionSummary] = None
 
 
 def reach_bound(chain: Chain) -> float:
@@ -182,6 +193,14 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 line.finish(format_row(summary))
                 recordings.append(recording)
                 summaries.append(summary)
+            collisions = None
+            if options.collision_segment:
+                driver.set_solver(options.solvers[0])
+                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                segment = driver.drag(options.solvers[0], collision_drag(start_pose),
+                                      rate=options.rate, answer_timeout=options.answer_timeout)
+                collisions = summarise_collisions(segment, urdf_xml, chain)
+                _say(stream, '\n' + format_collision_summary(collisions))
             group.check_alive()
     finally:
         executor.shutdown()
@@ -193,7 +212,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                       title='%s -> %s on %s: goal dragged at %.0f Hz' % (
                           chain.base_link, chain.tip_link, Path(description).name,
                           options.rate))
-    return DemoResult(recordings, summaries, plot, time.monotonic() - started)
+    return DemoResult(recordings, summaries, plot, time.monotonic() - started, collisions)
 
 
 def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
@@ -218,6 +237,8 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
     parser.add_argument('--start', default='mid',
                         help="where the arm starts each drag: 'mid' (middle of the limits, the "
                              "default), 'zero', or comma-separated joint values (rad or m)")
+    parser.add_argument('--no-collision-segment', action='store_true',
+                        help='skip dragging the hand into the table and the base')
     parser.add_argument('--orientation-mode', default='full', choices=list(ORIENTATION_MODES),
                         help="what of the goal orientation counts: 'full' (default), 'axis' "
                              "(the tip z axis aimed, spin free) or 'none'")
@@ -228,7 +249,8 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
         path_length=arguments.poses, rate=arguments.rate, unreachable=arguments.unreachable,
         description=arguments.description, base_link=arguments.base_link,
         tip_link=arguments.tip_link, start=arguments.start,
-        orientation_mode=arguments.orientation_mode)
+        orientation_mode=arguments.orientation_mode,
+        collision_segment=not arguments.no_collision_segment)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -246,6 +268,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     _say(sys.stdout, '\nDone in %.0f s. Plot of the paths tracked: %s' % (
         result.elapsed, result.plot))
     _say(sys.stdout, 'Node logs: %s' % (options.output / 'logs'))
+    if result.collisions is not None and result.collisions.colliding_commands:
+        _say(sys.stderr, '%d commands of the collision segment collide: see %s' % (
+            result.collisions.colliding_commands, options.output / 'logs' / 'ik_node.log'))
+        return 1
     silent = [s.solver for s in result.summaries if s.path_solved == 0]
     if silent:
         _say(sys.stderr, 'no goal was solved with %s: see %s' % (

@@ -32,7 +32,11 @@ LEGEND = (
     'max jump: largest change of one joint between consecutive commands along the path.\n'
     'path goals failed: path goals answered without a command: not reached within the '
     'tolerances, or refused as a jump larger than max_joint_jump.\n'
-    'far goals failed: goals out of reach that the node reported as failures (it should).')
+    'far goals failed: goals out of reach that the node reported as failures (it should).\n'
+    'colliding commands: commands of the collision segment in collision by the demo\'s own '
+    'exact check (must be 0).\n'
+    'goals refused or held for collision: goals answered IN_COLLISION; the arm was not '
+    'commanded and stayed where it was.')
 
 
 def format_header() -> str:

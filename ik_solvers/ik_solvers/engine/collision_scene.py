@@ -32,7 +32,7 @@ from ..collision import (
     parse_srdf,
     RobotGeometry,
 )
-from ..exceptions import CollisionGeometryError, InvalidObstacleError
+from ..exceptions import CollisionGeometryError, InvalidObstacleError, SrdfError
 from ..kinematics import Chain, RobotModel
 
 __all__ = ['CollisionScene', 'OFF_CHAIN_RESOLUTION', 'load_geometry_apart']
@@ -127,9 +127,14 @@ class CollisionScene:
         :param srdf_xml: The SRDF text.
         :param origin: Where it came from, for :meth:`summary`.
         :returns: The pairs.
-        :raises SrdfError: If it is malformed; the previous SRDF stays.
+        :raises SrdfError: If it is malformed; the previous SRDF stays, and the refusal is
+            remembered for :meth:`summary`.
         """
-        disabled = parse_srdf(srdf_xml)
+        try:
+            disabled = parse_srdf(srdf_xml)
+        except SrdfError as error:
+            self.refused('SRDF from %s: %s' % (origin, error))
+            raise
         with self._lock:
             self._disabled, self._srdf_origin = disabled, origin
         return disabled

@@ -42,7 +42,7 @@ from .outcome import Command, IKOutcome, IKRequest
 from .refusal import Refusal, refusal_for
 from .settings import NodeSettings
 from .trajectory import largest_joint_jump, trajectory_duration
-from ..collision import DisabledPairs, Obstacle, ObstacleSet
+from ..collision import Obstacle, ObstacleSet
 from ..exceptions import IKError, RobotModelError
 from ..kinematics import Chain, RobotModel
 from ..solvers import IKResult, solve
@@ -181,22 +181,6 @@ class IKEngine:
     def collision_summary(self) -> str:
         """Say in one line what collisions are checked against, and the latest refusal."""
         return self._collisions.summary(self._models.current_model())
-
-    def load_semantic_description(self, srdf_xml: str, origin: str) -> DisabledPairs:
-        """
-        Take the disabled collision pairs of an SRDF (on a worker thread: models are rebuilt).
-
-        :param srdf_xml: The SRDF text.
-        :param origin: Where it came from, for the summary.
-        :returns: The pairs.
-        :raises SrdfError: If it is malformed; the previous SRDF stays and the refusal is
-            remembered for the summary.
-        """
-        try:
-            return self._collisions.set_srdf(srdf_xml, origin)
-        except IKError as error:
-            self._collisions.refused('SRDF from %s: %s' % (origin, error))
-            raise
 
     def apply_obstacle(self, obstacle: Obstacle, frame_id: str,
                        settings: NodeSettings) -> ObstacleSet:

@@ -70,7 +70,7 @@ class CollisionInputs:
         # Runs on the loader's thread: the models built from the SRDF are built here too.
         logger = self._node.get_logger()
         try:
-            disabled = self._engine.load_semantic_description(srdf_xml, origin)
+            disabled = self._engine.collisions.set_srdf(srdf_xml, origin)
         except IKError as error:
             logger.warning('refused the SRDF from %s: %s; keeping the previous one'
                            % (origin, error))
