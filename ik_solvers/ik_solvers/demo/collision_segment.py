@@ -11,12 +11,14 @@ and the count of colliding commands must be 0.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, Tuple
 
 import numpy as np
 
 from ..collision import CollisionModel, load_robot_geometry
+from ..engine.error_codes import ErrorCode
 from ..kinematics import Chain, RobotModel
 from .metrics import DragRecording
 from .scripted_drag import ScriptedGoal
@@ -25,9 +27,10 @@ __all__ = ['CollisionSummary', 'IN_COLLISION', 'collision_drag', 'format_collisi
            'summarise_collisions']
 
 #: The SolveIK and IKStatus code of a goal whose every solution collides.
-IN_COLLISION = 13
-#: Metres between consecutive goals: a hand moving at 1 m/s at the demo's 50 Hz.
-_STEP = 0.02
+IN_COLLISION = int(ErrorCode.IN_COLLISION)
+#: Metres between consecutive goals: a hand moving at 25 cm/s at the demo's 50 Hz, which the
+#: arm follows within max_joint_jump (at 1 m/s it lags too far behind and is held).
+_STEP = 0.005
 
 
 def _line(start: np.ndarray, end: np.ndarray) -> list[np.ndarray]:
@@ -74,6 +77,8 @@ class CollisionSummary:
     colliding_commands: int
     #: Goals answered IN_COLLISION: not commanded, the arm held where it was.
     held_for_collision: int
+    #: (code name, answers) of every code the segment's answers carried, most frequent first.
+    answers_by_code: Tuple[Tuple[str, int], ...] = ()
 
 
 def summarise_collisions(recording: DragRecording, urdf_xml: str,
@@ -95,7 +100,16 @@ def summarise_collisions(recording: DragRecording, urdf_xml: str,
         solved=len({solve.goal_index for solve in recording.solves}),
         commands=len(recording.path_commands), colliding_commands=colliding,
         held_for_collision=len({solve.goal_index for solve in recording.solves
-                                if solve.error_code == IN_COLLISION}))
+                                if solve.error_code == IN_COLLISION}),
+        answers_by_code=tuple(Counter(_code_name(solve.error_code)
+                                      for solve in recording.solves).most_common()))
+
+
+def _code_name(code: int) -> str:
+    try:
+        return ErrorCode(code).name
+    except ValueError:
+        return str(code)
 
 
 def format_collision_summary(summary: CollisionSummary) -> str:
@@ -106,4 +120,5 @@ def format_collision_summary(summary: CollisionSummary) -> str:
         '%-9s%-9s%-11s%-21s%s' % ('goals', 'solved', 'commands', 'colliding commands',
                                   'goals refused or held for collision'),
         '%-9d%-9d%-11d%-21d%d' % (summary.goals, summary.solved, summary.commands,
-                                  summary.colliding_commands, summary.held_for_collision)))
+                                  summary.colliding_commands, summary.held_for_collision),
+        'answers: ' + ', '.join('%s %d' % pair for pair in summary.answers_by_code)))
