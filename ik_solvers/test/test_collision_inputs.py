@@ -94,7 +94,8 @@ def test_stl_obj_and_collada_meshes_load_scaled(tmp_path, suffix):
 
 
 @pytest.mark.parametrize('filename', ['package://no_such_package/a.stl', 'file:///no/such.stl',
-                                      'http://example.org/a.stl', 'NOT_A_MESH'])
+                                      'http://example.org/a.stl', 'file:///dev/zero',
+                                      'NOT_A_MESH'])
 def test_a_missing_or_unreadable_mesh_leaves_its_link_unchecked_with_a_warning(
         tmp_path, filename):
     if filename == 'NOT_A_MESH':

@@ -89,8 +89,8 @@ def test_links_off_the_chain_follow_the_joint_states():
     # A thin plate just beyond where the left finger reaches when the gripper is open.
     plate = hand.copy()
     plate[:3, 3] = hand[:3, :3] @ (0.0, 0.065, 0.085) + hand[:3, 3]
-    obstacles = ObstacleSet().apply(Obstacle('plate', plate, (Primitive(Box((0.05, 0.01,
-                                                                               0.05))),)))
+    plate_shape = (Primitive(Box((0.05, 0.01, 0.05))),)
+    obstacles = ObstacleSet().apply(Obstacle('plate', plate, plate_shape))
     closed = model.with_obstacles(obstacles)
     opened = closed.with_joint_positions({'panda_finger_joint1': 0.04})
     assert ('panda_leftfinger', 'plate') not in closed.check(q).pairs

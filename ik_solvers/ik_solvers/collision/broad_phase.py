@@ -96,6 +96,7 @@ def boxes_overlap(pose_a: np.ndarray, center_a: np.ndarray, half_a: np.ndarray,
 def place_and_select(chain: ChainArrays, q: np.ndarray, frames: np.ndarray, rows: np.ndarray,
                      offsets: np.ndarray, centers: np.ndarray, halves: np.ndarray,
                      pairs: np.ndarray, margin: float, poses: np.ndarray,
+                     rotations: np.ndarray, translations: np.ndarray,
                      selected: np.ndarray) -> int:
     """
     Pose every moving shape at ``q`` and list the pairs whose grown boxes overlap.
@@ -111,6 +112,9 @@ def place_and_select(chain: ChainArrays, q: np.ndarray, frames: np.ndarray, rows
     :param pairs: (P, 2) shape indices of the pairs to check.
     :param margin: m, how much both boxes grow (the padding).
     :param poses: (G, 4, 4) output (and input for fixed shapes): shape poses, base frame.
+    :param rotations: (G, 3, 3) output: the rotations of the moving shapes' poses, each one
+        contiguous (handed to coal without a copy).
+    :param translations: (G, 3) output: their translations, m.
     :param selected: (P,) output: the indices of the kept pairs come first.
     :returns: How many pairs were kept.
     """
@@ -129,6 +133,10 @@ def place_and_select(chain: ChainArrays, q: np.ndarray, frames: np.ndarray, rows
         poses[g, 3, 1] = 0.0
         poses[g, 3, 2] = 0.0
         poses[g, 3, 3] = 1.0
+        for i in range(3):
+            for j in range(3):
+                rotations[g, i, j] = poses[g, i, j]
+            translations[g, i] = poses[g, i, 3]
     scratch = np.empty((2, 3, 3))
     count = 0
     for p in range(pairs.shape[0]):

@@ -7,8 +7,8 @@ Finding and loading the mesh files a URDF names: STL, Collada (DAE) and OBJ, thr
 roots (folders holding package folders, like an install's ``share/``); ``file://`` URIs and
 absolute paths are used as they are. A mesh of more than ``max_triangles`` triangles is
 replaced by a convex hull of bounded size (see :func:`convex_hull_mesh`): a check against
-it stays fast, and the hull contains the mesh, so nothing that touches the mesh is missed. Loading is a plain function: the caller
-decides which thread it runs on.
+it stays fast, and the hull contains the mesh, so nothing that touches the mesh is missed.
+Loading is a plain function: the caller decides which thread it runs on.
 """
 
 import os
@@ -91,14 +91,17 @@ def load_mesh(mesh: MeshFile, *, search_roots: Sequence[str] = (),
     :param search_roots: see :func:`resolve_mesh_path`.
     :param max_triangles: meshes with more triangles become their convex hull.
     :returns: The mesh in the link's collision frame, m.
-    :raises MeshLoadError: the file is missing, too large, unreadable, of an unknown format,
-        or holds no triangles.
+    :raises MeshLoadError: the file is missing, not a regular file, too large, unreadable, of
+        an unknown format, or holds no triangles.
     """
     path = resolve_mesh_path(mesh.filename, search_roots)
     try:
         size = os.path.getsize(path)
     except OSError as error:
         raise MeshLoadError('cannot read %s: %s' % (path, error.strerror or error)) from None
+    # A device or a pipe (file:///dev/zero) would be read for ever.
+    if not os.path.isfile(path):
+        raise MeshLoadError('%s is not a regular file' % path)
     if size > MAX_MESH_FILE_BYTES:
         raise MeshLoadError('%s is %d MB, more than the %d MB read for collision geometry'
                             % (path, size // 2**20, MAX_MESH_FILE_BYTES // 2**20))

@@ -122,7 +122,7 @@ class CollisionModel:
 
     @property
     def chain(self):
-        """The chain whose configurations are checked."""
+        """Return the chain whose configurations are checked."""
         return self._chain
 
     @property
@@ -132,7 +132,7 @@ class CollisionModel:
 
     @property
     def obstacles(self) -> ObstacleSet:
-        """The obstacles in place."""
+        """Return the obstacles in place."""
         return self._obstacles
 
     @property
@@ -173,34 +173,43 @@ class CollisionModel:
         :raises InvalidSeedError: ``q`` has the wrong length or non-finite values.
         """
         configuration = np.asarray(q, dtype=float)
-        if configuration.shape != (self._chain.num_joints,) or not np.isfinite(
-                configuration).all():
+        # A NaN or an infinity anywhere makes the sum non-finite: one call instead of two.
+        if configuration.shape != (self._chain.num_joints,) or not math.isfinite(
+                configuration.sum()):
             raise InvalidSeedError('a collision check needs %d finite joint positions, got %r'
                                    % (self._chain.num_joints, q))
         contacts = []
         with self._lock:
             count = place_and_select(self._chain.arrays, configuration, self._frames,
                                      self._rows, self._offsets, self._centers, self._halves,
-                                     self._pairs, self._padding, self._poses, self._selected)
-            placed = self._placed
-            placed[:] = False
-            poses, transforms, rows = self._poses, self._transforms, self._rows
-            request, result = self._request, self._result
-            for k in range(count):
-                index = self._selected[k]
-                first, second = self._pairs[index]
-                for shape in (first, second):
-                    if rows[shape] != FIXED and not placed[shape]:
-                        transforms[shape].setTransform(poses[shape, :3, :3], poses[shape, :3, 3])
-                        placed[shape] = True
-                result.clear()
-                if self._tests[index](transforms[first], transforms[second], request, result):
-                    contacts.append(self._pair_names[index])
-                    if stop_at_first:
-                        break
+                                     self._pairs, self._padding, self._poses, self._rotations,
+                                     self._translations, self._selected)
+            if count:
+                self._exact_tests(count, stop_at_first, contacts)
+        if not contacts:
+            return self._free
         pairs = tuple(sorted(set(contacts)))
-        return CollisionReport(colliding=bool(pairs), pairs=pairs,
+        return CollisionReport(colliding=True, pairs=pairs,
                                unchecked_links=self._geometry.unchecked_links)
+
+    def _exact_tests(self, count: int, stop_at_first: bool, contacts: List) -> None:
+        """Run coal on the first ``count`` selected pairs (under the lock)."""
+        placed = set()
+        rotations, translations = self._rotations, self._translations
+        transforms, rows = self._transforms, self._rows
+        request, result, pairs = self._request, self._result, self._pairs
+        for k in range(count):
+            index = self._selected[k]
+            first, second = pairs[index]
+            for shape in (first, second):
+                if shape not in placed and rows[shape] != FIXED:
+                    transforms[shape].setTransform(rotations[shape], translations[shape])
+                    placed.add(shape)
+            result.clear()
+            if self._tests[index](transforms[first], transforms[second], request, result):
+                contacts.append(self._pair_names[index])
+                if stop_at_first:
+                    return
 
     # --- assembly -------------------------------------------------------------------------
 
@@ -240,9 +249,10 @@ class CollisionModel:
         self._centers = np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3)
         self._halves = np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3)
         self._poses = self._offsets.copy()
+        self._rotations = np.ascontiguousarray(self._offsets[:, :3, :3])
+        self._translations = np.ascontiguousarray(self._offsets[:, :3, 3])
         self._pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
         self._selected = np.empty(len(pairs), dtype=np.int64)
-        self._placed = np.zeros(len(names), dtype=bool)
         self._frames = np.empty((self._chain.arrays.segments.shape[0], 4, 4))
         self._transforms = []
         for row, offset in zip(rows, offsets):
@@ -254,8 +264,11 @@ class CollisionModel:
         self._geometries = [shape[0] for shape in shapes]
         self._tests = [coal.ComputeCollision(shapes[a][0], shapes[b][0]) for a, b in pairs]
         self._pair_names = [tuple(sorted((names[a], names[b]))) for a, b in pairs]
-        self._request = coal.CollisionRequest()
+        # Whether shapes touch, not where: contact points on meshes cost many times more.
+        self._request = coal.CollisionRequest(coal.CollisionRequestFlag.NO_REQUEST, 1)
         self._request.security_margin = self._padding
+        self._free = CollisionReport(colliding=False,
+                                     unchecked_links=self._geometry.unchecked_links)
         self._result = coal.CollisionResult()
 
     def __repr__(self) -> str:

@@ -127,7 +127,7 @@ class ObstacleSet:
 
     @property
     def obstacles(self) -> Tuple[Obstacle, ...]:
-        """The obstacles in place, in the order they were first added."""
+        """Return the obstacles in place, in the order they were first added."""
         return tuple(self._obstacles.values())
 
     @property

@@ -25,7 +25,7 @@ class CollisionReport:
 
     @property
     def first_pair(self) -> Optional[Tuple[str, str]]:
-        """The first pair in contact, or None."""
+        """Return the first pair in contact, or None."""
         return self.pairs[0] if self.pairs else None
 
     def describe(self) -> str:

@@ -16,7 +16,8 @@ from typing import Any, Optional, Protocol, runtime_checkable, Sequence, Tuple
 
 import numpy as np
 
-from .layout import DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_MET
+from .layout import (DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_FINISHER_ITERATIONS,
+                     REPORT_HEURISTIC_ITERATIONS, REPORT_MET)
 from .search import nearest_turn
 from ..kinematics.jit import monotonic_seconds
 
@@ -50,7 +51,7 @@ class CollisionCheck(Protocol):
 def avoid_collisions(implementation: Any, chain, target: np.ndarray, settings: np.ndarray,
                      options: np.ndarray, q: np.ndarray, report: np.ndarray,
                      collision: CollisionCheck, seed: np.ndarray
-                     ) -> Tuple[np.ndarray, CollisionFinding, int]:
+                     ) -> Tuple[np.ndarray, CollisionFinding, int, int]:
     """
     Check the search's answer; while a success collides, reseed until the deadline.
 
@@ -63,18 +64,19 @@ def avoid_collisions(implementation: Any, chain, target: np.ndarray, settings: n
         reseed gives the answer).
     :param collision: the check.
     :param seed: (N,) the caller's seed: a reseeded answer is put on the turn nearest it.
-    :returns: ``(q, finding, reseeds)``: the answer (collision-free if any success was), the
-        check of it, and how many reseeded starts ran.
+    :returns: ``(q, finding, reseeds, iterations)``: the answer (collision-free if any success
+        was), the check of it, how many reseeded starts ran and their iterations.
     """
     finding = collision.check(q, stop_at_first=True)
     if not finding.colliding or report[REPORT_MET] == 0.0:
-        return q, finding, 0
+        return q, finding, 0, 0
     one_start = settings.copy()
     one_start[MAX_ATTEMPTS] = 1.0
     most_starts = settings[MAX_ATTEMPTS] - report[REPORT_ATTEMPTS]
     trial_report = np.empty_like(report)
     generator: Optional[np.random.Generator] = None
     reseeds = 0
+    iterations = 0
     while monotonic_seconds() < settings[DEADLINE] and reseeds < most_starts:
         if generator is None:
             generator = np.random.default_rng(RESEED_SEED)
@@ -82,11 +84,13 @@ def avoid_collisions(implementation: Any, chain, target: np.ndarray, settings: n
         implementation.search(chain.arrays, target, one_start, options, candidate,
                               trial_report)
         reseeds += 1
+        iterations += int(trial_report[REPORT_HEURISTIC_ITERATIONS]
+                          + trial_report[REPORT_FINISHER_ITERATIONS])
         if trial_report[REPORT_MET] == 0.0:
             continue
         nearest_turn(candidate, seed, chain.arrays)
         trial_finding = collision.check(candidate, stop_at_first=True)
         if not trial_finding.colliding:
             report[:] = trial_report
-            return candidate, trial_finding, reseeds
-    return q, finding, reseeds
+            return candidate, trial_finding, reseeds, iterations
+    return q, finding, reseeds, iterations

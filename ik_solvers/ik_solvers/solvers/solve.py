@@ -198,9 +198,11 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         status_name = STATUS_NO_SOLUTION
     finding = None
     if collision is not None:
-        q, finding, reseeds = avoid_collisions(implementation, chain, pose, settings, options,
-                                               q, report, collision, _seed_array(seed, chain))
+        q, finding, reseeds, more = avoid_collisions(implementation, chain, pose, settings,
+                                                     options, q, report, collision,
+                                                     _seed_array(seed, chain))
         attempts += reseeds
+        iterations += more
         position_error = report[REPORT_POSITION_ERROR]
         orientation_error = report[REPORT_ORIENTATION_ERROR]
         if finding.colliding and success:
