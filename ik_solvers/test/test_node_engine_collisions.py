@@ -34,7 +34,7 @@ def _request(matrix, **fields):
 
 
 def _fed(q):
-    """A solve function that answers with ``q``, measured by FK, whatever the target."""
+    """Make a solve function that answers with ``q``, measured by FK, whatever the target."""
     def answer(chain, target, **arguments):
         result = solve(chain, chain.fk(q), seed=q, timeout=0.05)
         return dataclasses.replace(result, q=np.array(q, dtype=float))

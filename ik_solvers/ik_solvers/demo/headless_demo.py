@@ -7,7 +7,8 @@ It starts the installed ``ik_node`` and ``sim_executor``, publishes the bundled 
 ``robot_description`` as robot_state_publisher would, and drags a goal along a smooth
 figure-eight plus a few far-out goals, once per solver; then it drags the hand into the table
 and into the arm's own base, and checks every command of that segment for collisions. It
-prints a table as it goes and writes a PNG of the paths tracked. Run it with ``bash tools/demo.sh`` from the repository.
+prints a table as it goes and writes a PNG of the paths tracked. Run it with
+``bash tools/demo.sh`` from the repository.
 """
 
 from __future__ import annotations

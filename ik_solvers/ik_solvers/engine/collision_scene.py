@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 import hashlib
 import logging
 import multiprocessing
+import os
 import threading
 from typing import Dict, Mapping, Optional, Tuple
 import weakref
@@ -27,17 +28,44 @@ from ..collision import (
     CollisionModel,
     DisabledPairs,
     load_robot_geometry,
+    MeshFile,
+    MeshLoadError,
     Obstacle,
     ObstacleSet,
     parse_srdf,
+    read_collision_elements,
+    resolve_mesh_path,
     RobotGeometry,
 )
-from ..exceptions import CollisionGeometryError, InvalidObstacleError, SrdfError
+from ..exceptions import CollisionGeometryError, IKError, InvalidObstacleError, SrdfError
 from ..kinematics import Chain, RobotModel
 
-__all__ = ['CollisionScene', 'OFF_CHAIN_RESOLUTION', 'load_geometry_apart']
+__all__ = ['APART_MESH_BYTES', 'CollisionScene', 'OFF_CHAIN_RESOLUTION', 'load_geometry_apart']
 
 _LOGGER = logging.getLogger('ik_solvers')
+
+#: Bytes of mesh files above which a description's geometry is loaded in a child process. The
+#: collision meshes of real arms are tens to hundreds of kilobytes (the vendor Panda's: 136 kB)
+#: and load in about a second on a thread; 4 MB is some 80,000 triangles of binary STL, whose
+#: reduction to a hull holds the interpreter lock for tens of milliseconds at most.
+APART_MESH_BYTES = 4 * 1024 * 1024
+
+
+def _mesh_bytes(urdf_xml: str) -> int:
+    """Sum the sizes of the mesh files a description names (missing ones count 0)."""
+    total = 0
+    try:
+        elements = read_collision_elements(urdf_xml)
+    except IKError:
+        return 0  # malformed: load_robot_geometry says why, quickly
+    for filename in {element.shape.filename for element in elements
+                     if isinstance(element.shape, MeshFile)}:
+        try:
+            total += os.path.getsize(resolve_mesh_path(filename))
+        except (MeshLoadError, OSError):
+            continue
+    return total
+
 
 #: rad or m: joints off the chain (fingers, a torso) that moved less than this since the model
 #: was built do not rebuild it; a millimetre is far below any padding worth setting.
@@ -50,14 +78,14 @@ def load_geometry_apart(urdf_xml: str) -> RobotGeometry:
 
     Reading and reducing a mesh of millions of triangles holds the interpreter lock for
     seconds at a time (numpy's sorts do): on a thread of the node it would stall every solve
-    meanwhile. A child process costs about a second to start, so descriptions of primitives
-    only are read here.
+    meanwhile. A child process costs seconds to start (it imports the package), so
+    descriptions whose mesh files total at most :data:`APART_MESH_BYTES` are read here.
 
     :param urdf_xml: The description.
     :returns: The geometry (see :func:`~ik_solvers.collision.load_robot_geometry`).
     :raises CollisionGeometryError: If a ``<collision>`` is malformed.
     """
-    if '<mesh' not in urdf_xml:
+    if '<mesh' not in urdf_xml or _mesh_bytes(urdf_xml) <= APART_MESH_BYTES:
         return load_robot_geometry(urdf_xml)
     try:
         # spawn, not fork: the node's process runs DDS threads that a fork would copy broken.
