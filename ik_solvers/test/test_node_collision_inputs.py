@@ -103,6 +103,13 @@ def test_every_bad_obstacle_is_refused_with_its_reason_and_loses_nothing(ros):
         assert 'obstacles: crate;' in status.collision_scene, status.collision_scene
         assert "last refused: obstacle '%s'" % message.id in status.collision_scene
         assert reason in status.collision_scene
+    # An id of a megabyte is refused without being quoted whole.
+    start = probe.logs.count()
+    obstacles.publisher.publish(box_message('x' * 1_000_000, translation(0.5, 0.0, 0.0),
+                                            (0.1, 0.1, 0.1)))
+    line = probe.logs.wait_for(lambda log: 'obstacle id has 1000000 characters' in log.msg,
+                               start=start)
+    assert len(line.msg) < 1000
     blocked = probe.call(probe.target_request(goal))
     assert blocked.error_code == Codes.IN_COLLISION and 'crate' in blocked.collision_pair
 

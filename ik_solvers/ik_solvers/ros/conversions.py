@@ -19,7 +19,9 @@ from sensor_msgs.msg import JointState
 from shape_msgs.msg import SolidPrimitive
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from ..collision import ADD, Box, Cylinder, MOVE, Obstacle, Primitive, REMOVE, Sphere
+from ..collision import ADD, Box, Cylinder, MAX_PRIMITIVES, MOVE, Obstacle, Primitive, REMOVE, \
+    Sphere
+from ..engine.inputs import MAX_NAME_LENGTH
 from ..engine.outcome import CollisionVerdict, Command, IKOutcome, IKRequest
 from ..engine.pose_math import pose_matrix, xyzw_quaternion
 from ..exceptions import InvalidObstacleError, InvalidTargetError
@@ -198,10 +200,15 @@ def obstacle_request(message: CollisionObject) -> tuple:
 
     :param message: A message of the ``~/obstacles`` topic.
     :returns: ``(frame_id, obstacle)``; sizes are checked by the obstacle set.
-    :raises InvalidObstacleError: An APPEND or unknown operation, a primitive type other
+    :raises InvalidObstacleError: An id or frame longer than ``MAX_NAME_LENGTH``, an APPEND or
+        unknown operation, more than ``MAX_PRIMITIVES`` primitives, a primitive type other
         than box, sphere and cylinder or with the wrong number of dimensions, primitives and
         poses that do not pair up, or a pose with NaN or a quaternion that is not a rotation.
     """
+    for what, text in (('id', message.id), ('frame id', message.header.frame_id)):
+        if len(text) > MAX_NAME_LENGTH:  # refused without being quoted whole in the log
+            raise InvalidObstacleError('an obstacle %s has %d characters, more than %d: %r...'
+                                       % (what, len(text), MAX_NAME_LENGTH, text[:40]))
     name = message.id
     operation = _OPERATIONS.get(_byte(message.operation))
     if operation is None:
@@ -213,6 +220,9 @@ def obstacle_request(message: CollisionObject) -> tuple:
     pose = _obstacle_pose(message.pose, "obstacle '%s': its pose" % name)
     if operation == MOVE:
         return message.header.frame_id, Obstacle(name, pose, operation=MOVE)
+    if len(message.primitives) > MAX_PRIMITIVES:
+        raise InvalidObstacleError("obstacle '%s' has %d primitives, more than the %d allowed"
+                                   % (name, len(message.primitives), MAX_PRIMITIVES))
     if len(message.primitive_poses) != len(message.primitives):
         raise InvalidObstacleError("obstacle '%s': %d primitives but %d primitive_poses"
                                    % (name, len(message.primitives),
