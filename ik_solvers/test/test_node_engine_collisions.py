@@ -126,3 +126,13 @@ def test_an_obstacle_named_like_a_link_or_in_an_unknown_frame_is_refused_keeping
     # The box still stands where the goal is: every configuration reaching it collides.
     outcome = engine.handle(_request(chain.fk(Q_IN_BOX), execute=True), SETTINGS)
     assert outcome.error_code == ErrorCode.IN_COLLISION and outcome.command is None
+
+
+def test_an_obstacle_named_like_a_link_of_a_new_description_is_removed_not_fatal():
+    engine, chain = _engine_with_box()
+    renamed = UR5.replace('"wrist_3_link"', '"box"')
+    engine.load_description(renamed, 'base_link', 'tool0')
+    assert "removed, the robot description has links of their names: box" in \
+        engine.collisions.summary(None)
+    outcome = engine.handle(_request(chain.fk(Q_FREE), execute=True), SETTINGS)
+    assert outcome.success and outcome.collision.checked, outcome.message

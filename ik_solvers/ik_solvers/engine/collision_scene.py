@@ -35,6 +35,7 @@ from ..collision import (
     parse_srdf,
     read_collision_elements,
     resolve_mesh_path,
+    REMOVE,
     RobotGeometry,
 )
 from ..exceptions import CollisionGeometryError, IKError, InvalidObstacleError, SrdfError
@@ -190,12 +191,24 @@ class CollisionScene:
             self._last_refusal = reason
 
     def forget_other_robots(self, robot_model: RobotModel) -> None:
-        """Drop the models built for any other description, once ``robot_model`` is adopted."""
+        """
+        Drop the models built for any other description, once ``robot_model`` is adopted.
+
+        Obstacles named like a link of the new description are removed (a model cannot tell
+        them apart), and the summary says so.
+        """
+        links = set(robot_model.link_names)
         with self._lock:
             geometry = self._geometry.get(robot_model)
             self._base_models = {key: value for key, value in self._base_models.items()
                                  if geometry is not None and key[1] == id(geometry)}
             self._derived = None
+            clashes = [name for name in self._obstacles.ids if name in links]
+            for name in clashes:
+                self._obstacles = self._obstacles.apply(Obstacle(name, operation=REMOVE))
+            if clashes:
+                self._last_refusal = ('obstacles removed, the robot description has links of '
+                                      'their names: %s' % ', '.join(clashes))
 
     # Models ----------------------------------------------------------------------------------
 
