@@ -19,8 +19,8 @@ setup(
         ('share/' + PACKAGE_NAME + '/config', glob('config/*.yaml') + glob('config/*.rviz')),
         ('share/' + PACKAGE_NAME + '/urdf', glob('urdf/*.urdf') + glob('urdf/*.xacro')),
     ],
-    install_requires=['setuptools', 'numpy', 'numba', 'transforms3d', 'urdfdom-py', 'coal',
-                      'trimesh', 'pycollada', 'scipy'],
+    install_requires=['setuptools', 'numpy', 'numba', 'transforms3d', 'urdfdom-py', 'toppra',
+                      'pyyaml', 'coal', 'trimesh', 'pycollada', 'scipy'],
     extras_require={'plots': ['matplotlib']},
     # The compiled kernels cache their machine code next to the modules.
     zip_safe=False,

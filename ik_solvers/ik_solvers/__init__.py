@@ -3,9 +3,9 @@
 """
 Heuristic inverse kinematics for serial chains described by a URDF.
 
-The core (kinematics and solvers) needs only numpy, numba, transforms3d and urdf_parser_py (it
-runs without numba, much slower); the ROS 2 glue lives in :mod:`ik_solvers.ros` and is
-imported only by the node.
+The core (kinematics and solvers) needs only numpy, numba and transforms3d (it runs without
+numba, much slower; URDFs are read with the standard library's XML parser); the ROS 2 glue
+lives in :mod:`ik_solvers.ros` and is imported only by the node.
 """
 
 from .exceptions import (

@@ -9,6 +9,11 @@ __all__ = [
     'InvalidSeedError',
     'InvalidSolverOptionError',
     'UnknownSolverError',
+    'InvalidPathError',
+    'InvalidStepError',
+    'TooManyPointsError',
+    'InvalidLimitsError',
+    'TimeParametrizationError',
     'CollisionGeometryError',
     'SrdfError',
     'InvalidObstacleError',
@@ -44,8 +49,45 @@ class InvalidSolverOptionError(IKError, ValueError):
     """A solver option is unknown or out of range, or the timeout is not positive."""
 
 
+class InvalidPathError(IKError, ValueError):
+    """
+    A Cartesian path request cannot be interpolated.
+
+    Raised for no waypoints, a waypoint that is not a finite rigid transform, a step or jump
+    threshold that is not a finite positive number, a timeout out of range, or more
+    interpolated points than the cap allows.
+    """
+
+
+class InvalidStepError(InvalidPathError):
+    """A step, angle step or jump threshold of a path is not a number in its range."""
+
+
+class TooManyPointsError(InvalidPathError):
+    """A path would take more interpolated points than its cap allows."""
+
+
+class InvalidLimitsError(IKError, ValueError):
+    """
+    Joint limits for time parametrization are malformed or missing.
+
+    Raised for a velocity or acceleration scale outside (0, 1], an acceleration limit that is
+    not a finite positive number, a joint without any acceleration limit, a limits mapping of
+    the wrong shape, or a maximum duration that is not positive.
+    """
+
+
+class TimeParametrizationError(IKError, RuntimeError):
+    """
+    No timing of a joint path keeps the limits, or it would last longer than allowed.
+
+    Raised when the time-optimal parametrization fails, or when the fastest timing within
+    the velocity and acceleration limits is longer than ``max_path_duration``.
+    """
+
+
 class CollisionGeometryError(IKError, ValueError):
-    """A ``<collision>`` element of the URDF is malformed; the message names the link."""
+    """A collision setting is out of range: a negative or non-finite padding."""
 
 
 class SrdfError(IKError, ValueError):

@@ -17,12 +17,10 @@ from ik_solvers.collision import (
     Cylinder,
     load_robot_geometry,
     MOVE,
-    MeshFile,
     Obstacle,
     ObstacleSet,
     parse_srdf,
     Primitive,
-    read_collision_elements,
     REMOVE,
     resolve_mesh_path,
     Sphere,
@@ -40,17 +38,16 @@ def _two_links(collision_xml: str) -> str:
 
 
 def test_every_primitive_and_its_origin_are_read():
-    elements = read_collision_elements(_two_links(
+    geometry = load_robot_geometry(_two_links(
         '<collision><origin xyz="0.1 0 0" rpy="0 0 1.5707963267948966"/>'
         '<geometry><box size="1 2 3"/></geometry></collision>'
         '<collision><geometry><sphere radius="0.5"/></geometry></collision>'
-        '<collision><geometry><cylinder radius="0.2" length="0.7"/></geometry></collision>'
-        '<collision><geometry><mesh filename="package://p/m.stl" scale="2 2 2"/></geometry>'
-        '</collision>'))
-    shapes = [element.shape for element in elements]
-    assert shapes == [Box((1.0, 2.0, 3.0)), Sphere(0.5), Cylinder(0.2, 0.7),
-                      MeshFile('package://p/m.stl', (2.0, 2.0, 2.0))]
+        '<collision><geometry><cylinder radius="0.2" length="0.7"/></geometry></collision>'))
+    elements = geometry.elements
+    expected = [Box((1.0, 2.0, 3.0)), Sphere(0.5), Cylinder(0.2, 0.7)]
+    assert [element.shape for element in elements] == expected
     assert all(element.link == 'base' for element in elements)
+    assert geometry.warnings == () and geometry.unchecked_links == ()
     np.testing.assert_allclose(elements[0].origin[:3, 3], (0.1, 0.0, 0.0))
     np.testing.assert_allclose(elements[0].origin[:3, 0], (0.0, 1.0, 0.0), atol=1e-12)
 
@@ -59,16 +56,16 @@ def test_every_primitive_and_its_origin_are_read():
     ('<collision/>', 'no <geometry>'),
     ('<collision><geometry/></collision>', 'holds no shape'),
     ('<collision><geometry><cone radius="1"/></geometry></collision>', 'unknown'),
-    ('<collision><geometry><box/></geometry></collision>', "'size'"),
-    ('<collision><geometry><box size="1 2"/></geometry></collision>', '3 finite numbers'),
-    ('<collision><geometry><sphere radius="nan"/></geometry></collision>', 'finite'),
-    ('<collision><geometry><cylinder radius="1"/></geometry></collision>', "'length'"),
-    ('<collision><geometry><mesh/></geometry></collision>', 'filename'),
+    ('<collision><geometry><box/></geometry></collision>', 'size'),
 ])
-def test_a_malformed_collision_is_refused_naming_the_link(collision, reason):
-    with pytest.raises(CollisionGeometryError, match="link 'base'") as error:
-        read_collision_elements(_two_links(collision))
-    assert reason in str(error.value)
+def test_a_malformed_collision_is_dropped_as_urdfdom_drops_it_with_a_warning(collision, reason):
+    geometry = load_robot_geometry(_two_links(
+        '<collision><geometry><sphere radius="0.1"/></geometry></collision>' + collision
+        + '<collision><geometry><sphere radius="0.2"/></geometry></collision>'))
+    # urdfdom keeps the collisions before the malformed one and drops the rest of the link's.
+    assert [element.shape for element in geometry.elements] == [Sphere(0.1)]
+    assert len(geometry.warnings) == 1
+    assert "'base'" in geometry.warnings[0] and reason in geometry.warnings[0]
 
 
 def test_package_file_and_plain_paths_resolve(tmp_path):

@@ -66,6 +66,12 @@ def test_a_short_drag_is_followed_and_far_goals_are_reported(tmp_path):
     png = Path(result.plot)
     assert png.parent == tmp_path and png.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
     assert (tmp_path / 'logs' / 'ik_node.log').is_file()
+    # The square of straight lines: planned whole, commanded, played along the lines.
+    lines = result.lines
+    assert lines.error_code == 0 and lines.fraction == 1.0, lines.message
+    assert lines.points > 4 and len(lines.positions) > 1
+    assert 'Straight lines: a 10 cm square' in text
+    assert Path(result.lines_plot).read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
 
 
 @pytest.mark.parametrize('arguments, message', [

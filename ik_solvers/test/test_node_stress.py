@@ -141,7 +141,9 @@ def test_a_description_swap_while_calls_stream_loses_none_of_them(ros):
                         'finite'),
     ('revolute joint without <limit>', "joint 'shoulder_pan_joint' is revolute but has no "
                                        '<limit>'),
-    ('zero velocity limit', 'velocity="0">: velocity must be positive'),
+    ('limit without velocity', "joint 'shoulder_pan_joint': <limit> has no velocity "
+                               'attribute'),
+    ('unknown joint type', "joint 'shoulder_pan_joint' has unknown type 'hinge'"),
     ('21 MB', 'at most %d bytes are accepted' % MAX_DESCRIPTION_BYTES),
 ])
 def test_a_bad_description_is_refused_naming_what_is_wrong_and_the_model_stays(

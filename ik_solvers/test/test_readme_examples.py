@@ -10,17 +10,23 @@ and the launch file's chain, and the simulated executor; the description is publ
 ``robot_description`` as robot_state_publisher does. launch itself is not needed.
 """
 
-from importlib import import_module
+import importlib
 from pathlib import Path
 import re
 import shlex
+import threading
 
 from geometry_msgs.msg import PoseStamped
 from ik_solvers.ros.ik_node import IKNode
-from ik_solvers.ros.names import OBSTACLES_TOPIC, SOLVE_IK_SERVICE, TARGET_POSE_TOPIC
+from ik_solvers.ros.names import (
+    CARTESIAN_PATH_SERVICE,
+    OBSTACLES_TOPIC,
+    SOLVE_IK_SERVICE,
+    TARGET_POSE_TOPIC,
+)
 from ik_solvers.visualization.sim_executor import SimulatedExecutor
 from ik_solvers_interfaces.msg import CollisionObject
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.srv import CartesianPath, SolveIK
 import pytest
 import rclpy
 from rclpy.parameter import Parameter
@@ -74,18 +80,31 @@ def _set_fields(message, values: dict) -> None:
             raise AttributeError('%s has no field %r' % (type(message).__name__, name))
         if isinstance(value, dict):
             _set_fields(getattr(message, name), value)
-        elif isinstance(value, list) and re.fullmatch(r'sequence<\w+/\w+>', types[name]):
-            package, name_of_type = types[name][len('sequence<'):-1].split('/')
-            element_type = getattr(import_module(package + '.msg'), name_of_type)
-            elements = []
-            for element_values in value:
-                elements.append(element_type())
-                _set_fields(elements[-1], element_values)
-            setattr(message, name, elements)
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            setattr(message, name, [_message_of(types[name], item) for item in value])
         elif types[name] in ('double', 'float'):
             setattr(message, name, float(value))
         else:
             setattr(message, name, value)
+
+
+def _message_of(field_type: str, values: dict):
+    """Build one element of a sequence of messages, e.g. ``sequence<geometry_msgs/Pose>``."""
+    package, name = re.fullmatch(r'sequence<(\w+)/(\w+)(?:, \d+)?>', field_type).groups()
+    element = getattr(importlib.import_module(package + '.msg'), name)()
+    _set_fields(element, values)
+    return element
+
+
+def _call_path(probe, request):
+    client = probe.node.create_client(CartesianPath, probe.solve_ik.srv_name.replace(
+        'solve_ik', 'cartesian_path'))
+    assert client.wait_for_service(timeout_sec=WAIT), 'no cartesian_path service'
+    future = client.call_async(request)
+    done = threading.Event()
+    future.add_done_callback(lambda _: done.set())
+    assert done.wait(WAIT), 'no CartesianPath response within %g s' % WAIT
+    return future.result()
 
 
 def _launch_defaults():
@@ -144,6 +163,15 @@ def test_the_readme_has_both_kinds_of_example():
 def test_every_service_call_example_succeeds_against_the_default_launch(default_launch):
     namespace, ik_node, probe = default_launch
     for service, service_type, text in _service_calls():
+        if service_type == 'ik_solvers_interfaces/srv/CartesianPath':
+            assert namespace + service == ik_node.resolve_service_name(CARTESIAN_PATH_SERVICE)
+            request = CartesianPath.Request()
+            _set_fields(request, yaml.safe_load(text))
+            response = _call_path(probe, request)
+            assert response.error_code == CartesianPath.Response.SUCCESS, response.message
+            assert response.success and response.fraction == 1.0
+            assert len(response.trajectory.points) > 2
+            continue
         assert service_type == 'ik_solvers_interfaces/srv/SolveIK'
         assert namespace + service == ik_node.resolve_service_name(SOLVE_IK_SERVICE)
         request = SolveIK.Request()

@@ -162,6 +162,9 @@ def bad_descriptions(urdf_xml: str, *, oversized: bool = True) -> List[HostileIn
     """
     Return robot descriptions the node must refuse while it keeps the model it has.
 
+    urdfdom, the parser of robot_state_publisher, refuses every one of them but the cycle
+    (which it reads, although its tree cannot be walked) and the one above the size bound.
+
     :param urdf_xml: A valid URDF with revolute joints and velocity limits.
     :param oversized: Include a description just above the 20 MB bound.
     :returns: The descriptions.
@@ -169,17 +172,28 @@ def bad_descriptions(urdf_xml: str, *, oversized: bool = True) -> List[HostileIn
     limit_start = urdf_xml.index('<limit ')
     limit_end = urdf_xml.index('/>', limit_start) + 2
     first_joint = urdf_xml.index('<joint ')
+    first_joint_end = urdf_xml.index('</joint>', first_joint) + len('</joint>')
     cases = [
         ('malformed XML', urdf_xml[:len(urdf_xml) // 2]),
         ('empty', ''),
         ('not a robot', '<model name="m"/>'),
+        ('robot without a name', urdf_xml.replace('<robot name=', '<robot label=', 1)),
         ('revolute joint without <limit>', urdf_xml[:limit_start] + urdf_xml[limit_end:]),
-        ('zero velocity limit', _replace_attribute(urdf_xml, limit_start, 'velocity', '0')),
+        ('limit without velocity', _replace_attribute(urdf_xml, limit_start, 'velocity', '')
+         .replace('velocity=""', '', 1)),
         ('infinite velocity limit', _replace_attribute(urdf_xml, limit_start, 'velocity',
                                                        'inf')),
-        ('negative effort limit', _replace_attribute(urdf_xml, limit_start, 'effort', '-1')),
+        ('effort that is not a number', _replace_attribute(urdf_xml, limit_start, 'effort',
+                                                           'strong')),
         ('infinite origin', urdf_xml[:first_joint] + urdf_xml[first_joint:].replace(
             'rpy="', 'rpy="0 inf 0" unused_rpy="', 1)),
+        ('unknown joint type', urdf_xml[:first_joint] + urdf_xml[first_joint:].replace(
+            'type="', 'type="hinge" unused_type="', 1)),
+        ('joint declared twice', urdf_xml.replace(
+            '</robot>', urdf_xml[first_joint:first_joint_end] + '</robot>')),
+        ('two root links', urdf_xml.replace('</robot>', '<link name="stray"/></robot>')),
+        # urdfdom reads this one; robot_state_publisher's tree never reaches its links, and a
+        # URDF is a tree.
         ('cycle', urdf_xml.replace('</robot>', '<link name="c1"/><link name="c2"/>'
                                    '<joint name="c12" type="fixed"><parent link="c1"/>'
                                    '<child link="c2"/></joint><joint name="c21" type="fixed">'

@@ -13,10 +13,9 @@ from .model import CollisionModel
 from .obstacles import ADD, MAX_OBSTACLES, MAX_PRIMITIVES, MOVE, Obstacle, ObstacleSet, \
     Primitive, REMOVE
 from .report import CollisionReport
-from .robot_geometry import load_robot_geometry, RobotGeometry
+from .robot_geometry import CollisionElement, load_robot_geometry, RobotGeometry
 from .shapes import Box, Cylinder, MeshFile, Sphere, TriangleMesh
 from .srdf import DisabledPairs, parse_srdf
-from .urdf_collision import CollisionElement, read_collision_elements
 
 __all__ = [
     'ADD',
@@ -41,6 +40,5 @@ __all__ = [
     'TriangleMesh',
     'load_robot_geometry',
     'parse_srdf',
-    'read_collision_elements',
     'resolve_mesh_path',
 ]

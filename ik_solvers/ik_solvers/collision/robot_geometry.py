@@ -11,15 +11,34 @@ and the file.
 
 from dataclasses import dataclass
 import logging
-from typing import List, Sequence, Tuple
+from typing import List, Sequence, Tuple, Union
+
+import numpy as np
 
 from .mesh_files import DEFAULT_MAX_TRIANGLES, load_mesh, MeshLoadError
-from .shapes import describe_shape, MeshFile, size_problem
-from .urdf_collision import CollisionElement, read_collision_elements
+from .shapes import describe_shape, MeshFile, Shape, size_problem
+from ..kinematics import RobotModel
 
-__all__ = ['RobotGeometry', 'load_robot_geometry']
+__all__ = ['CollisionElement', 'RobotGeometry', 'load_robot_geometry']
 
 _LOGGER = logging.getLogger('ik_solvers')
+
+
+@dataclass(frozen=True, eq=False)
+class CollisionElement:
+    """
+    One usable ``<collision>`` of a link.
+
+    :ivar link: the link's name.
+    :ivar origin: (4, 4) pose of the shape in the link's frame, m.
+    :ivar shape: the shape; a mesh is a loaded :class:`TriangleMesh`.
+    :ivar index: the element's position among the link's ``<collision>`` elements (0 first).
+    """
+
+    link: str
+    origin: np.ndarray
+    shape: Shape
+    index: int = 0
 
 
 @dataclass(frozen=True)
@@ -44,24 +63,34 @@ class RobotGeometry:
         return tuple(dict.fromkeys(element.link for element in self.elements))
 
 
-def load_robot_geometry(urdf_xml: str, *, search_roots: Sequence[str] = (),
+def load_robot_geometry(description: Union[RobotModel, str], *, search_roots: Sequence[str] = (),
                         max_triangles: int = DEFAULT_MAX_TRIANGLES) -> RobotGeometry:
     """
-    Read every link's ``<collision>`` elements and load their meshes.
+    Take every link's ``<collision>`` elements from the robot model and load their meshes.
 
-    :param urdf_xml: the robot description.
+    The robot model reads them as urdfdom does: a ``<collision>`` urdfdom cannot read ends the
+    reading of its link (the link keeps the ones before it), and the model's message about it
+    is repeated in :attr:`RobotGeometry.warnings`.
+
+    :param description: the :class:`ik_solvers.RobotModel`, or the URDF text to build it from.
     :param search_roots: folders holding package folders, searched for ``package://`` meshes
         the ament index does not know (e.g. an install's ``share/``).
     :param max_triangles: meshes with more triangles are reduced to their convex hull.
     :returns: The geometry; warnings are also logged on the ``ik_solvers`` logger.
-    :raises CollisionGeometryError: a ``<collision>`` is malformed (see
-        :func:`read_collision_elements`); a missing or unreadable mesh is a warning instead.
+    :raises RobotModelError: the URDF text is refused (only when text is given); a missing or
+        unreadable mesh is a warning instead.
     """
+    robot_model = description if isinstance(description, RobotModel) else \
+        RobotModel.from_urdf(description)
     elements: List[CollisionElement] = []
     unchecked: List[str] = []
-    warnings: List[str] = []
+    warnings: List[str] = [message for message in robot_model.parser_messages
+                           if 'collisions from there on are ignored' in message]
     cache = {}
-    for element in read_collision_elements(urdf_xml):
+    urdf_elements = [CollisionElement(link, collision.origin, collision.geometry, index)
+                     for link in robot_model.link_names
+                     for index, collision in enumerate(robot_model.collisions(link))]
+    for element in urdf_elements:
         shape = element.shape
         problem = size_problem(shape)
         if problem:

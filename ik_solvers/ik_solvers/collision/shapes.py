@@ -3,52 +3,23 @@
 """
 The shapes collision geometry is made of, as plain data: the URDF's and MoveIt's primitives.
 
-Sizes are in metres. Every shape is centred on its own frame: a box's edges run along its
-frame's axes, a cylinder's axis is its frame's z axis (as in URDF and shape_msgs).
+Box, cylinder, sphere and mesh file are the robot model's own
+(:mod:`ik_solvers.kinematics.collision`); a loaded mesh is a :class:`TriangleMesh`. Sizes are
+in metres. Every shape is centred on its own frame: a box's edges run along its frame's axes,
+a cylinder's axis is its frame's z axis (as in URDF and shape_msgs).
 """
 
 from dataclasses import dataclass
 import math
-from typing import Tuple, Union
+from typing import Union
 
 import numpy as np
 
+# The URDF's shapes as the robot model reads them; obstacles use the same primitives.
+from ..kinematics.collision import Box, Cylinder, Mesh as MeshFile, Sphere
+
 __all__ = ['Box', 'Cylinder', 'MeshFile', 'Shape', 'Sphere', 'TriangleMesh', 'describe_shape',
            'size_problem']
-
-
-@dataclass(frozen=True)
-class Box:
-    """A box of edge lengths ``size`` (x, y, z), m."""
-
-    size: Tuple[float, float, float]
-
-
-@dataclass(frozen=True)
-class Sphere:
-    """A sphere of ``radius``, m."""
-
-    radius: float
-
-
-@dataclass(frozen=True)
-class Cylinder:
-    """A cylinder of ``radius`` and ``length`` (along z), m."""
-
-    radius: float
-    length: float
-
-
-@dataclass(frozen=True)
-class MeshFile:
-    """
-    A mesh named by a URDF: its ``filename`` (a URI or path) and ``scale`` per axis.
-
-    It becomes a :class:`TriangleMesh` once loaded (see :mod:`.mesh_files`).
-    """
-
-    filename: str
-    scale: Tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
 @dataclass(frozen=True, eq=False)

@@ -42,6 +42,13 @@ from .plot import plot_drags
 from .processes import ProcessGroup
 from .report import format_header, format_row, LEGEND, ProgressLine
 from .scripted_drag import scripted_drag, start_configuration
+from .straight_lines import (
+    deviations_from_polyline,
+    LineRecording,
+    plot_square,
+    square_in_vertical_plane,
+    StraightLineRun,
+)
 
 __all__ = ['DemoOptions', 'DemoResult', 'main', 'reach_bound', 'run_demo']
 
@@ -78,6 +85,9 @@ class DemoOptions:
     answer_timeout: float = 2.0
     #: Drag the hand into the table and the base after the solvers' drags (the first solver).
     collision_segment: bool = True
+    #: Side of the square of straight lines run through ~/cartesian_path after the drags, m;
+    #: 0 skips it.
+    square: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -90,6 +100,9 @@ class DemoResult:
     elapsed: float
     #: The collision segment's figures, when it ran.
     collisions: Optional[CollisionSummary] = None
+    #: The square of straight lines, and its picture (None when skipped).
+    lines: Optional[LineRecording] = None
+    lines_plot: Optional[Path] = None
 
 
 def reach_bound(chain: Chain) -> float:
@@ -164,6 +177,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             driver = DragDriver(urdf_xml=urdf_xml, base_link=chain.base_link,
                                 joint_names=chain.joint_names, command_topic=COMMAND_TOPIC,
                                 context=context)
+            lines = StraightLineRun(driver, chain.joint_names)
             executor.add_node(driver)
             spinner.start()
             try:
@@ -202,6 +216,15 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                                       rate=options.rate, answer_timeout=options.answer_timeout)
                 collisions = summarise_collisions(segment, urdf_xml, chain)
                 _say(stream, '\n' + format_collision_summary(collisions))
+            line_recording = None
+            if options.square > 0.0:
+                driver.set_solver(options.solvers[0])
+                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                corners = square_in_vertical_plane(start_pose, options.square)
+                line_recording = lines.run(corners, max_step=0.002,
+                                           timeout=max(10.0, 5.0 * options.answer_timeout))
+                _say(stream, _lines_summary(line_recording, chain, start_pose, corners,
+                                            options.square))
             group.check_alive()
     finally:
         executor.shutdown()
@@ -213,7 +236,33 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                       title='%s -> %s on %s: goal dragged at %.0f Hz' % (
                           chain.base_link, chain.tip_link, Path(description).name,
                           options.rate))
-    return DemoResult(recordings, summaries, plot, time.monotonic() - started, collisions)
+    lines_plot = None
+    if line_recording is not None:
+        lines_plot = plot_square(
+            line_recording, chain, _corner_points(start_pose, corners),
+            options.output / 'ik_solvers_demo_lines.png',
+            title='Straight lines through ~/cartesian_path: a %.0f cm square in the base y-z '
+                  'plane, played by the simulated executor' % (100 * options.square))
+    return DemoResult(recordings, summaries, plot, time.monotonic() - started,
+                      collisions=collisions, lines=line_recording, lines_plot=lines_plot)
+
+
+def _corner_points(start_pose: np.ndarray, corners: Sequence[np.ndarray]) -> np.ndarray:
+    return np.vstack([start_pose[:3, 3]] + [corner[:3, 3] for corner in corners])
+
+
+def _lines_summary(recording: LineRecording, chain: Chain, start_pose: np.ndarray,
+                   corners: Sequence[np.ndarray], side: float) -> str:
+    played = ''
+    if recording.positions:
+        tips = chain.fk_batch(np.array(recording.positions))[:, :3, 3]
+        deviation = deviations_from_polyline(tips, _corner_points(start_pose, corners))
+        played = '; the played tool path stays within %.3f mm of the lines' % (
+            1e3 * float(deviation.max()))
+    return ('\nStraight lines: a %.0f cm square through ~/cartesian_path (code %d): fraction '
+            '%.3f, %d points, %.2f s long%s.' % (100 * side, recording.error_code,
+                                                 recording.fraction, recording.points,
+                                                 recording.duration, played))
 
 
 def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
@@ -240,6 +289,9 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
                              "default), 'zero', or comma-separated joint values (rad or m)")
     parser.add_argument('--no-collision-segment', action='store_true',
                         help='skip dragging the hand into the table and the base')
+    parser.add_argument('--square', type=float, default=0.1,
+                        help='side of the square of straight lines run through '
+                             '~/cartesian_path after the drags, m (default: 0.1; 0 skips it)')
     parser.add_argument('--orientation-mode', default='full', choices=list(ORIENTATION_MODES),
                         help="what of the goal orientation counts: 'full' (default), 'axis' "
                              "(the tip z axis aimed, spin free) or 'none'")
@@ -250,7 +302,7 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
         path_length=arguments.poses, rate=arguments.rate, unreachable=arguments.unreachable,
         description=arguments.description, base_link=arguments.base_link,
         tip_link=arguments.tip_link, start=arguments.start,
-        orientation_mode=arguments.orientation_mode,
+        orientation_mode=arguments.orientation_mode, square=arguments.square,
         collision_segment=not arguments.no_collision_segment)
 
 
@@ -268,6 +320,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     _say(sys.stdout, '\n' + LEGEND)
     _say(sys.stdout, '\nDone in %.0f s. Plot of the paths tracked: %s' % (
         result.elapsed, result.plot))
+    if result.lines_plot is not None:
+        _say(sys.stdout, 'Plot of the straight lines: %s' % result.lines_plot)
     _say(sys.stdout, 'Node logs: %s' % (options.output / 'logs'))
     if result.collisions is not None and result.collisions.colliding_commands:
         _say(sys.stderr, '%d commands of the collision segment collide: see %s' % (

@@ -5,6 +5,7 @@
 import abc
 
 from .outcome import Command
+from .path_request import PathCommand
 
 __all__ = ['CommandSink']
 
@@ -24,4 +25,14 @@ class CommandSink(abc.ABC):
 
         :param command: Joint names, goal positions (rad or m) and duration (s).
         :raises ValueError: If the command has no joints or its sizes disagree.
+        """
+
+    @abc.abstractmethod
+    def send_path(self, command: PathCommand) -> None:
+        """
+        Send one timed multi-point move (an executed Cartesian path).
+
+        :param command: Joint names and, per point, the time (s), positions, velocities and
+            accelerations.
+        :raises ValueError: If the command has no joints or fewer than two points.
         """

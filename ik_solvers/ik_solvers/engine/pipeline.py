@@ -23,7 +23,7 @@ import dataclasses
 import threading
 import time
 import traceback
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -39,10 +39,12 @@ from .joint_state_store import JointStateStore
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
 from .model_holder import ModelHolder
 from .outcome import Command, IKOutcome, IKRequest
+from .path_pipeline import handle_path
+from .path_request import PathOutcome, PathRequest
 from .refusal import Refusal, refusal_for
 from .settings import NodeSettings
 from .trajectory import largest_joint_jump, trajectory_duration
-from ..collision import Obstacle, ObstacleSet
+from ..collision import CollisionModel, Obstacle, ObstacleSet
 from ..exceptions import IKError, RobotModelError
 from ..kinematics import Chain, RobotModel
 from ..solvers import IKResult, solve
@@ -177,6 +179,19 @@ class IKEngine:
     def collisions(self) -> CollisionScene:
         """Give the collision inputs: geometry, SRDF, obstacles."""
         return self._collisions
+
+    def collision_model(self, settings: NodeSettings) -> Optional[CollisionModel]:
+        """
+        Give the collision model of the configured chain as the scene is now (for paths).
+
+        :returns: The model, or ``None`` without a description or collision geometry.
+        """
+        try:
+            chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
+        except RobotModelError:
+            return None
+        return self._collisions.model_for(model, chain, self._joint_states.positions(),
+                                          settings.collision_padding)
 
     def collision_summary(self) -> str:
         """Say in one line what collisions are checked against, and the latest refusal."""
@@ -372,6 +387,51 @@ class IKEngine:
             self._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
         return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
                        duration), None
+
+    # Cartesian paths -------------------------------------------------------------------------
+
+    def handle_path(self, request: PathRequest, settings: NodeSettings, *,
+                    joint_limits: Optional[Mapping[str, Any]] = None,
+                    collision: Any = None) -> PathOutcome:
+        """
+        Check, solve, time, judge and plan a Cartesian path request; never raises.
+
+        The same input checks, frames and judges as :meth:`handle` (see
+        :mod:`.path_pipeline`).
+
+        :param request: The request; zeros mean the node's parameters.
+        :param settings: The node's parameters.
+        :param joint_limits: Parsed joint_limits.yaml entries, or None.
+        :param collision: A collision model, or None (``avoid_collisions`` is then refused).
+        :returns: The outcome; with ``execute`` it carries the command, which is then
+            remembered as the last command.
+        """
+        return handle_path(_PathWorld(self), request, settings, checks=self._checks,
+                           judges=self._judges, external_lookup=self._external_lookup,
+                           joint_limits=joint_limits, collision=collision)
+
+
+class _PathWorld:
+    """The engine's model, joint states and last command, as a path request sees them."""
+
+    def __init__(self, engine: IKEngine) -> None:
+        self._engine = engine
+
+    def chain_and_model(self, settings: NodeSettings) -> Tuple[Chain, RobotModel]:
+        return self._engine._models.chain_and_model(settings.base_link, settings.tip_link)
+
+    def joint_positions(self) -> Dict[str, float]:
+        return self._engine._joint_states.positions()
+
+    def joint_state_ages(self, names: Sequence[str]) -> Mapping[str, float]:
+        return self._engine._joint_states.ages(names)
+
+    def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
+        return self._engine._where(chain, joint_positions)[0]
+
+    def remember_command(self, chain: Chain, q: np.ndarray) -> None:
+        with self._engine._lock:
+            self._engine._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
 
 
 def _accepted_message(candidate: Candidate) -> str:

@@ -136,6 +136,42 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'as colliding.',
         floating_range=(0.0, 1.0)),
     ParameterSpec(
+        'cartesian_max_step', 0.005,
+        'Largest tip motion between two points of a Cartesian path, in metres, when the '
+        'request gives none.',
+        floating_range=(1e-5, 1.0)),
+    ParameterSpec(
+        'cartesian_jump_threshold', 0.5,
+        'Largest change of one joint (rad or m) between two consecutive points of a Cartesian '
+        'path, when the request gives none; a larger one stops the path (JOINT_JUMP).',
+        floating_range=(1e-4, 100.0)),
+    ParameterSpec(
+        'cartesian_max_points', 10000,
+        'Most interpolated points a Cartesian path may have; a request needing more is refused '
+        '(TOO_MANY_POINTS).',
+        integer_range=(2, 1000000)),
+    ParameterSpec(
+        'cartesian_timeout', 1.0,
+        'Deadline of a Cartesian path request (solving and timing), in seconds, when the '
+        'request gives none.',
+        floating_range=(1e-3, MAX_TIMEOUT)),
+    ParameterSpec(
+        'acceleration_limit', 5.0,
+        'Acceleration limit of every joint a timed Cartesian path keeps, in rad/s^2 (m/s^2), '
+        'unless joint_limits_file gives the joint its own.',
+        floating_range=(1e-3, 1000.0)),
+    ParameterSpec(
+        'joint_limits_file', '',
+        'A MoveIt joint_limits.yaml (joint_limits: {joint: {has_acceleration_limits: true, '
+        'max_acceleration: ...}}): per-joint acceleration limits, and velocity limits that '
+        'lower the URDF ones, for Cartesian paths; empty for none.',
+        read_only=True),
+    ParameterSpec(
+        'max_path_duration', 60.0,
+        'Longest duration of a timed Cartesian path, in seconds; a slower one is refused '
+        '(PATH_TOO_LONG). 0 means no limit.',
+        floating_range=(0.0, 3600.0)),
+    ParameterSpec(
         'command_topic', '',
         'Topic of the JointTrajectory commands; empty means /<controller_name>/joint_trajectory.',
         read_only=True),
@@ -236,6 +272,12 @@ class NodeSettings:
     max_pending_requests: int = _SPECS['max_pending_requests'].default
     avoid_collisions: bool = _SPECS['avoid_collisions'].default
     collision_padding: float = _SPECS['collision_padding'].default
+    cartesian_max_step: float = _SPECS['cartesian_max_step'].default
+    cartesian_jump_threshold: float = _SPECS['cartesian_jump_threshold'].default
+    cartesian_max_points: int = _SPECS['cartesian_max_points'].default
+    cartesian_timeout: float = _SPECS['cartesian_timeout'].default
+    acceleration_limit: float = _SPECS['acceleration_limit'].default
+    max_path_duration: float = _SPECS['max_path_duration'].default
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> 'NodeSettings':

@@ -15,6 +15,7 @@ from typing import Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .joint import (
+    assign_variables,
     DEFAULT_VELOCITY_LIMIT,
     fold_fixed_joints,
     JointDescription,
@@ -50,54 +51,54 @@ class Chain:
 
     - a revolute joint without ``<limit>`` gets ±pi (``DEFAULT_REVOLUTE_LIMIT``); a
       prismatic one without ``<limit>`` is refused, as no range can be guessed;
-    - a missing or non-positive velocity limit becomes 1 rad/s or m/s
-      (``DEFAULT_VELOCITY_LIMIT``);
-    - a mimic joint whose leader is not a moving joint of the chain is refused: the leader
-      would be a hidden variable that the chain's configurations cannot set;
+    - a missing, zero or negative velocity limit becomes 1 rad/s or m/s
+      (``DEFAULT_VELOCITY_LIMIT``), and the joint is listed in
+      :attr:`joints_without_velocity_limit`;
+    - a mimic joint whose leader is off the chain (the second finger of a gripper whose first
+      finger hangs on another branch) makes the leader a variable of the chain, placed where
+      its first follower is: a configuration sets the leader and the follower moves with it,
+      so the command names the leader, as it would for a chain holding both. The frame, axis
+      and ``joint_segment`` row of such a variable are those of its first follower, the axis
+      reversed when the follower turns against its leader (a negative multiplier);
     - mimic joints of mimic joints resolve to the first leader that mimics nobody.
     """
 
     def __init__(self, base_link: str, tip_link: str, path: Sequence[JointDescription],
-                 mimics: Optional[Mapping[str, Mimic]] = None):
+                 mimics: Optional[Mapping[str, Mimic]] = None, *,
+                 outside_leaders: Optional[Mapping[str, JointDescription]] = None):
         """
         Build the chain from the joints between base and tip, base first.
 
         ``mimics`` maps the name of each mimic joint of ``path`` to its resolved leader (see
-        :meth:`RobotModel.resolve_mimic`); joints missing from it are independent. Raises
-        :class:`RobotModelError` for a path without moving joints, a planar, floating or
-        unknown joint type, a zero axis, unusable limits, or a mimic joint whose leader is
-        not a moving joint of the chain.
+        :meth:`RobotModel.resolve_mimic`); joints missing from it are independent.
+        ``outside_leaders`` describes the leaders that are not on ``path``: each becomes a
+        variable, placed where its first follower is. Raises :class:`RobotModelError` for a
+        path without moving joints, a planar, floating or unknown joint type, a zero axis,
+        unusable limits, or a mimic joint whose leader is neither a moving joint of the chain
+        nor given in ``outside_leaders``.
         """
         self._base_link = base_link
         self._tip_link = tip_link
         mimics = dict(mimics or {})
+        outside_leaders = dict(outside_leaders or {})
         segment_joints, fixed_before, unit_axes, tip_offset = fold_fixed_joints(
             path, base_link, tip_link)
 
-        leaders = [joint for joint in segment_joints if joint.name not in mimics]
-        variable_index = {joint.name: index for index, joint in enumerate(leaders)}
-        moving_names = [joint.name for joint in segment_joints]
-        variable_of_joint, multipliers, offsets = [], [], []
-        for joint in segment_joints:
-            mimic = mimics.get(joint.name, Mimic(joint.name))
-            if mimic.leader not in variable_index:
-                raise RobotModelError(
-                    "joint '%s' in the chain from '%s' to '%s' mimics joint '%s', which is not"
-                    ' a moving joint of that chain; choose a base and tip whose chain holds '
-                    "'%s' (the chain's moving joints: %s)"
-                    % (joint.name, base_link, tip_link, mimic.leader, mimic.leader,
-                       ', '.join(repr(name) for name in moving_names)))
-            variable_of_joint.append(variable_index[mimic.leader])
-            multipliers.append(mimic.multiplier)
-            offsets.append(mimic.offset)
+        leaders, frame_rows, variable_of_joint, multipliers, offsets = assign_variables(
+            segment_joints, mimics, outside_leaders, base_link, tip_link)
 
         self._joint_names = tuple(joint.name for joint in leaders)
         self._num_joints = len(leaders)
         self._num_segments = len(segment_joints)
-        # Joint i of the variables is the first segment it drives: its own joint.
-        self._frame_rows = np.array([moving_names.index(name) for name in self._joint_names],
-                                    dtype=np.int64)
+        self._frame_rows = np.array(frame_rows, dtype=np.int64)
         unit_axes = np.array(unit_axes, dtype=float).reshape(self._num_segments, 3)
+        for variable, row in enumerate(frame_rows):
+            if leaders[variable].name != segment_joints[row].name and multipliers[row] < 0.0:
+                # A leader off the chain stands in its follower's frame; turned against it,
+                # the frame is flipped so that a rise of the variable moves along the frame's
+                # axis, as the solvers' sweeps assume of every variable's own frame.
+                unit_axes[row] = -unit_axes[row]
+                multipliers[row], offsets[row] = -multipliers[row], -offsets[row]
         self._axes = _read_only(unit_axes[self._frame_rows].copy())
         self._alignments = np.array([frame_aligning_z_with(axis) for axis in self._axes])
         self._set_limits(leaders, [(joint, mimics[joint.name]) for joint in segment_joints
@@ -114,7 +115,9 @@ class Chain:
             joint_segment=self._frame_rows, joint_limits=limits,
             joint_prismatic=self._is_prismatic.astype(float), length_scale=1.0,
             reach=math.inf, tip_follows_last_joint=bool(
-                self._frame_rows[-1] == self._num_segments - 1))
+                variable_of_joint[-1] == self._num_joints - 1
+                and self._frame_rows[-1] == self._num_segments - 1
+                and multipliers[-1] == 1.0))
         origins = self.poses(np.zeros(self._num_joints), arrays)[:, :3, 3]
         self._length_scale = max(
             float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1))),
@@ -149,8 +152,13 @@ class Chain:
             limits[mimic.leader] = (low, high)
         lower = [limits[joint.name][0] for joint in leaders]
         upper = [limits[joint.name][1] for joint in leaders]
-        velocity = [DEFAULT_VELOCITY_LIMIT if joint.velocity is None else joint.velocity
-                    for joint in leaders]
+        # urdfdom accepts any number, and exporters write 0 where they know no limit: a limit
+        # that is not positive bounds nothing, so such a joint is timed like one without any.
+        unbounded = [joint.velocity is None or not joint.velocity > 0.0 for joint in leaders]
+        velocity = [DEFAULT_VELOCITY_LIMIT if missing else joint.velocity
+                    for joint, missing in zip(leaders, unbounded)]
+        self._without_velocity_limit = tuple(
+            joint.name for joint, missing in zip(leaders, unbounded) if missing)
         self._lower = _read_only(np.array(lower))
         self._upper = _read_only(np.array(upper))
         self._velocity_limits = _read_only(np.array(velocity))
@@ -196,8 +204,24 @@ class Chain:
 
     @property
     def velocity_limits(self) -> np.ndarray:
-        """Velocity limits (N,), rad/s or m/s (1.0 where the URDF gives none)."""
+        """
+        Velocity limits (N,), rad/s or m/s; always positive.
+
+        1.0 (``DEFAULT_VELOCITY_LIMIT``) where the URDF gives none or one that is not
+        positive; see :attr:`joints_without_velocity_limit`.
+        """
         return self._velocity_limits
+
+    @property
+    def joints_without_velocity_limit(self) -> Tuple[str, ...]:
+        """
+        Return the independent joints whose URDF gives no positive velocity limit, base to tip.
+
+        Their :attr:`velocity_limits` entry is ``DEFAULT_VELOCITY_LIMIT`` (1 rad/s or m/s):
+        a zero or negative ``velocity`` (which urdfdom accepts) or a continuous joint without
+        ``<limit>``. The node warns once per description, naming them.
+        """
+        return self._without_velocity_limit
 
     @property
     def is_prismatic(self) -> np.ndarray:

@@ -8,7 +8,7 @@ Transforms are 4x4 homogeneous matrices; lengths in metres, angles in radians.
 
 from dataclasses import dataclass
 import math
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 from transforms3d.euler import euler2mat
@@ -17,6 +17,7 @@ from ..exceptions import RobotModelError
 
 __all__ = [
     'DEFAULT_REVOLUTE_LIMIT',
+    'assign_variables',
     'DEFAULT_VELOCITY_LIMIT',
     'JointDescription',
     'MOVING_JOINT_TYPES',
@@ -37,8 +38,8 @@ MOVING_JOINT_TYPES = ('revolute', 'continuous', 'prismatic')
 #: parsed, as urdfdom refuses it (see :mod:`.urdf_rules`).
 DEFAULT_REVOLUTE_LIMIT = math.pi
 
-#: Velocity limit, rad/s, of a continuous joint whose URDF has no ``<limit>`` (urdfdom allows
-#: that). Revolute and prismatic joints always have one: the parser refuses them otherwise.
+#: Velocity limit, rad/s or m/s, of a joint whose URDF gives no positive one: a continuous
+#: joint without ``<limit>``, or a ``velocity`` of zero or less (urdfdom accepts any number).
 DEFAULT_VELOCITY_LIMIT = 1.0
 
 
@@ -63,7 +64,8 @@ class JointDescription:
     ``origin`` is the 4x4 pose of the joint frame in the parent link frame. ``axis`` is
     the axis as written in the URDF (not normalised, possibly zero: checked only where the
     joint is used). ``lower``/``upper`` and ``velocity`` are None when the URDF has no
-    ``<limit>`` element (parsed URDFs: continuous, fixed, planar and floating joints only).
+    ``<limit>`` element (parsed URDFs: continuous, fixed, planar and floating joints only);
+    ``velocity`` is as written, zero or negative included.
     """
 
     name: str
@@ -236,3 +238,55 @@ def fold_fixed_joints(path: Sequence[JointDescription], base_link: str, tip_link
             "the chain from '%s' to '%s' has no moving joint (%s)"
             % (base_link, tip_link, reason))
     return segment_joints, fixed_before, unit_axes, fixed
+
+
+def assign_variables(segment_joints: Sequence[JointDescription], mimics: Mapping[str, Mimic],
+                     outside_leaders: Mapping[str, JointDescription], base_link: str,
+                     tip_link: str
+                     ) -> Tuple[List[JointDescription], List[int], List[int], List[float],
+                                List[float]]:
+    """
+    Choose the independent variables of a chain's moving joints.
+
+    Every joint that mimics nobody is a variable; so is each leader off the chain that a
+    follower of the chain mimics, placed where its first follower is.
+
+    :param segment_joints: The chain's moving joints, base first.
+    :param mimics: The resolved leader of each mimic joint among them.
+    :param outside_leaders: The joints off the chain that followers of it mimic.
+    :param base_link: Names the chain in messages.
+    :param tip_link: Names the chain in messages.
+    :returns: ``(variables, frame_rows, variable_of_joint, multipliers, offsets)``: the
+        variables' joints base to tip, the row of ``segment_joints`` whose frame stands for
+        each (its own, or its first follower's), and for each moving joint the index of the
+        variable that drives it with its multiplier and offset.
+    :raises RobotModelError: For a follower whose leader is neither on the chain nor in
+        ``outside_leaders``.
+    """
+    own = {joint.name for joint in segment_joints if joint.name not in mimics}
+    variables: List[JointDescription] = []
+    frame_rows: List[int] = []
+    for row, joint in enumerate(segment_joints):
+        leader = mimics[joint.name].leader if joint.name in mimics else joint.name
+        if leader == joint.name:
+            variables.append(joint)
+            frame_rows.append(row)
+        elif (leader not in own and leader in outside_leaders
+              and all(variable.name != leader for variable in variables)):
+            variables.append(outside_leaders[leader])
+            frame_rows.append(row)
+    index = {joint.name: position for position, joint in enumerate(variables)}
+    variable_of_joint, multipliers, offsets = [], [], []
+    for joint in segment_joints:
+        mimic = mimics.get(joint.name, Mimic(joint.name))
+        if mimic.leader not in index:
+            raise RobotModelError(
+                "joint '%s' in the chain from '%s' to '%s' mimics joint '%s', which is not a "
+                "moving joint of that chain; choose a base and tip whose chain holds '%s' (the "
+                "chain's moving joints: %s)"
+                % (joint.name, base_link, tip_link, mimic.leader, mimic.leader,
+                   ', '.join(repr(moving.name) for moving in segment_joints)))
+        variable_of_joint.append(index[mimic.leader])
+        multipliers.append(mimic.multiplier)
+        offsets.append(mimic.offset)
+    return variables, frame_rows, variable_of_joint, multipliers, offsets

@@ -3,33 +3,27 @@
 """
 The kinematic tree of a URDF: links, joints, the path between two links, link poses.
 
-Only kinematics is read (joint origins, types, axes, limits, mimic tags); geometry,
-inertia, transmissions and plugin tags are ignored. Descriptions that urdfdom (the parser of
-robot_state_publisher) refuses are refused too, naming what is wrong (see :mod:`.urdf_rules`).
+Only kinematics and collision geometry are read (joint origins, types, axes, limits, mimic
+tags, ``<collision>`` shapes); visuals, inertia, transmissions and plugin tags are skipped.
+A description is accepted exactly when urdfdom (the parser of robot_state_publisher) accepts
+it, and refused naming what is wrong (see :mod:`.urdf_reader`); on top of urdfdom, a joint
+tree with a cycle or a link with two parents is refused, as robot_state_publisher's tree
+builder refuses it too or cannot reach its links.
 """
 
 import difflib
 import math
-import threading
-from typing import Dict, List, Mapping, Sequence, Tuple
-import xml.etree.ElementTree as ElementTree
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from lxml import etree
 import numpy as np
-from urdf_parser_py import urdf as urdf_parser
-import urdf_parser_py.xml_reflection as xml_reflection
-import urdf_parser_py.xml_reflection.core as xml_reflection_core
 
 from .chain import Chain
-from .joint import JointDescription, joint_transform, Mimic, origin_matrix
-from .urdf_rules import check_joint_limits, check_numbers, dismantle, feed_in_chunks, parse_xml
+from .collision import CollisionShape
+from .joint import JointDescription, joint_transform, Mimic
+from .urdf_reader import read_robot
 from ..exceptions import InvalidSeedError, RobotModelError
 
 __all__ = ['RobotModel', 'describe_names']
-
-# urdf_parser_py reports unknown tags through module-level hooks; swapping them is not
-# thread-safe, so parses are serialised.
-_PARSER_LOCK = threading.Lock()
 
 # Longest name list quoted in an error message before it is cut short.
 _MAX_LISTED_NAMES = 30
@@ -52,83 +46,6 @@ def describe_names(names: Sequence[str], wanted: str = '') -> str:
     return ''.join(parts)
 
 
-def _parse_robot(urdf_xml: str) -> Tuple[urdf_parser.Robot, Tuple[str, ...]]:
-    """Parse URDF text; return the robot and the parser's complaints about unknown tags."""
-    if isinstance(urdf_xml, bytes):
-        urdf_xml = urdf_xml.decode('utf-8')
-    if not isinstance(urdf_xml, str):
-        raise RobotModelError(
-            'the URDF must be given as XML text (str), not %s' % type(urdf_xml).__name__)
-    if not urdf_xml.strip():
-        raise RobotModelError('the URDF text is empty')
-    # The standard library's messages name the line and column of a syntax error.
-    try:
-        root = parse_xml(urdf_xml)
-    except ElementTree.ParseError as error:
-        raise RobotModelError('malformed URDF XML: %s' % error) from error
-    if root.tag != 'robot':
-        raise RobotModelError(
-            "malformed URDF: the root element is <%s>, expected <robot>" % root.tag)
-    check_numbers(root)
-    check_joint_limits(root)
-    dismantle(root)
-    messages: List[str] = []
-    with _PARSER_LOCK:
-        saved = (xml_reflection_core.on_error, xml_reflection.on_error)
-        xml_reflection_core.on_error = messages.append
-        xml_reflection.on_error = messages.append
-        try:
-            # As URDF.from_xml_string, but parsed in chunks (see urdf_rules.feed_in_chunks).
-            root = feed_in_chunks(etree.XMLParser(), urdf_xml.encode('utf-8'))
-            robot = urdf_parser.URDF.from_xml(root, xml_reflection_core.Path(
-                'robot', tree=etree.ElementTree(root)))
-            dismantle(root)
-        except Exception as error:  # the parser raises bare Exception and AssertionError
-            raise RobotModelError('malformed URDF: %s' % str(error).strip()) from error
-        finally:
-            xml_reflection_core.on_error, xml_reflection.on_error = saved
-    return robot, tuple(messages)
-
-
-def _release(robot: urdf_parser.Robot) -> None:
-    """Free the parser's objects one at a time (see :func:`.urdf_rules.dismantle`)."""
-    attributes = vars(robot).values()
-    for value in attributes:
-        if isinstance(value, dict):
-            value.clear()
-    for value in attributes:
-        if isinstance(value, list):
-            while value:
-                value.pop()
-
-
-def _describe_joint(joint: urdf_parser.Joint) -> JointDescription:
-    """Convert one parsed joint, checking the values the kinematics relies on."""
-    origin = joint.origin
-    xyz = origin.xyz if origin is not None and origin.xyz is not None else (0.0, 0.0, 0.0)
-    rpy = origin.rpy if origin is not None and origin.rpy is not None else (0.0, 0.0, 0.0)
-    transform = origin_matrix(xyz, rpy)
-    if not np.all(np.isfinite(transform)):
-        raise RobotModelError("joint '%s' has a non-finite <origin>" % joint.name)
-    # The URDF default axis is x.
-    axis = np.array(joint.axis if joint.axis is not None else (1.0, 0.0, 0.0), dtype=float)
-    lower = upper = velocity = None
-    if joint.limit is not None:
-        lower = float(joint.limit.lower if joint.limit.lower is not None else 0.0)
-        upper = float(joint.limit.upper if joint.limit.upper is not None else 0.0)
-        if joint.limit.velocity is not None and joint.limit.velocity > 0.0:
-            velocity = float(joint.limit.velocity)
-    mimic = None
-    if joint.mimic is not None:
-        mimic = Mimic(
-            leader=joint.mimic.joint,
-            multiplier=1.0 if joint.mimic.multiplier is None else float(joint.mimic.multiplier),
-            offset=0.0 if joint.mimic.offset is None else float(joint.mimic.offset))
-    return JointDescription(
-        name=joint.name, joint_type=joint.type, parent=joint.parent, child=joint.child,
-        origin=transform, axis=axis, lower=lower, upper=upper, velocity=velocity, mimic=mimic)
-
-
 def _rigid_inverse(transform: np.ndarray) -> np.ndarray:
     inverse = np.eye(4)
     rotation_transposed = transform[:3, :3].T
@@ -146,20 +63,29 @@ class RobotModel:
 
     def __init__(self, name: str, link_names: Sequence[str],
                  joints: Sequence[JointDescription],
-                 parser_messages: Sequence[str] = ()):
+                 parser_messages: Sequence[str] = (), *,
+                 collisions: Optional[Mapping[str, Sequence[CollisionShape]]] = None):
         """
         Assemble a model from already-parsed joints (use :meth:`from_urdf` instead).
 
-        Raises :class:`RobotModelError` when the joints do not form one tree over the links.
+        ``collisions`` maps link names to their collision shapes (links without any may be
+        left out). Raises :class:`RobotModelError` when the joints do not form one tree over
+        the links.
         """
         self._name = name
         self._link_names = tuple(link_names)
         self._joints: Dict[str, JointDescription] = {}
         self._parent_joint: Dict[str, JointDescription] = {}
         self.parser_messages: Tuple[str, ...] = tuple(parser_messages)
+        self._collisions: Dict[str, Tuple[CollisionShape, ...]] = {
+            link: tuple(shapes) for link, shapes in (collisions or {}).items()}
         known_links = set(self._link_names)
         if len(known_links) != len(self._link_names):
             raise RobotModelError("robot '%s' declares a link name twice" % name)
+        for link in self._collisions:
+            if link not in known_links:
+                raise RobotModelError("collision shapes given for link '%s', which is not a "
+                                      "<link> of robot '%s'" % (link, name))
         for joint in joints:
             if joint.name in self._joints:
                 raise RobotModelError(
@@ -205,17 +131,31 @@ class RobotModel:
     @classmethod
     def from_urdf(cls, urdf_xml: str) -> 'RobotModel':
         """
-        Parse URDF XML text.
+        Parse URDF XML text, accepting exactly what urdfdom accepts.
 
-        Unknown tags and attributes are collected in :attr:`parser_messages` instead of
-        being printed. Raises :class:`RobotModelError` for malformed XML, a document that is
-        not a ``<robot>``, missing required attributes or a tree that is not a tree.
+        What was skipped (unknown top-level elements, unknown link attributes, collisions
+        urdfdom cannot read) is listed in :attr:`parser_messages`; nothing is printed.
+
+        :param urdf_xml: The URDF text.
+        :returns: The model.
+        :raises RobotModelError: For malformed XML, a document that is not a ``<robot>``,
+            every rule of urdfdom the description breaks (naming the joint or link, element
+            and attribute), or a tree that is not a tree.
         """
-        robot, messages = _parse_robot(urdf_xml)
-        joints = [_describe_joint(joint) for joint in robot.joints]
-        model = cls(robot.name, [link.name for link in robot.links], joints, messages)
-        _release(robot)
-        return model
+        parsed = read_robot(urdf_xml)
+        return cls(parsed.name, parsed.link_names, parsed.joints, parsed.messages,
+                   collisions=parsed.collisions)
+
+    def collisions(self, link_name: str) -> Tuple[CollisionShape, ...]:
+        """
+        Return the collision shapes of a link, in the order of the URDF (empty if none).
+
+        :param link_name: A link of the model.
+        :returns: The shapes; each origin is in the link's frame.
+        :raises RobotModelError: For an unknown link, naming close and available ones.
+        """
+        self.check_link(link_name)
+        return self._collisions.get(link_name, ())
 
     @property
     def name(self) -> str:
@@ -320,25 +260,32 @@ class RobotModel:
         Cut the serial chain from ``base_link`` to ``tip_link``: the one way to build a chain.
 
         ``tip_link`` may be any descendant of ``base_link``, e.g. a tool frame after fixed
-        joints.
+        joints. A mimic joint of the chain whose leader lies off the chain (the second finger
+        of a gripper whose first finger is on another branch) makes that leader a variable of
+        the chain: the solver moves the leader, and the follower moves with it.
 
         :param base_link: Link the chain's poses are expressed in.
         :param tip_link: Link whose pose the chain's forward kinematics gives.
         :returns: The chain.
         :raises RobotModelError: For unknown links, a base that is not an ancestor of the tip,
-            a mimic joint whose leader does not move, and everything :class:`Chain` refuses.
+            a mimic joint whose leader is unknown or does not move, and everything
+            :class:`Chain` refuses.
         """
         path = self.path(base_link, tip_link)
-        mimics = {}
+        on_path = {joint.name for joint in path}
+        mimics, outside_leaders = {}, {}
         for joint in path:
             if joint.mimic is not None and joint.is_moving:
                 mimic = self.resolve_mimic(joint.name)
-                if not self.joint(mimic.leader).is_moving:
+                leader = self.joint(mimic.leader)
+                if not leader.is_moving:
                     raise RobotModelError(
                         "joint '%s' mimics joint '%s', which is a %s joint, not a moving one"
-                        % (joint.name, mimic.leader, self.joint(mimic.leader).joint_type))
+                        % (joint.name, mimic.leader, leader.joint_type))
                 mimics[joint.name] = mimic
-        return Chain(base_link, tip_link, path, mimics)
+                if mimic.leader not in on_path:
+                    outside_leaders[mimic.leader] = leader
+        return Chain(base_link, tip_link, path, mimics, outside_leaders=outside_leaders)
 
     def joint_value(self, joint_name: str, joint_positions: Mapping[str, float]) -> float:
         """
@@ -400,7 +347,7 @@ class RobotModel:
         holds the interpreter lock for tens of milliseconds; piecewise, other threads run in
         between. Only for a model nobody else uses any more.
         """
-        for table in (self._parent_joint, self._joints):
+        for table in (self._parent_joint, self._joints, self._collisions):
             while table:
                 table.popitem()
 

@@ -1,172 +1,172 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-What a URDF must satisfy before its kinematics is used, checked in one pass over the text.
+How urdfdom, the parser of robot_state_publisher, reads the numbers and elements of a URDF.
 
-The rules follow urdfdom, the parser of robot_state_publisher, so that a description refused
-there is refused here too, and every refusal names the joint or link, the element and the
-attribute, as urdfdom does:
+A description is accepted here exactly when urdfdom accepts it, as far as the parts this
+package reads go (links, joints, collision geometry); everything else (visuals, materials,
+transmissions, gazebo and ros2_control tags, unknown elements) is never looked at. Every
+refusal names the joint or link, the element and the attribute.
 
-- every number urdfdom reads is finite and every vector has its three (rgba: four) values;
-  urdfdom reads ``inf`` and ``nan`` as no number at all;
-- a revolute or prismatic joint has a ``<limit>`` with ``effort`` and ``velocity``.
-
-One rule is stricter than urdfdom, which takes any number: the velocity and effort limits of a
-moving joint must be positive. A command's duration is computed from the velocity limit, and
-zero or a negative value leaves nothing to compute it from.
+urdfdom's number grammar: a decimal number, optionally signed and with an exponent, after
+optional leading blanks and with nothing after it; ``inf``, ``nan``, hexadecimal and values
+beyond the range of a double are not numbers. A vector is split at spaces, not at tabs or line
+breaks, and must hold exactly three numbers (:mod:`.urdf_xml` keeps those blanks in attribute
+values, as urdfdom's XML library does). urdfdom reads only the first child element of each
+kind (the first ``<origin>``, ``<limit>``, ...), and so does this module.
 """
 
 import math
-from typing import Any, Dict, Optional, Tuple
+import re
+from typing import Optional, Sequence, Tuple
 import xml.etree.ElementTree as ElementTree
 
-from .joint import MOVING_JOINT_TYPES
 from ..exceptions import RobotModelError
 
-__all__ = ['check_joint_limits', 'check_numbers', 'dismantle', 'feed_in_chunks', 'parse_xml']
+__all__ = [
+    'JOINT_TYPES',
+    'check_joint_extras',
+    'owner_name',
+    'read_number',
+    'read_vector',
+    'required_attribute',
+]
 
-# Bytes handed to the XML parser at a time: between two chunks other threads get the
-# interpreter, so parsing a description of megabytes never stalls them for long.
-_CHUNK_BYTES = 64 * 1024
+#: Every joint type urdfdom knows; any other type refuses the description.
+JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
 
-# Numeric attributes of URDF elements and how many numbers each holds.
-_NUMBERS: Dict[Tuple[str, str], int] = {
-    ('origin', 'xyz'): 3, ('origin', 'rpy'): 3, ('axis', 'xyz'): 3,
-    ('limit', 'lower'): 1, ('limit', 'upper'): 1, ('limit', 'effort'): 1,
-    ('limit', 'velocity'): 1,
-    ('mimic', 'multiplier'): 1, ('mimic', 'offset'): 1,
-    ('dynamics', 'damping'): 1, ('dynamics', 'friction'): 1,
-    ('safety_controller', 'soft_lower_limit'): 1, ('safety_controller', 'soft_upper_limit'): 1,
-    ('safety_controller', 'k_position'): 1, ('safety_controller', 'k_velocity'): 1,
-    ('calibration', 'rising'): 1, ('calibration', 'falling'): 1,
-    ('mass', 'value'): 1,
-    ('inertia', 'ixx'): 1, ('inertia', 'ixy'): 1, ('inertia', 'ixz'): 1,
-    ('inertia', 'iyy'): 1, ('inertia', 'iyz'): 1, ('inertia', 'izz'): 1,
-    ('box', 'size'): 3, ('cylinder', 'radius'): 1, ('cylinder', 'length'): 1,
-    ('sphere', 'radius'): 1, ('mesh', 'scale'): 3, ('color', 'rgba'): 4,
-}
+# What C++ stream extraction of a double consumes in the classic locale, to the very end.
+_DECIMAL = re.compile(r'[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z')
+_LEADING_BLANKS = ' \t\n\v\f\r'  # the space first: urdfdom splits vectors at it alone
 
 # Longest attribute value quoted in a message.
 _MAX_QUOTED = 60
 
 
-def feed_in_chunks(parser: Any, data: bytes) -> Any:
-    """
-    Parse a document with an incremental XML parser, a slice at a time.
-
-    :param parser: An ``xml.etree.ElementTree.XMLParser`` or an ``lxml.etree.XMLParser``.
-    :param data: The document.
-    :returns: The root element, as ``parser.close()`` returns it.
-    :raises Exception: What the parser raises on malformed XML.
-    """
-    for start in range(0, len(data), _CHUNK_BYTES):
-        parser.feed(data[start:start + _CHUNK_BYTES])
-    return parser.close()
-
-
-def parse_xml(urdf_xml: str) -> ElementTree.Element:
-    """
-    Parse XML text with the standard library, in chunks.
-
-    :param urdf_xml: The text.
-    :returns: The root element.
-    :raises ElementTree.ParseError: On malformed XML; the message names line and column.
-    """
-    return feed_in_chunks(ElementTree.XMLParser(), urdf_xml.encode('utf-8'))
-
-
-def dismantle(root: Any) -> None:
-    """
-    Free a parsed document one top-level element at a time.
-
-    Dropped at once, the tree of a description of megabytes is freed in one call that holds
-    the interpreter lock for tens of milliseconds; element by element, other threads run in
-    between.
-
-    :param root: An ``xml.etree.ElementTree`` or ``lxml.etree`` element; emptied.
-    """
-    # Not ``while len(root)``: lxml counts the children one by one, which makes the loop
-    # quadratic; removing the last child is constant time in both libraries.
-    while True:
-        try:
-            del root[-1]
-        except IndexError:
-            return
-
-
-def _owner(element: ElementTree.Element) -> str:
+def owner_name(element: ElementTree.Element) -> str:
+    """Name a ``<joint>`` or ``<link>`` for a message, e.g. ``joint 'elbow'``."""
     return "%s '%s'" % (element.tag, element.get('name', ''))
 
 
 def _quoted(value: str) -> str:
-    if len(value) > _MAX_QUOTED:
-        value = value[:_MAX_QUOTED] + '...'
+    return value[:_MAX_QUOTED] + '...' if len(value) > _MAX_QUOTED else value
+
+
+def _problem(owner: str, element: ElementTree.Element, attribute: str, problem: str
+             ) -> RobotModelError:
+    return RobotModelError('%s: <%s %s="%s">: %s %s' % (
+        owner, element.tag, attribute, _quoted(element.get(attribute, '')), attribute, problem))
+
+
+def _number(piece: str) -> Tuple[Optional[float], str]:
+    """Read one number as urdfdom does: ``(value, '')`` or ``(None, what is wrong)``."""
+    stripped = piece.lstrip(_LEADING_BLANKS)
+    if any(blank in stripped for blank in _LEADING_BLANKS[1:]):
+        return None, 'must not hold a tab or line break (urdfdom reads it as part of a number)'
+    if _DECIMAL.match(stripped):
+        value = float(stripped)
+        # Beyond the range of a double: the C++ stream fails, Python gives infinity.
+        return (value, '') if math.isfinite(value) else (None, 'must be finite')
+    try:
+        spelled = float(stripped)
+    except ValueError:
+        return None, 'must be a number'
+    return None, 'must be a number' if math.isfinite(spelled) else 'must be finite'
+
+
+def required_attribute(owner: str, element: ElementTree.Element, attribute: str) -> str:
+    """
+    Return an attribute urdfdom requires.
+
+    :param owner: The joint or link, for the message (see :func:`owner_name`).
+    :param element: The element holding the attribute.
+    :param attribute: Its name.
+    :returns: Its text.
+    :raises RobotModelError: Naming owner, element and attribute when it is missing.
+    """
+    text = element.get(attribute)
+    if text is None:
+        raise RobotModelError('%s: <%s> has no %s attribute; it is required'
+                              % (owner, element.tag, attribute))
+    return text
+
+
+def read_number(owner: str, element: ElementTree.Element, attribute: str,
+                default: Optional[float] = None) -> float:
+    """
+    Read a numeric attribute as urdfdom does.
+
+    :param owner: The joint or link, for the message (see :func:`owner_name`).
+    :param element: The element holding the attribute.
+    :param attribute: Its name.
+    :param default: Value when the attribute is absent; None makes it required.
+    :returns: The finite number.
+    :raises RobotModelError: Naming owner, element and attribute, when the attribute is
+        required but absent, or not a finite number.
+    """
+    text = element.get(attribute)
+    if text is None and default is not None:
+        return default
+    value, problem = _number(required_attribute(owner, element, attribute))
+    if value is None:
+        raise _problem(owner, element, attribute, problem)
     return value
 
 
-def _values(text: str) -> Optional[list]:
-    try:
-        return [float(part) for part in text.split()]
-    except ValueError:
-        return None
-
-
-def check_numbers(robot: ElementTree.Element) -> None:
+def read_vector(owner: str, element: ElementTree.Element, attribute: str,
+                default: Optional[Sequence[float]] = None) -> Tuple[float, float, float]:
     """
-    Check every numeric attribute of the joints, links and materials of a ``<robot>``.
+    Read a three-number attribute (``xyz``, ``rpy``, ``size``, ``scale``) as urdfdom does.
 
-    :param robot: The root element.
-    :raises RobotModelError: Naming the joint, link or material, the element and the
-        attribute, if a value is not a number, not finite, or has the wrong count.
+    :param owner: The joint or link, for the message (see :func:`owner_name`).
+    :param element: The element holding the attribute.
+    :param attribute: Its name.
+    :param default: Value when the attribute is absent; None makes it required.
+    :returns: The three finite numbers.
+    :raises RobotModelError: Naming owner, element and attribute, when the attribute is
+        required but absent, or does not hold three finite numbers.
     """
-    for owner in robot:
-        if owner.tag not in ('joint', 'link', 'material'):
-            continue
-        for element in owner.iter():
-            for attribute, text in element.attrib.items():
-                count = _NUMBERS.get((element.tag, attribute))
-                if count is None:
-                    continue
-                values = _values(text)
-                if values is None or len(values) != count:
-                    problem = ('must hold %d numbers' % count if count > 1
-                               else 'must be a number')
-                elif not all(math.isfinite(value) for value in values):
-                    problem = 'must be finite'
-                else:
-                    continue
-                raise RobotModelError('%s: <%s %s="%s">: %s %s' % (
-                    _owner(owner), element.tag, attribute, _quoted(text), attribute, problem))
+    text = element.get(attribute)
+    if text is None and default is not None:
+        return tuple(float(value) for value in default)
+    pieces = [piece for piece in required_attribute(owner, element, attribute).split(' ')
+              if piece]
+    values = []
+    for piece in pieces:
+        value, problem = _number(piece)
+        if value is None:
+            raise _problem(owner, element, attribute,
+                           'must hold 3 numbers' if problem == 'must be a number' else problem)
+        values.append(value)
+    if len(values) != 3:
+        raise _problem(owner, element, attribute, 'must hold 3 numbers')
+    return values[0], values[1], values[2]
 
 
-def check_joint_limits(robot: ElementTree.Element) -> None:
+def check_joint_extras(owner: str, joint: ElementTree.Element) -> None:
     """
-    Check the ``<limit>`` of every moving joint of a ``<robot>``.
+    Check the joint elements urdfdom reads but kinematics does not use.
 
-    Run after :func:`check_numbers`: the values are known to be finite numbers.
+    These are ``<safety_controller>`` (``k_velocity`` required), ``<calibration>`` and
+    ``<dynamics>`` (``damping`` or ``friction`` required).
 
-    :param robot: The root element.
-    :raises RobotModelError: Naming the joint and the attribute, if a revolute or prismatic
-        joint has no ``<limit>``, a limit lacks ``effort`` or ``velocity``, or either is not
-        positive.
+    :param owner: The joint, for the message (see :func:`owner_name`).
+    :param joint: The ``<joint>`` element.
+    :raises RobotModelError: Naming the joint, element and attribute, as urdfdom refuses it.
     """
-    for joint in robot.iterfind('joint'):
-        joint_type = joint.get('type')
-        if joint_type not in MOVING_JOINT_TYPES:
-            continue
-        limit = joint.find('limit')
-        if limit is None:
-            if joint_type != 'continuous':
-                raise RobotModelError(
-                    "joint '%s' is %s but has no <limit>: its lower, upper, effort and velocity "
-                    'limits are required' % (joint.get('name', ''), joint_type))
-            continue
-        for attribute in ('effort', 'velocity'):
-            text = limit.get(attribute)
-            if text is None:
-                raise RobotModelError("joint '%s': <limit> has no %s attribute; it is required"
-                                      % (joint.get('name', ''), attribute))
-            if float(text) <= 0.0:
-                raise RobotModelError(
-                    "joint '%s': <limit %s=\"%s\">: %s must be positive"
-                    % (joint.get('name', ''), attribute, _quoted(text), attribute))
+    safety = joint.find('safety_controller')
+    if safety is not None:
+        for attribute in ('soft_lower_limit', 'soft_upper_limit', 'k_position'):
+            read_number(owner, safety, attribute, default=0.0)
+        read_number(owner, safety, 'k_velocity')
+    calibration = joint.find('calibration')
+    if calibration is not None:
+        for attribute in ('rising', 'falling'):
+            read_number(owner, calibration, attribute, default=0.0)
+    dynamics = joint.find('dynamics')
+    if dynamics is not None:
+        if dynamics.get('damping') is None and dynamics.get('friction') is None:
+            raise RobotModelError('%s: <dynamics> has neither damping nor friction; one is '
+                                  'required' % owner)
+        for attribute in ('damping', 'friction'):
+            read_number(owner, dynamics, attribute, default=0.0)

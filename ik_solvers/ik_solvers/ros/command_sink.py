@@ -14,9 +14,11 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from trajectory_msgs.msg import JointTrajectory
 
 from .conversions import command_trajectory
+from .path_conversions import path_command_trajectory
 from .names import command_topic_for, DEFAULT_CONTROLLER_NAME
 from ..engine.command_sink import CommandSink
 from ..engine.outcome import Command
+from ..engine.path_request import PathCommand
 
 __all__ = ['TopicCommandSink']
 
@@ -57,3 +59,12 @@ class TopicCommandSink(CommandSink):
         :raises ValueError: If the command has no joints or its sizes disagree.
         """
         self._publisher.publish(command_trajectory(command))
+
+    def send_path(self, command: PathCommand) -> None:
+        """
+        Send one timed multi-point move.
+
+        :param command: The executed path's trajectory.
+        :raises ValueError: If the command has no joints or fewer than two points.
+        """
+        self._publisher.publish(path_command_trajectory(command))

@@ -15,6 +15,7 @@ from .outcome_log import OutcomeLog
 from ..engine.description_loader import DescriptionLoader
 from ..engine.pipeline import IKEngine
 from ..exceptions import RobotModelError
+from ..kinematics.joint import DEFAULT_VELOCITY_LIMIT
 
 __all__ = ['DescriptionInput', 'LONG_PARSE_CHARACTERS']
 
@@ -79,6 +80,12 @@ class DescriptionInput:
                              self._engine.collision_summary()))
         for warning in warnings:
             self._logger.warning(warning)
+        if chain.joints_without_velocity_limit:
+            # Once per description, not throttled: it explains every command's duration.
+            self._logger.warning(
+                'the description gives no positive velocity limit for %s: commands move them '
+                'at most %g rad/s or m/s times velocity_scale' % (
+                    ', '.join(chain.joints_without_velocity_limit), DEFAULT_VELOCITY_LIMIT))
 
     def _failed(self, error: Exception, origin: str) -> None:
         self._logger.error('failed to load the description from %s: %r' % (origin, error))

@@ -22,6 +22,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from visualization_msgs.msg import MarkerArray
 
+from .cartesian_path_service import CartesianPathService, read_joint_limits_file
 from .collision_inputs import CollisionInputs
 from .command_sink import TopicCommandSink
 from .conversions import fill_response, service_request, status_message, target_request
@@ -43,8 +44,10 @@ from .tf_lookup import start_tf_lookup
 from ..engine.error_codes import ErrorCode
 from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKOutcome
+from ..engine.path_request import PathOutcome
 from ..engine.pipeline import IKEngine
-from ..exceptions import InvalidSeedError
+from ..exceptions import InvalidLimitsError, InvalidSeedError
+from ..paths import warm_up_timing
 from ..solvers import SOLVERS, warm_up
 
 __all__ = ['IKNode', 'LOG_THROTTLE_PERIOD', 'main']
@@ -92,17 +95,25 @@ class IKNode(Node):
         # solves and made the node skip most dragged goals); solves run on worker threads.
         self._solve_service = SolveIKService(
             self, self._on_solve_ik, lambda: self._node_parameters.settings.max_pending_requests)
+        self._path_service = CartesianPathService(
+            self, self._engine, lambda: self._node_parameters.settings, self._on_path_outcome,
+            self._joint_limits(), lambda: self._node_parameters.settings.max_pending_requests,
+            collision_model=lambda: self._engine.collision_model(self._node_parameters.settings))
         solver = self._node_parameters.settings.solver
         # Compiled (or loaded from the disk cache) here, so that no drag ever waits for it.
         order = sorted(SOLVERS, key=lambda name: name != solver)  # stable: the solver first
         self.get_logger().info('loading the compiled solvers (%s); the first start after an '
                                'install compiles them, which takes a minute' % ', '.join(order))
         self.get_logger().info('solvers ready in %.2f s' % warm_up(order))
+        # toppra's import takes seconds on a cold start: paid here, not by the first path.
+        self.get_logger().info('path timing ready in %.2f s' % warm_up_timing())
         self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
         self._worker.start()
-        self.get_logger().info('ready: solver %s, targets on %s, commands on %s, service %s' % (
-            solver, self.resolve_topic_name(TARGET_POSE_TOPIC), self._commands.destination,
-            self._solve_service.service_name))
+        self.get_logger().info('ready: solver %s, targets on %s, commands on %s, services %s '
+                               'and %s' % (solver, self.resolve_topic_name(TARGET_POSE_TOPIC),
+                                           self._commands.destination,
+                                           self._solve_service.service_name,
+                                           self._path_service.service_name))
 
     @property
     def descriptions_received(self) -> int:
@@ -120,6 +131,7 @@ class IKNode(Node):
         self._descriptions.close(timeout=1.0)
         self._collision_inputs.close(timeout=1.0)
         self._solve_service.close(timeout=0.0)
+        self._path_service.close(timeout=0.0)
         self._targets.close()
         with self._worker_output:
             pass  # only waits for the publications of a finished solve; none start after this
@@ -180,6 +192,25 @@ class IKNode(Node):
         self._log.outcome(outcome, 'solve_ik')
         self._publish_feedback(outcome, settings.base_link, status=False)
         return fill_response(response, outcome, self.get_clock().now().to_msg())
+
+    def _joint_limits(self):
+        try:
+            return read_joint_limits_file(self._node_parameters.value('joint_limits_file'))
+        except InvalidLimitsError as error:
+            self.get_logger().error('%s; Cartesian paths use acceleration_limit for every '
+                                    'joint' % error)
+            return {}
+
+    def _on_path_outcome(self, outcome: PathOutcome) -> None:
+        # Runs on the CartesianPath worker, once per request.
+        if outcome.command is not None:
+            self._commands.send_path(outcome.command)
+        if outcome.success:
+            self.get_logger().info('cartesian_path: %s' % outcome.message)
+        else:
+            self._log.warn('cartesian_path_%s' % outcome.code.name.lower(),
+                           'cartesian_path: %s (%s)' % (outcome.message.splitlines()[0],
+                                                        outcome.code.name))
 
     def _publish_feedback(self, outcome: IKOutcome, base_link: str, *, status: bool) -> None:
         frame_id = outcome.chain.base_link if outcome.chain is not None else base_link

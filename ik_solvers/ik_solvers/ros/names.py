@@ -8,6 +8,7 @@ node's own name, so with the default name and namespace ``~/status`` is ``/ik_no
 """
 
 __all__ = [
+    'CARTESIAN_PATH_SERVICE',
     'DEFAULT_CONTROLLER_NAME',
     'JOINT_STATES_TOPIC',
     'MARKERS_TOPIC',
@@ -42,6 +43,8 @@ STATUS_TOPIC = '~/status'
 MARKERS_TOPIC = '~/markers'
 #: ik_solvers_interfaces/srv/SolveIK: one-shot solves.
 SOLVE_IK_SERVICE = '~/solve_ik'
+#: ik_solvers_interfaces/srv/CartesianPath: straight-line paths of the tip, timed.
+CARTESIAN_PATH_SERVICE = '~/cartesian_path'
 
 DEFAULT_CONTROLLER_NAME = 'joint_trajectory_controller'
 

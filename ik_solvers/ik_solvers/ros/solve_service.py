@@ -1,7 +1,11 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The ik_node's SolveIK service: every request is answered, by a solve or at once with BUSY.
+The ik_node's services: every request is answered, by a solve or at once with BUSY.
+
+:class:`SolveIKService` serves SolveIK by default; the CartesianPath service is the same class
+with its own type, name and pool (see :mod:`.cartesian_path_service`), so a long path never
+holds up a SolveIK call, nor the streamed targets.
 
 With a plain callback the executor thread solves one request at a time, and the middleware
 keeps only a few requests waiting: the rest of a burst was dropped and its callers waited
@@ -13,7 +17,7 @@ the pool's bound turns overload into an immediate BUSY answer instead of a silen
 """
 
 from concurrent.futures import Future
-from typing import Any, Callable, Generator
+from typing import Any, Callable, Generator, Type
 
 from ik_solvers_interfaces.srv import SolveIK
 from rclpy.callback_groups import ReentrantCallbackGroup
@@ -37,7 +41,7 @@ SERVICE_WORKERS = 2
 
 #: Answers one request on a worker thread: ``answer(request, response) -> response``; must
 #: not raise.
-AnswerFunction = Callable[[SolveIK.Request, SolveIK.Response], SolveIK.Response]
+AnswerFunction = Callable[[Any, Any], Any]
 
 
 class _Completion:
@@ -57,7 +61,8 @@ class SolveIKService:
     """The ``~/solve_ik`` service of a node, answered on a pool of worker threads."""
 
     def __init__(self, node: Node, answer: AnswerFunction, max_pending: Callable[[], int],
-                 *, workers: int = SERVICE_WORKERS) -> None:
+                 *, workers: int = SERVICE_WORKERS, service_type: Type = SolveIK,
+                 service_name: str = SOLVE_IK_SERVICE, label: str = 'SolveIK') -> None:
         """
         Create the service on ``node``.
 
@@ -66,17 +71,22 @@ class SolveIKService:
         :param max_pending: Returns the largest number of requests held at once (being solved
             or waiting); read for every request, so a parameter change applies at once.
         :param workers: Number of worker threads.
+        :param service_type: The service type; its response has ``success``, ``error_code``
+            and ``message``, and shares SolveIK's BUSY and INTERNAL_ERROR codes.
+        :param service_name: The service's name.
+        :param label: Names the service in messages and the pool's threads.
         """
         self._answer = answer
         self._max_pending = max_pending
-        self._pool = RequestPool(workers, name='solve_ik')
+        self._label = label
+        self._pool = RequestPool(workers, name=label.lower())
         # In the node's default group a waiting coroutine would keep the group busy: the
         # executor would take no other callback of the node, nor this guard condition, until
         # the solve is done. A reentrant group lets requests and wake-ups in meanwhile.
         group = ReentrantCallbackGroup()
         self._wake = node.create_guard_condition(self._woken, callback_group=group)
         qos = QoSProfile(depth=SERVICE_QUEUE_DEPTH, reliability=ReliabilityPolicy.RELIABLE)
-        self._service = node.create_service(SolveIK, SOLVE_IK_SERVICE, self._on_request,
+        self._service = node.create_service(service_type, service_name, self._on_request,
                                             qos_profile=qos, callback_group=group)
 
     @property
@@ -107,15 +117,15 @@ class SolveIKService:
         except Exception:  # noqa: B902 - the node may be destroyed while a solve finishes
             pass
 
-    async def _on_request(self, request: SolveIK.Request,
-                          response: SolveIK.Response) -> SolveIK.Response:
+    async def _on_request(self, request: Any, response: Any) -> Any:
         limit = self._max_pending()
         future = self._pool.try_submit(lambda: self._answer(request, response), limit,
                                        on_done=self._wake_executor)
         if future is None:
             return self._refuse(response, ErrorCode.BUSY, (
-                'busy: %d SolveIK requests are being solved or waiting (max_pending_requests '
-                '= %d); this one was not solved, try again later' % (self._pool.pending, limit)))
+                'busy: %d %s requests are being solved or waiting (max_pending_requests '
+                '= %d); this one was not solved, try again later'
+                % (self._pool.pending, self._label, limit)))
         await _Completion(future)
         if future.cancelled():
             return self._refuse(response, ErrorCode.BUSY,
@@ -126,7 +136,7 @@ class SolveIKService:
         return future.result()
 
     @staticmethod
-    def _refuse(response: SolveIK.Response, code: ErrorCode, message: Any) -> SolveIK.Response:
+    def _refuse(response: Any, code: ErrorCode, message: Any) -> Any:
         response.success = False
         response.error_code = int(code)
         response.message = message

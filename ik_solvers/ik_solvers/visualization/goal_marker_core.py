@@ -26,12 +26,14 @@ from std_msgs.msg import String
 from ..exceptions import IKError
 from ..kinematics import RobotModel
 from ..ros.names import (
+    CARTESIAN_PATH_SERVICE,
     JOINT_STATES_TOPIC,
     of_node,
     ROBOT_DESCRIPTION_TOPIC,
     STATUS_TOPIC,
     TARGET_POSE_TOPIC,
 )
+from .goal_line import StraightLineToGoal
 from .goal_marker_mode import check_orientation_mode, check_tip_axis, DEFAULT_TIP_AXIS
 from .goal_marker_shape import pose_from_message, pose_to_message
 from .goal_tracker import GoalPose, GoalTracker, Reachability
@@ -65,6 +67,8 @@ class GoalMarkerCore:
         tip_axis: Sequence[float] = DEFAULT_TIP_AXIS,
         on_goal_reset: Optional[GoalCallback] = None,
         on_reachability: Optional[ReachabilityCallback] = None,
+        stream_goals: bool = True,
+        cartesian_path_service: str = of_node(CARTESIAN_PATH_SERVICE),
     ) -> None:
         """
         Subscribe and publish on ``node``.
@@ -82,6 +86,9 @@ class GoalMarkerCore:
         :param tip_axis: the tip axis of axis mode, in the tip frame; scaled to unit length.
         :param on_goal_reset: called with the initial goal and its frame.
         :param on_reachability: called when the reachability of the last goal changes.
+        :param stream_goals: send the dragged goal on ``target_pose`` (the arm follows the
+            drag); false only places it, for a straight line to it (:meth:`line_to_goal`).
+        :param cartesian_path_service: the IK node's CartesianPath service.
         :raises ValueError: ``tip_link`` is empty, ``send_rate`` is not positive, or
             ``orientation_mode`` or ``tip_axis`` is invalid.
         """
@@ -100,6 +107,9 @@ class GoalMarkerCore:
         self._chain = None
         self._frame_id = base_link
         self._joint_positions: dict[str, float] = {}
+        self._stream = bool(stream_goals)
+        self._line = StraightLineToGoal(node, self._current_chain,
+                                        ik_node_service=cartesian_path_service)
 
         self._publisher = node.create_publisher(PoseStamped, target_topic, 10)
         description_qos = QoSProfile(
@@ -151,9 +161,28 @@ class GoalMarkerCore:
         if goal is None:
             return
         with self._lock:
+            if not self._stream:
+                self._tracker.drag(goal)  # placed, not sent
+                return
             due = self._tracker.release(goal, self._now())
         if due is not None:
             self._publish(due)
+
+    def line_to_goal(self, *, execute: bool) -> bool:
+        """
+        Ask the IK node for a straight line of the tool to the goal; preview or run it.
+
+        :param execute: Run the line (the node commands a complete line); else only preview
+            it on ``~/line_preview``.
+        :returns: Whether the request was sent.
+        """
+        with self._lock:
+            goal, frame_id = self._tracker.pose, self._frame_id
+        return self._line.send(goal, frame_id, execute=execute)
+
+    def _current_chain(self):
+        with self._lock:
+            return self._chain
 
     def _goal_or_none(self, pose: Pose) -> Optional[GoalPose]:
         try:
@@ -166,6 +195,8 @@ class GoalMarkerCore:
         return self._node.get_clock().now().nanoseconds * 1e-9
 
     def _on_timer(self) -> None:
+        if not self._stream:
+            return
         with self._lock:
             due = self._tracker.due(self._now())
         if due is not None:

@@ -16,11 +16,12 @@ from __future__ import annotations
 from typing import Optional
 
 from interactive_markers import InteractiveMarkerServer
+from interactive_markers.menu_handler import MenuHandler
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 from rclpy.node import Node
 from visualization_msgs.msg import InteractiveMarkerFeedback
 
-from ..ros.names import of_node, STATUS_TOPIC
+from ..ros.names import CARTESIAN_PATH_SERVICE, of_node, STATUS_TOPIC
 from ..ros.node_main import run_node
 from .goal_marker_core import GoalMarkerCore
 from .goal_marker_mode import (check_orientation_mode, check_tip_axis, DEFAULT_TIP_AXIS,
@@ -40,7 +41,8 @@ class GoalMarkerNode(Node):
     Parameters: ``base_link`` (empty: the description's root link), ``tip_link``,
     ``send_rate`` (Hz), ``status_topic``, ``marker_scale`` (m), ``robot_description``,
     ``orientation_mode`` (``full``, ``axis`` or ``none``), ``tip_axis`` (x, y, z in the tip
-    frame).
+    frame), ``stream_goals``. The marker's menu previews or runs a straight line of the tool to
+    the goal (:mod:`.goal_line`).
     """
 
     def __init__(self, *, node_name: str = NODE_NAME, **node_options) -> None:
@@ -66,6 +68,8 @@ class GoalMarkerNode(Node):
                             (1.0, 200.0))
         status_topic = declare('status_topic', of_node(STATUS_TOPIC),
                                'IKStatus topic of the IK node.')
+        path_service = declare('cartesian_path_service', of_node(CARTESIAN_PATH_SERVICE),
+                               'CartesianPath service of the IK node (the menu\'s lines).')
         self._scale = declare('marker_scale', 0.2, 'Size of the marker, in metres.', (0.01, 10.0))
         description = declare('robot_description', '',
                               'URDF used until one arrives on the robot_description topic.')
@@ -77,6 +81,9 @@ class GoalMarkerNode(Node):
         tip_axis = declare('tip_axis', list(DEFAULT_TIP_AXIS),
                            'In axis mode, the tip axis (x, y, z in the tip frame).',
                            any_type=True)
+        stream_goals = declare('stream_goals', True,
+                               'Send the dragged goal to the IK node (the arm follows the drag); '
+                               'false only places it, for the menu\'s straight line to it.')
         # Refused here, before the marker server exists, so that nothing is left half made.
         orientation_mode = check_orientation_mode(orientation_mode)
         tip_axis = check_tip_axis(tip_axis)
@@ -86,7 +93,15 @@ class GoalMarkerNode(Node):
             self, base_link=base_link, tip_link=tip_link, send_rate=send_rate,
             status_topic=status_topic, robot_description=description,
             orientation_mode=orientation_mode, tip_axis=tip_axis,
-            on_goal_reset=self._show_goal, on_reachability=self._recolour)
+            on_goal_reset=self._show_goal, on_reachability=self._recolour,
+            stream_goals=stream_goals, cartesian_path_service=path_service)
+        # Right-click on the marker: a straight line of the tool to the goal, through the IK
+        # node's ~/cartesian_path.
+        self._menu = MenuHandler()
+        self._menu.insert('Preview straight line to goal',
+                          callback=lambda _: self._core.line_to_goal(execute=False))
+        self._menu.insert('Run straight line to goal',
+                          callback=lambda _: self._core.line_to_goal(execute=True))
         self.get_logger().info(
             'interactive marker server on %s (the namespace for RViz)'
             % self.get_fully_qualified_name())
@@ -105,6 +120,7 @@ class GoalMarkerNode(Node):
             colour=COLOURS[reachability], scale=self._scale,
             orientation_mode=self._core.orientation_mode, tip_axis=self._core.tip_axis)
         self._server.insert(marker, feedback_callback=self._on_feedback)
+        self._menu.apply(self._server, marker.name)
         self._server.applyChanges()
 
     def _on_feedback(self, feedback: InteractiveMarkerFeedback) -> None:

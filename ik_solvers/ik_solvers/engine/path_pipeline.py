@@ -1,0 +1,230 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+A Cartesian path request of the ik_node, without ROS: checked, solved, timed, judged, planned.
+
+The stages of :meth:`~.pipeline.IKEngine.handle` once more, for a request of many targets:
+
+1. inputs: :func:`~.inputs.check_request` once (names, the first waypoint, the timeout and
+   tolerances against the node's bounds), then :meth:`~.inputs.InputChecks.names` and
+   :meth:`~.inputs.InputChecks.target` per further waypoint and
+   :meth:`~.inputs.InputChecks.frame` per frame, the way SolveIK targets are resolved;
+2. the path: :func:`ik_solvers.paths.cartesian_path`, which solves point by point, checks
+   every point by forward kinematics and times the reached part (toppra);
+3. judges: the end point of a path to be commanded goes through the engine's judges (within
+   tolerance, within the joint limits, fresh joint states); every point's pose and limits are
+   already checked by the path itself;
+4. the command: the timed trajectory from the current joint states.
+
+Every exception becomes a :class:`~.path_codes.PathErrorCode` here; nothing is raised.
+"""
+
+import time
+import traceback
+from typing import Any, Dict, Mapping, Optional, Protocol, Sequence, Tuple
+
+import numpy as np
+
+from .candidate import Candidate
+from .frames import ExternalLookup
+from .inputs import check_request, CheckedRequest, InputChecks
+from .judges import first_refusal, Judge
+from .outcome import IKRequest
+from .path_codes import path_code, PathErrorCode
+from .path_request import PathCommand, PathOutcome, PathRequest
+from .refusal import refusal_for
+from .settings import NodeSettings
+from ..exceptions import (
+    IKError,
+    InvalidLimitsError,
+    InvalidPathError,
+    InvalidSeedError,
+    InvalidStepError,
+    TimeParametrizationError,
+    TooManyPointsError,
+)
+from ..kinematics import Chain, RobotModel
+from ..paths import CartesianPathResult, cartesian_path, trajectory_limits
+from ..solvers import IKResult
+
+__all__ = ['PathWorld', 'handle_path']
+
+_REASON_CODES = {
+    'complete': PathErrorCode.SUCCESS,
+    'unreachable': PathErrorCode.NO_SOLUTION,
+    'timed_out': PathErrorCode.TIMED_OUT,
+    'jump': PathErrorCode.JOINT_JUMP,
+    'collision': PathErrorCode.IN_COLLISION,
+}
+# Path errors before the shared ones: the first class an error is an instance of decides.
+_PATH_ERRORS = (
+    (TooManyPointsError, PathErrorCode.TOO_MANY_POINTS),
+    (InvalidStepError, PathErrorCode.INVALID_STEP),
+    (InvalidPathError, PathErrorCode.INVALID_TARGET),
+    (InvalidLimitsError, PathErrorCode.INVALID_LIMITS),
+    (TimeParametrizationError, PathErrorCode.PATH_TOO_LONG),
+)
+
+
+class PathWorld(Protocol):
+    """What a path request needs of the engine: the model, where the robot is, the command."""
+
+    def chain_and_model(self, settings: NodeSettings) -> Tuple[Chain, RobotModel]:
+        """Return the chain and the description it was cut from."""
+
+    def joint_positions(self) -> Dict[str, float]:
+        """Return the latest joint states by name."""
+
+    def joint_state_ages(self, names: Sequence[str]) -> Mapping[str, float]:
+        """Return the seconds since each named joint's latest joint state."""
+
+    def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
+        """Return where the chain is, as best known (the start of a command)."""
+
+    def remember_command(self, chain: Chain, q: np.ndarray) -> None:
+        """Remember where the last command ends."""
+
+
+def handle_path(world: PathWorld, request: PathRequest, settings: NodeSettings, *,
+                checks: InputChecks, judges: Sequence[Judge],
+                external_lookup: Optional[ExternalLookup] = None,
+                joint_limits: Optional[Mapping[str, Any]] = None,
+                collision: Any = None) -> PathOutcome:
+    """
+    Answer one Cartesian path request; never raises.
+
+    :param world: The engine's model, joint states and last command.
+    :param request: The request.
+    :param settings: The node's parameters.
+    :param checks: The engine's input checks.
+    :param judges: The engine's judges, asked of the end point of a path to be commanded.
+    :param external_lookup: Resolves frames outside the description (tf2).
+    :param joint_limits: Parsed joint_limits entries (see :func:`ik_solvers.paths.
+        parse_joint_limits`), or None.
+    :param collision: A collision model (``check(q)``), or None.
+    :returns: The :class:`PathOutcome`.
+    """
+    known: Dict[str, Any] = {}
+    try:
+        return _handle(world, request, settings, checks, judges, external_lookup,
+                       joint_limits, collision, known)
+    except IKError as error:
+        for kind, code in _PATH_ERRORS:
+            if isinstance(error, kind):
+                return PathOutcome(code, str(error), **known)
+        refusal = refusal_for(error)
+        return PathOutcome(path_code(refusal.code), refusal.message, **known)
+    except Exception as error:  # noqa: B902 - a bug must not take the node down
+        return PathOutcome(PathErrorCode.INTERNAL_ERROR, 'internal error: %r\n%s'
+                           % (error, traceback.format_exc()), **known)
+
+
+def _requests(request: PathRequest, settings: NodeSettings) -> Sequence[IKRequest]:
+    timeout = request.timeout if request.timeout != 0.0 else settings.cartesian_timeout
+    return [IKRequest(position=tuple(point.position), orientation=tuple(point.orientation),
+                      frame_id=point.frame_id, solver=request.solver, timeout=timeout,
+                      position_tolerance=request.position_tolerance,
+                      orientation_tolerance=request.orientation_tolerance,
+                      seed_names=tuple(request.start_names),
+                      seed_positions=tuple(request.start_positions))
+            for point in request.waypoints]
+
+
+def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
+            checks: InputChecks, judges: Sequence[Judge],
+            external_lookup: Optional[ExternalLookup], joint_limits: Optional[Mapping[str, Any]],
+            collision: Any, known: Dict[str, Any]) -> PathOutcome:
+    started = time.perf_counter()
+    if not request.waypoints:
+        raise InvalidPathError('a path needs at least one waypoint')
+    requests = _requests(request, settings)
+    # 1. Inputs: the request once, each further waypoint's own fields once.
+    checked = check_request(requests[0], settings, checks)
+    known['solver'] = checked.solver
+    poses = [checked.target_in_frame]
+    for single in requests[1:]:
+        checks.names(single)
+        poses.append(checks.target(single.position, single.orientation))
+    chain, model = world.chain_and_model(settings)
+    known['chain'] = chain
+    joints = world.joint_positions()
+    current = world.where(chain, joints)
+    if request.start_names and request.execute:
+        raise InvalidSeedError('with execute the path starts where the robot is: leave start '
+                               'empty')
+    start = checks.seed(requests[0], chain, current) if request.start_names else current
+    joints.update(zip(chain.joint_names, start.tolist()))
+    frames: Dict[str, np.ndarray] = {}
+    targets = []
+    for single, pose in zip(requests, poses):
+        if single.frame_id not in frames:
+            frames[single.frame_id] = checks.frame(single, model, chain, joints,
+                                                   external_lookup, settings.tf_timeout)
+        with np.errstate(invalid='ignore', over='ignore'):
+            targets.append(frames[single.frame_id] @ pose)
+    limits = trajectory_limits(
+        chain, joint_limits=joint_limits, default_acceleration=settings.acceleration_limit,
+        velocity_scale=request.velocity_scale or settings.velocity_scale,
+        acceleration_scale=request.acceleration_scale or 1.0,
+        max_path_duration=settings.max_path_duration or float('inf'))
+    # A path to be commanded is checked whenever the avoid_collisions parameter is on, as a
+    # SolveIK command is: a request can add checking, never take it away from a move.
+    checked_for_collisions = request.avoid_collisions or (
+        request.execute and settings.avoid_collisions and collision is not None)
+    if request.avoid_collisions and collision is None:
+        return PathOutcome(PathErrorCode.COLLISION_CHECKING_UNAVAILABLE, (
+            'avoid_collisions was asked, and this node has no collision model: nothing was '
+            'planned'), **known)
+    # 2. The path, timed.
+    result = cartesian_path(
+        chain, targets, seed=start, max_step=request.max_step or settings.cartesian_max_step,
+        max_angle_step=request.max_angle_step or None,
+        jump_threshold=request.jump_threshold or settings.cartesian_jump_threshold,
+        relative_jump_threshold=request.relative_jump_threshold,
+        collision=collision if checked_for_collisions else None, solver=checked.solver,
+        position_tolerance=checked.position_tolerance,
+        orientation_tolerance=checked.orientation_tolerance,
+        point_timeout=min(settings.timeout, checked.timeout), timeout=checked.timeout,
+        max_points=settings.cartesian_max_points, limits=limits)
+    code = _REASON_CODES[result.reason]
+    summary = '%s; fraction %.3f, %d points, %.3f s long, planned in %.1f ms' % (
+        result.message, result.fraction, result.positions.shape[0],
+        result.trajectory.duration, 1e3 * (time.perf_counter() - started))
+    known.update(trajectory=result.trajectory, fraction=result.fraction,
+                 max_position_error=result.max_position_error,
+                 max_orientation_error=result.max_orientation_error,
+                 max_joint_step=result.max_joint_step, targets=result.targets)
+    # 3 and 4. Judges of the end point, then the command.
+    if not request.execute:
+        return PathOutcome(code, summary, **known)
+    if code != PathErrorCode.SUCCESS and not request.execute_partial:
+        return PathOutcome(code, summary + '; not commanded: the path stopped short and '
+                           'execute_partial is false', **known)
+    if result.positions.shape[0] < 2:
+        return PathOutcome(code, summary + '; not commanded: no point beyond the start',
+                           **known)
+    refusal = first_refusal(judges, _end_candidate(world, result, chain, model, start,
+                                                   settings, checked))
+    if refusal is not None:
+        return PathOutcome(PathErrorCode.EXECUTION_FAILED, '%s; not commanded: %s'
+                           % (summary, refusal.message), **known)
+    trajectory = result.trajectory
+    command = PathCommand(tuple(chain.joint_names), trajectory.times, trajectory.positions,
+                          trajectory.velocities, trajectory.accelerations)
+    world.remember_command(chain, trajectory.positions[-1])
+    return PathOutcome(code, summary + '; commanded', command=command, **known)
+
+
+def _end_candidate(world: PathWorld, result: CartesianPathResult, chain: Chain,
+                   model: RobotModel, start: np.ndarray, settings: NodeSettings,
+                   checked: CheckedRequest) -> Candidate:
+    q = result.positions[-1]
+    reached = np.asarray(chain.fk(q), dtype=float)
+    end = IKResult(q=q, success=True, position_error=result.max_position_error,
+                   orientation_error=result.max_orientation_error, iterations=0,
+                   elapsed=result.elapsed, status='success', solver=checked.solver)
+    return Candidate(chain=chain, model=model, q=q, reached=reached,
+                     target=result.targets[-1], start=start, last_command=None,
+                     joint_state_ages=world.joint_state_ages(chain.joint_names),
+                     settings=settings, streamed=False, commanding=True, result=end,
+                     solver=checked.solver, timeout=checked.timeout)

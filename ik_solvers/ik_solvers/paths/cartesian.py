@@ -1,0 +1,303 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Straight-line tool motion through waypoints, solved point by point on one branch.
+
+The path starts at the tip pose of the start configuration (``seed``) and runs along straight
+lines through the waypoints (see :mod:`.interpolation`). Every point is solved warm from the
+previous point's answer, with few restarts near it, so the arm stays on the branch it starts
+on. The path stops at the first point that
+
+* cannot be reached within the tolerances (``'unreachable'``; ``'timed_out'`` when a deadline
+  cut the search short, so that more time might help),
+* moves a joint by more than ``jump_threshold`` from the previous point, or fails MoveIt's
+  relative test (``'jump'``), or
+* collides (``'collision'``). Another answer to the same pose would lie on another branch, a
+  jump in itself, so the warm answer is the only one tried.
+
+The result holds the points reached, the fraction of the path they make, and why it stopped.
+"""
+
+from dataclasses import dataclass
+import math
+import time
+from typing import Any, Optional, Protocol, Sequence
+
+import numpy as np
+
+from ..exceptions import InvalidPathError, InvalidSeedError
+from ..kinematics import Chain
+from ..solvers.prepared import PreparedSolver
+from .interpolation import interpolate_path
+from .jumps import check_jump_options, relative_jump_index
+from .limits import TrajectoryLimits
+from .parametrization import time_parametrize
+from .pose_errors import pose_errors
+from .trajectory import TimedTrajectory
+
+__all__ = [
+    'CartesianPathResult',
+    'CollisionCheck',
+    'DEFAULT_MAX_POINTS',
+    'STOP_REASONS',
+    'cartesian_path',
+]
+
+#: Why a path stopped.
+STOP_REASONS = ('complete', 'unreachable', 'jump', 'collision', 'timed_out')
+#: Largest number of interpolated points (the start included) a path may have.
+DEFAULT_MAX_POINTS = 10000
+# A seed this far outside a joint's limits (rad or m) is moved onto the limit; farther is an
+# error: joint encoders report a little past a limit now and then.
+_SEED_LIMIT_SLACK = 1e-4
+# Further tries of a point whose solve ran out of its own time, within the path's deadline.
+_TIMEOUT_RETRIES = 2
+# Points solved between two jump tests (a jump found late costs at most this many solves).
+_BLOCK = 32
+
+
+class CollisionCheck(Protocol):
+    """What ``cartesian_path`` needs of a collision model: one check per configuration."""
+
+    def check(self, q: np.ndarray) -> Any:
+        """Return a report whose ``colliding`` attribute is true when ``q`` collides."""
+
+
+@dataclass(frozen=True)
+class CartesianPathResult:
+    """
+    The part of a Cartesian path that was reached, and why it ended there.
+
+    :ivar joint_names: The chain's N joint names, base to tip.
+    :ivar positions: (K, N) joint path, rad or m; row 0 is the start configuration, row k the
+        answer for interpolated point k. K >= 1.
+    :ivar targets: (K, 4, 4) the tip pose each row reaches, in the chain's base frame.
+    :ivar fraction: Share of the path achieved, in [0, 1], as MoveIt's GetCartesianPath counts
+        it (each waypoint's segment 1/W, a segment partly done by its share of steps).
+    :ivar reason: One of :data:`STOP_REASONS`.
+    :ivar stop_index: Index of the first interpolated point not reached (``num_points`` when
+        complete, 0 when the start configuration itself collides).
+    :ivar num_points: Interpolated points of the whole path, the start included.
+    :ivar max_position_error: Largest distance between a row's tip (by forward kinematics) and
+        its target, m.
+    :ivar max_orientation_error: Largest rotation angle between a row's tip orientation and its
+        target's, rad.
+    :ivar max_joint_step: Largest change of one joint between consecutive rows, rad or m.
+    :ivar message: Why it stopped, in words.
+    :ivar trajectory: The timed trajectory of ``positions`` when limits were given, else None.
+    :ivar collision_report: The collision model's report of the first colliding point, if any.
+    :ivar elapsed: Time spent, s, the parametrization included.
+    """
+
+    joint_names: tuple
+    positions: np.ndarray
+    targets: np.ndarray
+    fraction: float
+    reason: str
+    stop_index: int
+    num_points: int
+    max_position_error: float
+    max_orientation_error: float
+    max_joint_step: float
+    message: str
+    trajectory: Optional[TimedTrajectory] = None
+    collision_report: Any = None
+    elapsed: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        """Every point of the path was reached."""
+        return self.reason == 'complete'
+
+
+def _start_configuration(chain: Chain, seed: Any) -> np.ndarray:
+    try:
+        q = np.array(seed, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidSeedError('seed must be an array of %d numbers' % chain.num_joints) \
+            from None
+    if q.shape != (chain.num_joints,):
+        raise InvalidSeedError('seed must have shape (%d,) for this chain, got %s'
+                               % (chain.num_joints, q.shape))
+    if not np.isfinite(q).all():
+        raise InvalidSeedError('seed has non-finite values')
+    if not chain.within_limits(q, tolerance=_SEED_LIMIT_SLACK):
+        raise InvalidSeedError('the start configuration is outside the joint limits')
+    return chain.clip(q)
+
+
+def _matching_angle(max_step: Any, chain: Chain) -> Any:
+    if isinstance(max_step, bool) or not isinstance(max_step, (int, float, np.number)):
+        return max_step  # interpolate_path names what is wrong with it
+    return max_step / chain.length_scale
+
+
+def _timeouts(point_timeout: float, timeout: Optional[float]) -> None:
+    for name, value in (('point_timeout', point_timeout), ('timeout', timeout)):
+        if value is None and name == 'timeout':
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not (
+                math.isfinite(value) and value > 0.0):
+            raise InvalidPathError('%s must be a finite positive number of seconds, got %r'
+                                   % (name, value))
+
+
+def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
+                   max_step: float = 0.01, max_angle_step: Optional[float] = None,
+                   jump_threshold: float = 0.5, relative_jump_threshold: float = 0.0,
+                   collision: Optional[CollisionCheck] = None,
+                   solver: str = 'jacobian_transpose', position_tolerance: float = 1e-5,
+                   orientation_tolerance: float = 1e-5, point_timeout: float = 0.05,
+                   timeout: Optional[float] = None, attempts_per_point: int = 5,
+                   max_points: int = DEFAULT_MAX_POINTS,
+                   limits: Optional[TrajectoryLimits] = None,
+                   **solver_options: Any) -> CartesianPathResult:
+    """
+    Follow straight lines of the tip through ``waypoints``, from the pose at ``seed``.
+
+    :param chain: A :class:`ik_solvers.Chain`.
+    :param waypoints: W >= 1 tip poses (4x4, chain base frame, m), visited in order; the
+        path begins at the tip pose of ``seed``, which is not one of them.
+    :param seed: (N,) start configuration, rad or m, within the joint limits.
+    :param max_step: Largest tip motion between two points, m.
+    :param max_angle_step: Largest tip rotation between two points, rad; None matches
+        ``max_step``: ``max_step / chain.length_scale``, the rotation that moves a point at
+        the chain's length by ``max_step``.
+    :param jump_threshold: Largest change of any one joint between consecutive points, rad
+        for revolute, m for prismatic joints; ``math.inf`` turns the test off. Set it well
+        above what a step of ``max_step`` needs (near 0.01 rad per cm on a 1 m arm), below a
+        flip of the wrist or elbow.
+    :param relative_jump_threshold: MoveIt's relative test, 0 for off: with at least 10
+        steps, a step whose joint-space distance (Euclidean, all joints) exceeds this factor
+        times the mean step of the path reached is a jump.
+    :param collision: None, or an object with ``check(q)`` returning a report with a boolean
+        ``colliding``; each point reached, the start included, is checked.
+    :param solver: One of :data:`ik_solvers.SOLVERS`.
+    :param position_tolerance: Largest position error of a point, m.
+    :param orientation_tolerance: Largest orientation error of a point, rad.
+    :param point_timeout: Deadline of each point's solve, s; a point that runs out of it is
+        tried twice more while ``timeout`` allows.
+    :param timeout: Deadline of the whole path, s (None: none); the points solved by then are
+        kept, with reason ``'timed_out'``.
+    :param attempts_per_point: Starts per point: the previous answer, then restarts near it.
+    :param max_points: Cap on the interpolated points, the start included.
+    :param limits: When given, the reached joint path is also timed (see
+        :func:`time_parametrize`) into ``result.trajectory``.
+    :param solver_options: Options of the solver, as for :func:`ik_solvers.solve`.
+    :returns: A :class:`CartesianPathResult`.
+    :raises InvalidPathError: No waypoints, a waypoint that is not a finite rigid transform, a
+        non-positive step, threshold or timeout, or more than ``max_points`` points.
+    :raises InvalidSeedError: ``seed`` has the wrong length, non-finite values, or lies outside
+        the joint limits.
+    :raises InvalidTargetError: A tolerance is out of range.
+    :raises UnknownSolverError: ``solver`` is not registered.
+    :raises InvalidSolverOptionError: A solver option is out of range.
+    :raises TimeParametrizationError: ``limits`` were given and no timing keeps them within
+        their ``max_path_duration``.
+    """
+    started = time.perf_counter()
+    q = _start_configuration(chain, seed)
+    _timeouts(point_timeout, timeout)
+    check_jump_options(jump_threshold, relative_jump_threshold)
+    if max_angle_step is None:
+        max_angle_step = _matching_angle(max_step, chain)
+    path = interpolate_path(chain.fk(q), waypoints, max_step=max_step,
+                            max_angle_step=max_angle_step, max_points=max_points)
+    prepared = PreparedSolver(chain, solver=solver, position_tolerance=position_tolerance,
+                              orientation_tolerance=orientation_tolerance,
+                              max_attempts=attempts_per_point, **solver_options)
+    deadline = math.inf if timeout is None else started + float(timeout)
+    targets = path.targets
+    count = path.num_points
+    positions = np.empty((count, chain.num_joints))
+    positions[0] = q
+    reached, reason, detail, report = _follow(prepared, targets, positions, deadline,
+                                              float(point_timeout), float(jump_threshold),
+                                              collision)
+    kept = max(reached, 1)  # the start stays, even when it collides
+    relative = relative_jump_index(positions[:kept], relative_jump_threshold)
+    if relative is not None:
+        reached, reason = relative, 'jump'
+        detail = 'a step of more than %g times the mean step of the path' % (
+            relative_jump_threshold)
+        kept = reached
+    position_errors, orientation_errors = pose_errors(chain.fk_batch(positions[:kept]),
+                                                      targets[:kept])
+    # Forward kinematics has the last word: a point it does not confirm is not reached.
+    unconfirmed = np.flatnonzero((position_errors > position_tolerance)
+                                 | (orientation_errors > orientation_tolerance))
+    if unconfirmed.size and unconfirmed[0] > 0:
+        reached = kept = int(unconfirmed[0])
+        reason = 'unreachable'
+        detail = 'point %d is not confirmed by forward kinematics' % reached
+    joint_path = positions[:kept].copy()
+    steps = np.abs(np.diff(joint_path, axis=0))
+    trajectory = None if limits is None else time_parametrize(joint_path, limits)
+    return CartesianPathResult(
+        joint_names=tuple(chain.joint_names), positions=joint_path,
+        targets=targets[:kept].copy(),
+        fraction=float(path.progress[reached - 1]) if reached else 0.0, reason=reason,
+        stop_index=reached, num_points=count,
+        max_position_error=float(position_errors.max()),
+        max_orientation_error=float(orientation_errors.max()),
+        max_joint_step=float(steps.max()) if steps.size else 0.0,
+        message=_message(reason, reached, count, detail), trajectory=trajectory,
+        collision_report=report, elapsed=time.perf_counter() - started)
+
+
+def _first_jump(positions: np.ndarray, first: int, last: int,
+                jump_threshold: float) -> Optional[int]:
+    """Index of the first point in first..last that moves a joint too far, or None."""
+    steps = np.abs(positions[first:last + 1] - positions[first - 1:last]).max(axis=1)
+    over = np.flatnonzero(steps > jump_threshold)
+    return first + int(over[0]) if over.size else None
+
+
+def _follow(prepared: PreparedSolver, targets: np.ndarray, positions: np.ndarray,
+            deadline: float, point_timeout: float, jump_threshold: float,
+            collision: Optional[CollisionCheck]):
+    """Solve point after point into ``positions``; return (reached, reason, detail, report)."""
+    if collision is not None:
+        report = collision.check(positions[0].copy())
+        if report.colliding:
+            return 0, 'collision', 'the start configuration collides', report
+    count = targets.shape[0]
+    first = 1
+    # Blocks of points: solved in one loop without Python objects per point, then tested for
+    # jumps with one numpy reduction and for collisions point by point, in order. A block's
+    # points after a jump or a collision were solved for nothing: at most one block.
+    while first < count:
+        last = min(count - 1, first + _BLOCK - 1)
+        stop, answer = prepared.solve_sequence(targets, positions, first, last,
+                                               point_timeout=point_timeout, deadline=deadline,
+                                               timeout_retries=_TIMEOUT_RETRIES)
+        jump = _first_jump(positions, first, stop - 1, jump_threshold) if stop > first \
+            else None
+        if collision is not None:
+            for index in range(first, stop if jump is None else jump):
+                report = collision.check(positions[index].copy())
+                if report.colliding:
+                    return index, 'collision', 'point %d collides' % index, report
+        if jump is not None:
+            return _jump(positions, jump, jump_threshold)
+        if answer is not None:
+            if answer.status == 'timed_out' and answer.position_error == 0.0:
+                return stop, 'timed_out', 'the path timeout ran out before point %d' % stop, \
+                    None
+            reason = 'timed_out' if answer.status == 'timed_out' else 'unreachable'
+            return stop, reason, 'point %d: %s, %.3g m and %.3g rad away' % (
+                stop, answer.status, answer.position_error, answer.orientation_error), None
+        first = last + 1
+    return count, 'complete', '', None
+
+
+def _jump(positions: np.ndarray, index: int, jump_threshold: float):
+    step = float(np.abs(positions[index] - positions[index - 1]).max())
+    return index, 'jump', 'point %d moves a joint by %.3g, more than %g' % (
+        index, step, jump_threshold), None
+
+
+def _message(reason: str, reached: int, count: int, detail: str) -> str:
+    if reason == 'complete':
+        return 'all %d points reached' % count
+    return '%d of %d points reached; stopped (%s): %s' % (reached, count, reason, detail)
