@@ -33,12 +33,11 @@ from ..collision import (
     Obstacle,
     ObstacleSet,
     parse_srdf,
-    read_collision_elements,
     resolve_mesh_path,
     REMOVE,
     RobotGeometry,
 )
-from ..exceptions import CollisionGeometryError, IKError, InvalidObstacleError, SrdfError
+from ..exceptions import IKError, InvalidObstacleError, SrdfError
 from ..kinematics import Chain, RobotModel
 
 __all__ = ['APART_MESH_BYTES', 'CollisionScene', 'OFF_CHAIN_RESOLUTION', 'load_geometry_apart']
@@ -52,15 +51,13 @@ _LOGGER = logging.getLogger('ik_solvers')
 APART_MESH_BYTES = 4 * 1024 * 1024
 
 
-def _mesh_bytes(urdf_xml: str) -> int:
+def _mesh_bytes(robot_model: RobotModel) -> int:
     """Sum the sizes of the mesh files a description names (missing ones count 0)."""
     total = 0
-    try:
-        elements = read_collision_elements(urdf_xml)
-    except IKError:
-        return 0  # malformed: load_robot_geometry says why, quickly
-    for filename in {element.shape.filename for element in elements
-                     if isinstance(element.shape, MeshFile)}:
+    filenames = {collision.geometry.filename for link in robot_model.link_names
+                 for collision in robot_model.collisions(link)
+                 if isinstance(collision.geometry, MeshFile)}
+    for filename in filenames:
         try:
             total += os.path.getsize(resolve_mesh_path(filename))
         except (MeshLoadError, OSError):
@@ -73,7 +70,7 @@ def _mesh_bytes(urdf_xml: str) -> int:
 OFF_CHAIN_RESOLUTION = 1e-3
 
 
-def load_geometry_apart(urdf_xml: str) -> RobotGeometry:
+def load_geometry_apart(robot_model: RobotModel, urdf_xml: str) -> RobotGeometry:
     """
     Load a description's collision geometry; one with meshes in a process of its own.
 
@@ -82,12 +79,12 @@ def load_geometry_apart(urdf_xml: str) -> RobotGeometry:
     meanwhile. A child process costs seconds to start (it imports the package), so
     descriptions whose mesh files total at most :data:`APART_MESH_BYTES` are read here.
 
-    :param urdf_xml: The description.
+    :param robot_model: The description, parsed (its ``<collision>`` elements are read).
+    :param urdf_xml: Its text, parsed again by the child process.
     :returns: The geometry (see :func:`~ik_solvers.collision.load_robot_geometry`).
-    :raises CollisionGeometryError: If a ``<collision>`` is malformed.
     """
-    if '<mesh' not in urdf_xml or _mesh_bytes(urdf_xml) <= APART_MESH_BYTES:
-        return load_robot_geometry(urdf_xml)
+    if _mesh_bytes(robot_model) <= APART_MESH_BYTES:
+        return load_robot_geometry(robot_model)
     try:
         # spawn, not fork: the node's process runs DDS threads that a fork would copy broken.
         with ProcessPoolExecutor(max_workers=1,
@@ -96,7 +93,7 @@ def load_geometry_apart(urdf_xml: str) -> RobotGeometry:
     except (OSError, BrokenProcessPool) as error:
         _LOGGER.warning('could not load the collision meshes in a process of their own (%s); '
                         'loading them here, which may stall solves meanwhile', error)
-        return load_robot_geometry(urdf_xml)
+        return load_robot_geometry(robot_model)
 
 
 class CollisionScene:
@@ -126,8 +123,9 @@ class CollisionScene:
         """
         Read and keep the collision geometry of a parsed description (slow: a worker thread).
 
-        A malformed ``<collision>`` leaves the whole description without geometry, with the
-        reason in :meth:`summary`; a missing mesh only leaves its link unchecked.
+        A ``<collision>`` urdfdom cannot read ends its link's geometry (a warning says so); a
+        missing mesh leaves its link unchecked; a failure of the whole reading leaves the
+        description without geometry, with the reason in :meth:`summary`.
 
         :param robot_model: The description, parsed.
         :param urdf_xml: Its text.
@@ -139,8 +137,8 @@ class CollisionScene:
         problem = ''
         if geometry is None or cached_digest != digest:
             try:
-                geometry = load_geometry_apart(urdf_xml)
-            except CollisionGeometryError as error:
+                geometry = load_geometry_apart(robot_model, urdf_xml)
+            except IKError as error:
                 geometry, problem = RobotGeometry(), str(error)
         with self._lock:
             self._last_geometry = (digest, geometry)
@@ -230,7 +228,8 @@ class CollisionScene:
             off the chain pose the links that do not move with it.
         :param padding: m added around every shape, >= 0.
         :returns: The model, or ``None`` when the description has no collision geometry.
-        :raises CollisionGeometryError: If ``padding`` is negative or not finite.
+        :raises CollisionGeometryError: If ``padding`` is negative or not finite (from the
+            collision model).
         """
         with self._lock:
             geometry = self._geometry.get(robot_model)
