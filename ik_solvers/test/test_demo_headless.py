@@ -52,10 +52,17 @@ def test_a_short_drag_is_followed_and_far_goals_are_reported(tmp_path):
     assert summary.max_joint_jump < math.radians(60.0)
     assert summary.path_commands >= summary.path_success
     assert recording.unmatched == 0
+    # The hand dragged into the table and the base: the demo's own exact check of every
+    # command of that segment finds none in collision.
+    collisions = result.collisions
+    assert collisions is not None and collisions.commands >= 1
+    assert collisions.colliding_commands == 0
+    assert collisions.held_for_collision >= 1, collisions.answers_by_code
 
     text = stream.getvalue()
     assert 'panda_link0 -> panda_hand_tcp' in text
     assert any(line.startswith('fabrik ') for line in text.splitlines())
+    assert 'Collision segment (fabrik)' in text and 'colliding commands' in text
     png = Path(result.plot)
     assert png.parent == tmp_path and png.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
     assert (tmp_path / 'logs' / 'ik_node.log').is_file()

@@ -4,6 +4,7 @@
 
 import math
 from pathlib import Path
+import re
 import threading
 
 from geometry_msgs.msg import PoseStamped
@@ -16,7 +17,14 @@ import pytest
 import rclpy
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
-from test_node_support import COMMAND_TOPIC, Probe, Spinner, unique_namespace, WAIT
+from test_node_support import (
+    COMMAND_TOPIC,
+    Probe,
+    Spinner,
+    unique_namespace,
+    WAIT,
+    wait_until,
+)
 
 pinocchio = pytest.importorskip('pinocchio', reason='Pinocchio (PyPI: pin) is the FK reference')
 
@@ -147,13 +155,23 @@ def test_with_execute_the_multi_point_trajectory_is_the_command(probe):
     ({'max_step': -0.01}, Codes.INVALID_STEP),
     ({'max_step': 1e-6}, Codes.TOO_MANY_POINTS),
     ({'velocity_scale': 2.0}, Codes.INVALID_LIMITS),
-    ({'avoid_collisions': True}, Codes.COLLISION_CHECKING_UNAVAILABLE),
 ])
 def test_a_bad_request_gets_its_code(probe, fields, code):
     response = _call(probe, _line_request(**fields))
     assert not response.success
     assert response.error_code == code, response.message
     assert not response.commanded
+
+
+def test_collision_checking_is_unavailable_only_without_collision_geometry(probe):
+    checked = _call(probe, _line_request(avoid_collisions=True))
+    assert checked.success, checked.message
+    probe.publish_description(re.sub(r'<collision>.*?</collision>', '', URDF, flags=re.S))
+    answers = []
+    # Hang bound: the new description is adopted within seconds.
+    assert wait_until(lambda: answers.append(_call(probe, _line_request(
+        avoid_collisions=True))) or answers[-1].error_code != Codes.SUCCESS)
+    assert answers[-1].error_code == Codes.COLLISION_CHECKING_UNAVAILABLE, answers[-1].message
 
 
 def test_a_non_finite_waypoint_and_an_unknown_frame_get_their_codes(probe):

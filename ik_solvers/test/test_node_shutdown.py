@@ -165,7 +165,9 @@ def _ik_node_round(ros, tmp_path: Path, index: int, signum: int, state: str) -> 
         '--params-file', str(_installed('share/ik_solvers/config/ik_solvers.yaml')),
         '-p', 'command_topic:=' + COMMAND_TOPIC, '-p', 'base_link:=' + CHAIN.base_link,
         '-p', 'tip_link:=' + CHAIN.tip_link, '-p', 'timeout:=' + timeout,
-        '-p', 'solver:=jacobian_transpose', '-p', 'max_pending_requests:=1'],
+        '-p', 'solver:=jacobian_transpose', '-p', 'max_pending_requests:=1',
+        # Approximate tracking would cut the streamed search short; the round needs it running.
+        '-p', 'approximate_tracking:=false'],
         tmp_path / ('ik_node_%d.log' % index))
     probe = Probe(context, namespace)
     executor.add_node(probe.node)

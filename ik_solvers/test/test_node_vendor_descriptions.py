@@ -41,7 +41,10 @@ def test_the_description_loads_from_the_topic_and_a_solve_succeeds(
         ros, relative, base_link, tip_link):
     urdf_xml = example_robot_urdf(relative)
     chain = RobotModel.from_urdf(urdf_xml).chain(base_link, tip_link)
-    node, probe = ros.start(base_link=base_link, tip_link=tip_link)
+    # Collisions off: this is about loading and solving. Without their SRDFs, vendor models
+    # may touch themselves at the goal (romeo's torso and trunk shapes did), which the node
+    # rightly refuses; the collision tests cover the checking.
+    node, probe = ros.start(base_link=base_link, tip_link=tip_link, avoid_collisions=False)
     home = chain.mid_configuration()
     probe.stream_joint_states(chain.joint_names, home)
     logs = probe.logs.count()

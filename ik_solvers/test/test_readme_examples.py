@@ -18,8 +18,14 @@ import threading
 
 from geometry_msgs.msg import PoseStamped
 from ik_solvers.ros.ik_node import IKNode
-from ik_solvers.ros.names import CARTESIAN_PATH_SERVICE, SOLVE_IK_SERVICE, TARGET_POSE_TOPIC
+from ik_solvers.ros.names import (
+    CARTESIAN_PATH_SERVICE,
+    OBSTACLES_TOPIC,
+    SOLVE_IK_SERVICE,
+    TARGET_POSE_TOPIC,
+)
 from ik_solvers.visualization.sim_executor import SimulatedExecutor
+from ik_solvers_interfaces.msg import CollisionObject
 from ik_solvers_interfaces.srv import CartesianPath, SolveIK
 import pytest
 import rclpy
@@ -178,7 +184,8 @@ def test_every_service_call_example_succeeds_against_the_default_launch(default_
 def test_every_topic_pub_example_is_solved_and_commanded_by_the_default_launch(default_launch):
     namespace, ik_node, probe = default_launch
     for topic, message_type, text in _topic_pubs():
-        assert message_type == 'geometry_msgs/msg/PoseStamped'
+        if message_type != 'geometry_msgs/msg/PoseStamped':
+            continue  # obstacles: below
         assert namespace + topic == ik_node.resolve_topic_name(TARGET_POSE_TOPIC)
         message = PoseStamped()
         _set_fields(message, yaml.safe_load(text))
@@ -187,3 +194,22 @@ def test_every_topic_pub_example_is_solved_and_commanded_by_the_default_launch(d
         status = probe.statuses.wait_for(lambda s: True, start=start)
         assert status.error_code == Codes.SUCCESS, status.message
         assert status.success and status.commanded
+
+
+def test_every_obstacle_example_is_applied_by_the_default_launch(default_launch):
+    namespace, ik_node, probe = default_launch
+    examples = [(topic, text) for topic, message_type, text in _topic_pubs()
+                if message_type == 'ik_solvers_interfaces/msg/CollisionObject']
+    assert examples, 'no obstacle example in the README'
+    publisher = probe.node.create_publisher(CollisionObject, 'ik_node/obstacles', 10)
+    assert wait_until(lambda: publisher.get_subscription_count() > 0)
+    operations = {b'\x00': 'add', b'\x01': 'remove', b'\x03': 'move'}
+    for topic, text in examples:
+        assert namespace + topic == ik_node.resolve_topic_name(OBSTACLES_TOPIC)
+        message = CollisionObject()
+        _set_fields(message, yaml.safe_load(text))
+        start = probe.logs.count()
+        publisher.publish(message)
+        line = probe.logs.wait_for(lambda log: "obstacle '%s'" % message.id in log.msg,
+                                   start=start)
+        assert "'%s': %s;" % (message.id, operations[message.operation]) in line.msg, line.msg

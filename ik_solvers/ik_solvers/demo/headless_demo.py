@@ -5,8 +5,10 @@ The headless demo, ``ik_solvers_demo``: the RViz goal-dragging pipeline without 
 
 It starts the installed ``ik_node`` and ``sim_executor``, publishes the bundled 7-DOF arm on
 ``robot_description`` as robot_state_publisher would, and drags a goal along a smooth
-figure-eight plus a few far-out goals, once per solver. It prints a table as it goes and
-writes a PNG of the paths tracked. Run it with ``bash tools/demo.sh`` from the repository.
+figure-eight plus a few far-out goals, once per solver; then it drags the hand into the table
+and into the arm's own base, and checks every command of that segment for collisions. It
+prints a table as it goes and writes a PNG of the paths tracked. Run it with
+``bash tools/demo.sh`` from the repository.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
 from ..ros.names import command_topic_for, DEFAULT_CONTROLLER_NAME
 from ..solvers import check_solver_names, ORIENTATION_MODES, SOLVERS
+from .collision_segment import (
+    collision_drag,
+    CollisionSummary,
+    format_collision_summary,
+    summarise_collisions,
+)
 from .drag_driver import DragDriver
 from .metrics import DragRecording, summarise, SolverSummary
 from .plot import plot_drags
@@ -78,6 +86,8 @@ class DemoOptions:
     #: Longest wait for the node's answer to the last path goal and to each far goal, and for
     #: the arm's return home before each solver, seconds; a loaded machine needs more.
     answer_timeout: float = 2.0
+    #: Drag the hand into the table and the base after the solvers' drags (the first solver).
+    collision_segment: bool = True
     #: Side of the square of straight lines run through ~/cartesian_path after the drags, m;
     #: 0 skips it.
     square: float = 0.1
@@ -91,6 +101,8 @@ class DemoResult:
     summaries: Sequence[SolverSummary]
     plot: Path
     elapsed: float
+    #: The collision segment's figures, when it ran.
+    collisions: Optional[CollisionSummary] = None
     #: The square of straight lines, and its picture (None when skipped).
     lines: Optional[LineRecording] = None
     lines_plot: Optional[Path] = None
@@ -201,6 +213,14 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 line.finish(format_row(summary))
                 recordings.append(recording)
                 summaries.append(summary)
+            collisions = None
+            if options.collision_segment:
+                driver.set_solver(options.solvers[0])
+                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                segment = driver.drag(options.solvers[0], collision_drag(start_pose),
+                                      rate=options.rate, answer_timeout=options.answer_timeout)
+                collisions = summarise_collisions(segment, urdf_xml, chain)
+                _say(stream, '\n' + format_collision_summary(collisions))
             line_recording = None
             if options.square > 0.0:
                 driver.set_solver(options.solvers[0])
@@ -229,7 +249,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             title='Straight lines through ~/cartesian_path: a %.0f cm square in the base y-z '
                   'plane, played by the simulated executor' % (100 * options.square))
     return DemoResult(recordings, summaries, plot, time.monotonic() - started,
-                      lines=line_recording, lines_plot=lines_plot)
+                      collisions=collisions, lines=line_recording, lines_plot=lines_plot)
 
 
 def _corner_points(start_pose: np.ndarray, corners: Sequence[np.ndarray]) -> np.ndarray:
@@ -275,6 +295,8 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
     parser.add_argument('--path-offset', type=float, default=0.0,
                         help="m: move the figure-eight's centre this far from the start tip "
                              'toward the base (0.15 puts every goal within reach; default 0)')
+    parser.add_argument('--no-collision-segment', action='store_true',
+                        help='skip dragging the hand into the table and the base')
     parser.add_argument('--square', type=float, default=0.1,
                         help='side of the square of straight lines run through '
                              '~/cartesian_path after the drags, m (default: 0.1; 0 skips it)')
@@ -289,7 +311,7 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
         description=arguments.description, base_link=arguments.base_link,
         tip_link=arguments.tip_link, start=arguments.start,
         path_offset=arguments.path_offset, orientation_mode=arguments.orientation_mode,
-        square=arguments.square)
+        square=arguments.square, collision_segment=not arguments.no_collision_segment)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -309,6 +331,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if result.lines_plot is not None:
         _say(sys.stdout, 'Plot of the straight lines: %s' % result.lines_plot)
     _say(sys.stdout, 'Node logs: %s' % (options.output / 'logs'))
+    if result.collisions is not None and result.collisions.colliding_commands:
+        _say(sys.stderr, '%d commands of the collision segment collide: see %s' % (
+            result.collisions.colliding_commands, options.output / 'logs' / 'ik_node.log'))
+        return 1
     silent = [s.solver for s in result.summaries if s.path_solved == 0]
     if silent:
         _say(sys.stderr, 'no goal was solved with %s: see %s' % (

@@ -35,7 +35,11 @@ LEGEND = (
     'max jump: largest change of one joint between consecutive commands along the path.\n'
     'approx err: position error of the approximate commands on the path, by FK.\n'
     'first exact: path goals sent before the first exact command.\n'
-    'far goals approx: goals out of reach commanded approximately (none may be a success).')
+    'far goals approx: goals out of reach commanded approximately (none may be a success).\n'
+    'colliding commands: commands of the collision segment in collision by the demo\'s own '
+    'exact check (must be 0).\n'
+    'goals refused or held for collision: goals answered IN_COLLISION; the arm was not '
+    'commanded and stayed where it was.')
 
 
 def format_header() -> str:

@@ -9,6 +9,7 @@ import numpy as np
 
 from .error_codes import ErrorCode
 from .settings import NodeSettings
+from ..collision import CollisionModel
 from ..kinematics import Chain, RobotModel
 from ..solvers import IKResult
 
@@ -58,3 +59,6 @@ class Candidate:
     goal: Mapping[str, Any] = field(default_factory=dict)
     #: The request asks for a command: a streamed target, or SolveIK with ``execute``.
     command_requested: bool = False
+    #: The exact collision check every judged configuration must pass (a proposal of a
+    #: fallback too); ``None`` when collisions are not checked.
+    collision: Optional[CollisionModel] = None

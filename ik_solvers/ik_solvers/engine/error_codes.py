@@ -28,4 +28,5 @@ class ErrorCode(enum.IntEnum):
     BUSY = 10
     ORIENTATION_UNREACHABLE = 11
     APPROXIMATE = 12
+    IN_COLLISION = 13
     INTERNAL_ERROR = 255

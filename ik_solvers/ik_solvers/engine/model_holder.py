@@ -61,18 +61,28 @@ class ModelHolder:
         with self._lock:
             return self._model is not None
 
-    def load(self, urdf_xml: str, current_links: Callable[[], Tuple[str, str]]) -> Chain:
+    def current_model(self) -> Optional[RobotModel]:
+        """Return the description in use, or ``None`` before the first."""
+        with self._lock:
+            return self._model
+
+    def load(self, urdf_xml: str, current_links: Callable[[], Tuple[str, str]],
+             prepare: Optional[Callable[[RobotModel], object]] = None) -> Chain:
         """
         Parse a description and adopt it for the links configured once it is parsed.
 
         :param urdf_xml: The URDF text.
         :param current_links: Returns ``(base_link, tip_link)`` as configured now; called
             after parsing, so that a change of the links during a long parse is followed.
+        :param prepare: Called with the parsed model before it is adopted (the collision
+            geometry is loaded there), while the current model still serves.
         :returns: The new chain.
         :raises RobotModelError: If the XML is not a usable URDF or lacks the links; the
             current model stays.
         """
         model = RobotModel.from_urdf(urdf_xml)
+        if prepare is not None:
+            prepare(model)
         with self._adoption_lock:
             base_link, tip_link = current_links()
             try:

@@ -11,7 +11,7 @@ from .error_codes import ErrorCode
 from ..kinematics import Chain
 from ..solvers import IKResult
 
-__all__ = ['Command', 'IKOutcome', 'IKRequest']
+__all__ = ['CollisionVerdict', 'Command', 'IKOutcome', 'IKRequest']
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,9 @@ class IKRequest:
     #: brings the tip closest, as ``APPROXIMATE``. Streamed targets follow the
     #: ``approximate_tracking`` parameter instead.
     approximate: bool = False
+    #: Check the answer for collisions: ``None`` follows the ``avoid_collisions`` parameter;
+    #: ``False`` skips the check of an answer, never of a command while the parameter is on.
+    avoid_collisions: Optional[bool] = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,23 @@ class Command:
     positions: Tuple[float, ...]
     #: s from now, > 0.
     duration: float
+
+
+@dataclass(frozen=True)
+class CollisionVerdict:
+    """Whether an answer was checked for collisions, and what touches."""
+
+    checked: bool = False
+    #: Pairs in contact at the answer, each (name, name) sorted: links or obstacle ids.
+    pairs: Tuple[Tuple[str, str], ...] = ()
+    #: Links whose collision geometry could not be loaded, never checked.
+    unchecked_links: Tuple[str, ...] = ()
+    #: (name, (4, 4) pose in the chain's base frame) of each link or obstacle in contact.
+    poses: Tuple[Tuple[str, np.ndarray], ...] = ()
+    #: Why the answer was not checked, when it was not.
+    reason: str = ''
+    #: One line on the scene: geometry, SRDF, obstacles, the latest refused input.
+    scene: str = ''
 
 
 @dataclass(frozen=True)
@@ -89,6 +109,8 @@ class IKOutcome:
     #: Tip pose of the solution in the base frame by FK, (4, 4): computed once by the engine
     #: and shared by the judges, the status and the markers.
     reached: Optional[np.ndarray] = None
+    #: The collision check of the answer.
+    collision: CollisionVerdict = CollisionVerdict()
 
     #: The solution is verified: within tolerance by FK and accepted by every judge. Derived
     #: from ``error_code`` once, at construction.

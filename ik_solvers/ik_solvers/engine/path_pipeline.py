@@ -167,6 +167,10 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
         velocity_scale=request.velocity_scale or settings.velocity_scale,
         acceleration_scale=request.acceleration_scale or 1.0,
         max_path_duration=settings.max_path_duration or float('inf'))
+    # A path to be commanded is checked whenever the avoid_collisions parameter is on, as a
+    # SolveIK command is: a request can add checking, never take it away from a move.
+    checked_for_collisions = request.avoid_collisions or (
+        request.execute and settings.avoid_collisions and collision is not None)
     if request.avoid_collisions and collision is None:
         return PathOutcome(PathErrorCode.COLLISION_CHECKING_UNAVAILABLE, (
             'avoid_collisions was asked, and this node has no collision model: nothing was '
@@ -177,7 +181,7 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
         max_angle_step=request.max_angle_step or None,
         jump_threshold=request.jump_threshold or settings.cartesian_jump_threshold,
         relative_jump_threshold=request.relative_jump_threshold,
-        collision=collision if request.avoid_collisions else None, solver=checked.solver,
+        collision=collision if checked_for_collisions else None, solver=checked.solver,
         position_tolerance=checked.position_tolerance,
         orientation_tolerance=checked.orientation_tolerance,
         point_timeout=min(settings.timeout, checked.timeout), timeout=checked.timeout,

@@ -29,6 +29,8 @@ import numpy as np
 
 from .approximate_tracking import accepts_approximate, ApproximateTracking, exact_search_budget
 from .candidate import Candidate
+from .collision_check import collision_model_for, collision_verdict, place_obstacle
+from .collision_scene import CollisionScene
 from .description_loader import description_size_problem
 from .error_codes import ErrorCode
 from .fallback import Fallback
@@ -44,6 +46,7 @@ from .path_request import PathOutcome, PathRequest
 from .refusal import Refusal, refusal_for
 from .settings import NodeSettings
 from .trajectory import largest_joint_jump, trajectory_duration
+from ..collision import CollisionModel, Obstacle, ObstacleSet
 from ..exceptions import IKError, RobotModelError
 from ..kinematics import Chain, RobotModel
 from ..solvers import IKResult, solve
@@ -66,7 +69,8 @@ class IKEngine:
                  judges: Sequence[Judge] = DEFAULT_JUDGES,
                  fallbacks: Sequence[Fallback] = DEFAULT_FALLBACKS,
                  checks: Optional[InputChecks] = None,
-                 solve_function: SolveFunction = solve) -> None:
+                 solve_function: SolveFunction = solve,
+                 collisions: Optional[CollisionScene] = None) -> None:
         """
         Create an engine without a robot model.
 
@@ -78,6 +82,8 @@ class IKEngine:
         :param checks: The input checks (a subclass may count or extend them).
         :param solve_function: Solves one target; :func:`ik_solvers.solve` unless a test
             feeds given solutions.
+        :param collisions: The collision inputs (geometry, SRDF, obstacles); a new, empty
+            scene when ``None``.
         """
         self._lock = threading.Lock()
         self._external_lookup = external_lookup
@@ -85,6 +91,7 @@ class IKEngine:
         self._fallbacks = tuple(fallbacks)
         self._checks = checks if checks is not None else InputChecks()
         self._solve = solve_function
+        self._collisions = collisions if collisions is not None else CollisionScene()
         self._models = ModelHolder(on_adopt=self._forget_other_robots)
         self._joint_states = JointStateStore(clock)
         self._last_command: Optional[Tuple[Tuple[str, ...], np.ndarray]] = None
@@ -111,9 +118,12 @@ class IKEngine:
     def load_description_for(self, urdf_xml: str,
                              current_links: Callable[[], Tuple[str, str]]) -> Chain:
         """
-        Parse a description and adopt it for the links configured once it is parsed.
+        Parse a description and its collision geometry; adopt both once they are ready.
 
-        Solves go on with the old model while this runs (see :class:`.ModelHolder`).
+        The links are those configured once the description is parsed.
+
+        Solves go on with the old model and its geometry while this runs (see
+        :class:`.ModelHolder`): a mesh that takes seconds to load delays no answer.
 
         :param urdf_xml: The URDF text.
         :param current_links: Returns ``(base_link, tip_link)`` as configured now.
@@ -125,9 +135,12 @@ class IKEngine:
         too_large = description_size_problem(urdf_xml)
         if too_large:
             raise RobotModelError(too_large)
-        return self._models.load(urdf_xml, current_links)
+        return self._models.load(
+            urdf_xml, current_links,
+            prepare=lambda model: self._collisions.load_geometry(model, urdf_xml))
 
     def _forget_other_robots(self, model: RobotModel, chain: Chain) -> None:
+        self._collisions.forget_other_robots(model)
         self._joint_states.restrict_to(model.joint_names)
         with self._lock:
             if (self._last_command is not None
@@ -153,6 +166,59 @@ class IKEngine:
         :raises RobotModelError: If there is no model, or it lacks the links.
         """
         return self._models.chain_and_model(base_link, tip_link)[0]
+
+    # What collisions are checked against -------------------------------------------------------
+
+    def collision_warnings(self, base_link: str, tip_link: str) -> Tuple[str, ...]:
+        """
+        Build the collision model of a chain ahead of its first solve; give its warnings.
+
+        :returns: Messages for the log: unusable geometry, ignored SRDF pairs, pairs in contact
+            at the zero configuration (without an SRDF).
+        :raises RobotModelError: If there is no model, or it lacks the links.
+        """
+        chain, model = self._models.chain_and_model(base_link, tip_link)
+        return self._collisions.warnings(model, chain)
+
+    @property
+    def collisions(self) -> CollisionScene:
+        """Give the collision inputs: geometry, SRDF, obstacles."""
+        return self._collisions
+
+    def collision_model(self, settings: NodeSettings) -> Optional[CollisionModel]:
+        """
+        Give the collision model of the configured chain as the scene is now (for paths).
+
+        :returns: The model, or ``None`` without a description or collision geometry.
+        """
+        try:
+            chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
+        except RobotModelError:
+            return None
+        return self._collisions.model_for(model, chain, self._joint_states.positions(),
+                                          settings.collision_padding)
+
+    def collision_summary(self) -> str:
+        """Say in one line what collisions are checked against, and the latest refusal."""
+        return self._collisions.summary(self._models.current_model())
+
+    def apply_obstacle(self, obstacle: Obstacle, frame_id: str,
+                       settings: NodeSettings) -> ObstacleSet:
+        """
+        Add, move or remove an obstacle posed in a frame.
+
+        :param obstacle: The obstacle, its pose in ``frame_id``.
+        :param frame_id: Empty for the chain's base, a link of the description (posed at the
+            current joint states) or a frame of the external lookup (not waited for).
+        :param settings: The node's parameters (the chain's links).
+        :returns: The obstacles in place afterwards.
+        :raises InvalidObstacleError: If it is refused (an unknown frame too); every obstacle
+            in place stays, and the refusal is remembered for the summary.
+        """
+        return place_obstacle(self._collisions, obstacle, frame_id,
+                              lambda: self._models.chain_and_model(settings.base_link,
+                                                                   settings.tip_link),
+                              self._joint_states.positions(), self._external_lookup)
 
     # Where the robot is ----------------------------------------------------------------------
 
@@ -247,6 +313,8 @@ class IKEngine:
         # Chain and model from the same description, even while a new one arrives.
         chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
         joints = self._joint_states.positions()
+        collision, unchecked = collision_model_for(self._collisions, request, settings, model,
+                                                   chain, joints)
         start, notes = self._where(chain, joints)
         known.update(chain=chain, start=start, notes=tuple(notes))
         last = self._drag_reference(chain, start, settings) if request.streamed else None
@@ -265,10 +333,11 @@ class IKEngine:
         # 2. Solve, within the budget of approximate tracking where it applies.
         approximate = accepts_approximate(request, settings)
         budget = exact_search_budget(request, approximate, checked.timeout)
+        avoiding = {} if collision is None else {'collision': collision}
         result = self._solve(chain, target, seed=seed, solver=checked.solver,
                              position_tolerance=checked.position_tolerance,
                              orientation_tolerance=checked.orientation_tolerance,
-                             **checked.goal, **budget)
+                             **checked.goal, **budget, **avoiding)
         # The one place a solution is put on the turn of each joint nearest where the command
         # starts: the report, the judges and the command all use this configuration.
         result = dataclasses.replace(result, q=nearest_turn(result.q, start, chain))
@@ -285,6 +354,7 @@ class IKEngine:
             last_command=last, joint_state_ages=self._joint_states.ages(chain.joint_names),
             settings=settings, streamed=request.streamed, commanding=wanted and may_command,
             result=result, solver=checked.solver, timeout=checked.timeout, claim=claim,
+            collision=collision,
             summary='position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms'
             % (result.position_error, result.orientation_error, result.iterations,
                1e3 * result.elapsed), approximate=approximate, command_requested=wanted,
@@ -292,6 +362,8 @@ class IKEngine:
                       orientation_tolerance=checked.orientation_tolerance))
         # 3. Judge.
         candidate, refusal = self._judge(candidate)
+        known['collision'] = collision_verdict(candidate, model, joints, unchecked,
+                                               self._collisions.summary(model))
         # 4. Plan the command.
         command = None
         if refusal is None and candidate.commanding:

@@ -133,6 +133,16 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'answered at once with error code BUSY.',
         integer_range=(1, 10000)),
     ParameterSpec(
+        'avoid_collisions', True,
+        'Check every answer and every command for collisions of the robot with itself and with '
+        'the obstacles of ~/obstacles, and let the search avoid them; applies when the robot '
+        'description has collision geometry. SolveIK requests may ask otherwise.'),
+    ParameterSpec(
+        'collision_padding', 0.0,
+        'Margin added around every collision shape, in metres: shapes closer than this count '
+        'as colliding.',
+        floating_range=(0.0, 1.0)),
+    ParameterSpec(
         'cartesian_max_step', 0.005,
         'Largest tip motion between two points of a Cartesian path, in metres, when the '
         'request gives none.',
@@ -181,6 +191,11 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'robot_description', '',
         'URDF used until one arrives on the robot_description topic (for setups without '
         'robot_state_publisher).',
+        read_only=True),
+    ParameterSpec(
+        'robot_description_semantic', '',
+        'SRDF whose disable_collisions pairs are not checked, used until one arrives on the '
+        'robot_description_semantic topic (as MoveIt has it).',
         read_only=True),
 )
 
@@ -263,6 +278,8 @@ class NodeSettings:
     tf_timeout: float = _SPECS['tf_timeout'].default
     joint_state_timeout: float = _SPECS['joint_state_timeout'].default
     max_pending_requests: int = _SPECS['max_pending_requests'].default
+    avoid_collisions: bool = _SPECS['avoid_collisions'].default
+    collision_padding: float = _SPECS['collision_padding'].default
     cartesian_max_step: float = _SPECS['cartesian_max_step'].default
     cartesian_jump_threshold: float = _SPECS['cartesian_jump_threshold'].default
     cartesian_max_points: int = _SPECS['cartesian_max_points'].default

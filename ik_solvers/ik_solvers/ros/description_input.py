@@ -71,9 +71,15 @@ class DescriptionInput:
             self._log.warn('robot_description', 'refused the description from %s: %s; %s'
                            % (origin, error, keeping))
             return
-        self._logger.info('robot model from %s: chain %s -> %s, %d joints (%s), parsed in '
-                          '%.1f s' % (origin, chain.base_link, chain.tip_link, chain.num_joints,
-                                      ', '.join(chain.joint_names), time.monotonic() - started))
+        # The collision model of the chain is built here too, not in the first solve.
+        warnings = self._engine.collision_warnings(*self._links())
+        self._logger.info('robot model from %s: chain %s -> %s, %d joints (%s), parsed with '
+                          'its collision geometry in %.1f s; collisions: %s'
+                          % (origin, chain.base_link, chain.tip_link, chain.num_joints,
+                             ', '.join(chain.joint_names), time.monotonic() - started,
+                             self._engine.collision_summary()))
+        for warning in warnings:
+            self._logger.warning(warning)
         if chain.joints_without_velocity_limit:
             # Once per description, not throttled: it explains every command's duration.
             self._logger.warning(

@@ -23,6 +23,7 @@ from std_msgs.msg import String
 from visualization_msgs.msg import MarkerArray
 
 from .cartesian_path_service import CartesianPathService, read_joint_limits_file
+from .collision_inputs import CollisionInputs
 from .command_sink import TopicCommandSink
 from .conversions import fill_response, service_request, status_message, target_request
 from .description_input import DescriptionInput
@@ -77,6 +78,7 @@ class IKNode(Node):
         fallback = self._node_parameters.value('robot_description')
         if fallback:
             self._descriptions.submit(fallback, 'the robot_description parameter')
+        self._collision_inputs = CollisionInputs(self, self._engine, self._node_parameters)
         self._commands = TopicCommandSink(self)
         self._status_publisher = self.create_publisher(
             IKStatus, STATUS_TOPIC, QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
@@ -95,12 +97,11 @@ class IKNode(Node):
             self, self._on_solve_ik, lambda: self._node_parameters.settings.max_pending_requests)
         self._path_service = CartesianPathService(
             self, self._engine, lambda: self._node_parameters.settings, self._on_path_outcome,
-            self._joint_limits(), lambda: self._node_parameters.settings.max_pending_requests)
+            self._joint_limits(), lambda: self._node_parameters.settings.max_pending_requests,
+            collision_model=lambda: self._engine.collision_model(self._node_parameters.settings))
         solver = self._node_parameters.settings.solver
-        # Compiling a solver takes seconds the first time after an install (then it loads from
-        # the disk cache in tens of milliseconds); done here, no drag ever waits for it.
-        order = ([solver] if solver in SOLVERS else []) + [
-            name for name in SOLVERS if name != solver]
+        # Compiled (or loaded from the disk cache) here, so that no drag ever waits for it.
+        order = sorted(SOLVERS, key=lambda name: name != solver)  # stable: the solver first
         self.get_logger().info('loading the compiled solvers (%s); the first start after an '
                                'install compiles them, which takes a minute' % ', '.join(order))
         self.get_logger().info('solvers ready in %.2f s' % warm_up(order))
@@ -124,10 +125,11 @@ class IKNode(Node):
         Close the mailboxes, then destroy the node without waiting for a solve in flight.
 
         A solve may last its whole timeout (up to 10 s); once the mailboxes are closed, workers
-        only finish their solve and end, without touching the node.
+        only finish their solve and end without touching the node.
         """
         self._closing.set()
         self._descriptions.close(timeout=1.0)
+        self._collision_inputs.close(timeout=1.0)
         self._solve_service.close(timeout=0.0)
         self._path_service.close(timeout=0.0)
         self._targets.close()
@@ -217,7 +219,7 @@ class IKNode(Node):
                 outcome, stamp=self.get_clock().now().to_msg(), frame_id=frame_id))
         if outcome.chain is not None:
             self._marker_publisher.publish(solve_markers(
-                frame_id, outcome.target, outcome.reached, outcome.success,
+                frame_id, outcome.target, outcome.reached, outcome.success, outcome.collision,
                 colour=outcome_colour(outcome)))
 
 

@@ -13,6 +13,8 @@ __all__ = [
     'JOINT_STATES_TOPIC',
     'MARKERS_TOPIC',
     'NODE_NAME',
+    'OBSTACLES_TOPIC',
+    'ROBOT_DESCRIPTION_SEMANTIC_TOPIC',
     'ROBOT_DESCRIPTION_TOPIC',
     'SOLVE_IK_SERVICE',
     'STATUS_TOPIC',
@@ -25,13 +27,19 @@ NODE_NAME = 'ik_node'
 
 #: std_msgs/String, depth 1, transient local: the URDF, as robot_state_publisher publishes it.
 ROBOT_DESCRIPTION_TOPIC = 'robot_description'
+#: std_msgs/String, depth 1, transient local, reliable: the SRDF, as MoveIt publishes it; only
+#: its disable_collisions pairs are read.
+ROBOT_DESCRIPTION_SEMANTIC_TOPIC = 'robot_description_semantic'
+#: ik_solvers_interfaces/msg/CollisionObject, reliable: obstacles added, moved and removed.
+OBSTACLES_TOPIC = '~/obstacles'
 #: sensor_msgs/JointState with sensor-data QoS: the seed and the start of every trajectory.
 JOINT_STATES_TOPIC = 'joint_states'
 #: geometry_msgs/PoseStamped: the streamed targets; the latest one wins.
 TARGET_POSE_TOPIC = 'target_pose'
 #: ik_solvers_interfaces/msg/IKStatus, reliable, depth 10: one message per streamed solve.
 STATUS_TOPIC = '~/status'
-#: visualization_msgs/MarkerArray: the target and the reached pose, for RViz.
+#: visualization_msgs/MarkerArray: the target, the reached pose and the links in contact, for
+#: RViz.
 MARKERS_TOPIC = '~/markers'
 #: ik_solvers_interfaces/srv/SolveIK: one-shot solves.
 SOLVE_IK_SERVICE = '~/solve_ik'

@@ -10,6 +10,7 @@ that a solution that is wrong is reported as such even when it would not be comm
 
 from typing import Optional, Sequence, Tuple
 
+from .collision_free import CollisionFree
 from .continuity import ContinuousMotion
 from .freshness import FreshJointStates
 from .judge import Judge
@@ -23,6 +24,7 @@ __all__ = ['DEFAULT_JUDGES', 'Judge', 'first_refusal']
 DEFAULT_JUDGES: Tuple[Judge, ...] = (
     WithinTolerance(),
     WithinJointLimits(),
+    CollisionFree(),
     FreshJointStates(),
     ContinuousMotion(),
 )

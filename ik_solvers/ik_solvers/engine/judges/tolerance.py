@@ -8,6 +8,7 @@ from .judge import Judge
 from ..candidate import Candidate
 from ..error_codes import ErrorCode
 from ..refusal import Refusal
+from ...solvers import STATUS_IN_COLLISION
 
 __all__ = ['WithinTolerance']
 
@@ -30,6 +31,8 @@ class WithinTolerance(Judge):
         result = candidate.result
         if candidate.claim != ErrorCode.SUCCESS or result.success:
             return None
+        if result.status == STATUS_IN_COLLISION:
+            return None  # within tolerance by FK; the collision judge names what touches
         if result.status == 'timed_out':
             return Refusal(ErrorCode.TIMED_OUT, '%s timed out after %g s: %s'
                            % (candidate.solver, candidate.timeout, candidate.summary))

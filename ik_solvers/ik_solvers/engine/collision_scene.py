@@ -1,0 +1,328 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+What the ik_node checks collisions against: the robot's geometry, the SRDF and the obstacles.
+
+The slow part, reading the collision geometry of a description (meshes may take seconds), runs
+on the description loader's thread before the description is adopted (:meth:`load_geometry`):
+the model in use keeps serving meanwhile, and a description is adopted together with its
+geometry, so no solve ever meets a robot whose geometry is still loading. The SRDF is read on
+a thread of its own; obstacles are plain-data updates. Each of them replaces an immutable
+input, and :meth:`CollisionScene.model_for` hands every solve a
+:class:`~ik_solvers.collision.CollisionModel` of the inputs as they are now: the models are
+built once per change and cached, never changed in place, so a solve in flight keeps the
+model it started with.
+"""
+
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+import hashlib
+import logging
+import multiprocessing
+import os
+import threading
+from typing import Dict, Mapping, Optional, Tuple
+import weakref
+
+from ..collision import (
+    CollisionModel,
+    DisabledPairs,
+    load_robot_geometry,
+    MeshFile,
+    MeshLoadError,
+    Obstacle,
+    ObstacleSet,
+    parse_srdf,
+    resolve_mesh_path,
+    REMOVE,
+    RobotGeometry,
+)
+from ..exceptions import IKError, InvalidObstacleError, SrdfError
+from ..kinematics import Chain, RobotModel
+
+__all__ = ['APART_MESH_BYTES', 'CollisionScene', 'OFF_CHAIN_RESOLUTION', 'load_geometry_apart']
+
+_LOGGER = logging.getLogger('ik_solvers')
+
+#: Bytes of mesh files above which a description's geometry is loaded in a child process. The
+#: collision meshes of real arms are tens to hundreds of kilobytes (the vendor Panda's: 136 kB)
+#: and load in about a second on a thread; 4 MB is some 80,000 triangles of binary STL, whose
+#: reduction to a hull holds the interpreter lock for tens of milliseconds at most.
+APART_MESH_BYTES = 4 * 1024 * 1024
+
+
+def _mesh_bytes(robot_model: RobotModel) -> int:
+    """Sum the sizes of the mesh files a description names (missing ones count 0)."""
+    total = 0
+    filenames = {collision.geometry.filename for link in robot_model.link_names
+                 for collision in robot_model.collisions(link)
+                 if isinstance(collision.geometry, MeshFile)}
+    for filename in filenames:
+        try:
+            total += os.path.getsize(resolve_mesh_path(filename))
+        except (MeshLoadError, OSError):
+            continue
+    return total
+
+
+#: rad or m: joints off the chain (fingers, a torso) that moved less than this since the model
+#: was built do not rebuild it; a millimetre is far below any padding worth setting.
+OFF_CHAIN_RESOLUTION = 1e-3
+
+
+def load_geometry_apart(robot_model: RobotModel, urdf_xml: str) -> RobotGeometry:
+    """
+    Load a description's collision geometry; one with meshes in a process of its own.
+
+    Reading and reducing a mesh of millions of triangles holds the interpreter lock for
+    seconds at a time (numpy's sorts do): on a thread of the node it would stall every solve
+    meanwhile. A child process costs seconds to start (it imports the package), so
+    descriptions whose mesh files total at most :data:`APART_MESH_BYTES` are read here.
+
+    :param robot_model: The description, parsed (its ``<collision>`` elements are read).
+    :param urdf_xml: Its text, parsed again by the child process.
+    :returns: The geometry (see :func:`~ik_solvers.collision.load_robot_geometry`).
+    """
+    if _mesh_bytes(robot_model) <= APART_MESH_BYTES:
+        return load_robot_geometry(robot_model)
+    try:
+        # spawn, not fork: the node's process runs DDS threads that a fork would copy broken.
+        with ProcessPoolExecutor(max_workers=1,
+                                 mp_context=multiprocessing.get_context('spawn')) as pool:
+            return pool.submit(load_robot_geometry, urdf_xml).result()
+    except (OSError, BrokenProcessPool) as error:
+        _LOGGER.warning('could not load the collision meshes in a process of their own (%s); '
+                        'loading them here, which may stall solves meanwhile', error)
+        return load_robot_geometry(robot_model)
+
+
+class CollisionScene:
+    """Thread-safe holder of the collision inputs and of the models built from them."""
+
+    def __init__(self) -> None:
+        """Start without geometry, SRDF or obstacles."""
+        self._lock = threading.Lock()
+        # Geometry of each parsed description, until the model is dropped.
+        self._geometry: 'weakref.WeakKeyDictionary[RobotModel, RobotGeometry]' = (
+            weakref.WeakKeyDictionary())
+        # One-entry cache: the same description published again loads no mesh again.
+        self._last_geometry: Tuple[str, Optional[RobotGeometry]] = ('', None)
+        self._geometry_problems: Dict[int, str] = {}
+        self._disabled: Optional[DisabledPairs] = None
+        self._srdf_origin = ''
+        self._obstacles = ObstacleSet()
+        self._last_refusal = ''
+        # (chain, geometry, disabled) -> model without obstacles, padding or joints off the chain.
+        self._base_models: Dict[Tuple[int, int, int], Tuple[Chain, CollisionModel]] = {}
+        # The model last handed out, and what it was derived from.
+        self._derived: Optional[Tuple[tuple, CollisionModel]] = None
+
+    # Inputs ----------------------------------------------------------------------------------
+
+    def load_geometry(self, robot_model: RobotModel, urdf_xml: str) -> RobotGeometry:
+        """
+        Read and keep the collision geometry of a parsed description (slow: a worker thread).
+
+        A ``<collision>`` urdfdom cannot read ends its link's geometry (a warning says so); a
+        missing mesh leaves its link unchecked; a failure of the whole reading leaves the
+        description without geometry, with the reason in :meth:`summary`.
+
+        :param robot_model: The description, parsed.
+        :param urdf_xml: Its text.
+        :returns: The geometry.
+        """
+        digest = hashlib.sha256(urdf_xml.encode('utf-8', errors='replace')).hexdigest()
+        with self._lock:
+            cached_digest, geometry = self._last_geometry
+        problem = ''
+        if geometry is None or cached_digest != digest:
+            try:
+                geometry = load_geometry_apart(robot_model, urdf_xml)
+            except IKError as error:
+                geometry, problem = RobotGeometry(), str(error)
+        with self._lock:
+            self._last_geometry = (digest, geometry)
+            self._geometry[robot_model] = geometry
+            if problem:
+                self._geometry_problems[id(geometry)] = problem
+        return geometry
+
+    def set_srdf(self, srdf_xml: str, origin: str) -> DisabledPairs:
+        """
+        Replace the semantic description's disabled pairs.
+
+        :param srdf_xml: The SRDF text.
+        :param origin: Where it came from, for :meth:`summary`.
+        :returns: The pairs.
+        :raises SrdfError: If it is malformed; the previous SRDF stays, and the refusal is
+            remembered for :meth:`summary`.
+        """
+        try:
+            disabled = parse_srdf(srdf_xml)
+        except SrdfError as error:
+            self.refused('SRDF from %s: %s' % (origin, error))
+            raise
+        with self._lock:
+            self._disabled, self._srdf_origin = disabled, origin
+        return disabled
+
+    def apply_obstacle(self, obstacle: Obstacle, link_names) -> ObstacleSet:
+        """
+        Add, move or remove an obstacle already posed in the chain's base frame.
+
+        :param obstacle: The obstacle (see :class:`~ik_solvers.collision.ObstacleSet`).
+        :param link_names: The description's links: an obstacle may not take a link's name.
+        :returns: The obstacles in place afterwards.
+        :raises InvalidObstacleError: If it is refused; every obstacle in place stays.
+        """
+        if obstacle.id in set(link_names):
+            raise InvalidObstacleError("obstacle '%s' has the name of a link of the robot"
+                                       % obstacle.id)
+        with self._lock:
+            obstacles = self._obstacles.apply(obstacle)
+            self._obstacles = obstacles
+        return obstacles
+
+    def refused(self, reason: str) -> None:
+        """Remember the latest refused SRDF or obstacle, for :meth:`summary`."""
+        with self._lock:
+            self._last_refusal = reason
+
+    def forget_other_robots(self, robot_model: RobotModel) -> None:
+        """
+        Drop the models built for any other description, once ``robot_model`` is adopted.
+
+        Obstacles named like a link of the new description are removed (a model cannot tell
+        them apart), and the summary says so.
+        """
+        links = set(robot_model.link_names)
+        with self._lock:
+            geometry = self._geometry.get(robot_model)
+            self._base_models = {key: value for key, value in self._base_models.items()
+                                 if geometry is not None and key[1] == id(geometry)}
+            self._derived = None
+            clashes = [name for name in self._obstacles.ids if name in links]
+            for name in clashes:
+                self._obstacles = self._obstacles.apply(Obstacle(name, operation=REMOVE))
+            if clashes:
+                self._last_refusal = ('obstacles removed, the robot description has links of '
+                                      'their names: %s' % ', '.join(clashes))
+
+    # Models ----------------------------------------------------------------------------------
+
+    def has_geometry(self, robot_model: RobotModel) -> bool:
+        """Tell whether the description has any usable collision geometry."""
+        with self._lock:
+            geometry = self._geometry.get(robot_model)
+        return geometry is not None and bool(geometry.elements)
+
+    def model_for(self, robot_model: RobotModel, chain: Chain,
+                  joint_positions: Mapping[str, float], padding: float
+                  ) -> Optional[CollisionModel]:
+        """
+        Give the collision model of the scene as it is now, for one chain.
+
+        :param robot_model: The description the chain was cut from.
+        :param chain: The chain solved.
+        :param joint_positions: Current positions by joint name (rad or m); those of joints
+            off the chain pose the links that do not move with it.
+        :param padding: m added around every shape, >= 0.
+        :returns: The model, or ``None`` when the description has no collision geometry.
+        :raises CollisionGeometryError: If ``padding`` is negative or not finite (from the
+            collision model).
+        """
+        with self._lock:
+            geometry = self._geometry.get(robot_model)
+            disabled, obstacles, derived = self._disabled, self._obstacles, self._derived
+        if geometry is None or not geometry.elements:
+            return None
+        base = self._base_model(robot_model, chain, geometry, disabled)
+        chain_joints = set(chain.joint_names)
+        off_chain = tuple(sorted(
+            (name, round(float(value) / OFF_CHAIN_RESOLUTION))
+            for name, value in joint_positions.items() if name not in chain_joints))
+        key = (id(base), id(obstacles), float(padding), off_chain)
+        if derived is not None and derived[0] == key:
+            return derived[1]
+        model = base
+        if len(obstacles):
+            model = model.with_obstacles(obstacles)
+        if padding != model.padding:
+            model = model.with_padding(padding)
+        if off_chain:
+            model = model.with_joint_positions(
+                {name: steps * OFF_CHAIN_RESOLUTION for name, steps in off_chain})
+        with self._lock:
+            self._derived = (key, model)
+        return model
+
+    def prepare(self, robot_model: RobotModel, chain: Chain) -> Optional[CollisionModel]:
+        """
+        Build the model of a chain ahead of the first solve (on a worker thread).
+
+        :returns: The model without obstacles, or ``None`` without geometry.
+        """
+        with self._lock:
+            geometry = self._geometry.get(robot_model)
+            disabled = self._disabled
+        if geometry is None or not geometry.elements:
+            return None
+        return self._base_model(robot_model, chain, geometry, disabled)
+
+    def _base_model(self, robot_model: RobotModel, chain: Chain, geometry: RobotGeometry,
+                    disabled: Optional[DisabledPairs]) -> CollisionModel:
+        key = (id(chain), id(geometry), id(disabled))
+        with self._lock:
+            found = self._base_models.get(key)
+        if found is not None and found[0] is chain:
+            return found[1]
+        model = CollisionModel(robot_model, chain, geometry, disabled=disabled)
+        with self._lock:
+            # A new chain or SRDF makes the older models useless: keep the newest few.
+            if len(self._base_models) >= 4:
+                self._base_models.pop(next(iter(self._base_models)))
+            self._base_models[key] = (chain, model)
+        return model
+
+    # Reports ---------------------------------------------------------------------------------
+
+    def warnings(self, robot_model: RobotModel, chain: Chain) -> Tuple[str, ...]:
+        """Give the messages worth logging about the geometry and the SRDF of a chain."""
+        with self._lock:
+            geometry = self._geometry.get(robot_model)
+            problem = self._geometry_problems.get(id(geometry), '') if geometry else ''
+        notes = ('collision geometry unusable, collisions are not checked: %s' % problem,
+                 ) if problem else ()
+        model = self.prepare(robot_model, chain)
+        return notes + (model.warnings if model is not None else ())
+
+    def summary(self, robot_model: Optional[RobotModel]) -> str:
+        """
+        Say in one line what collisions are checked against, and the latest refusal.
+
+        :param robot_model: The description in use, or ``None`` before any.
+        :returns: E.g. ``"11 links with geometry, 2 unchecked (a, b); SRDF from the topic
+            (20 pairs); obstacles: box; refused: ..."``.
+        """
+        with self._lock:
+            geometry = self._geometry.get(robot_model) if robot_model is not None else None
+            problem = self._geometry_problems.get(id(geometry), '') if geometry else ''
+            disabled, origin = self._disabled, self._srdf_origin
+            obstacles, refusal = self._obstacles, self._last_refusal
+        parts = []
+        if geometry is None:
+            parts.append('no robot description')
+        elif problem:
+            parts.append('collision geometry unusable: %s' % problem)
+        else:
+            parts.append('%d links with collision geometry' % len(geometry.links))
+            if geometry.unchecked_links:
+                parts.append('unchecked: %s' % ', '.join(geometry.unchecked_links))
+        parts.append('SRDF from %s (%d pairs disabled)' % (origin, len(disabled.pairs))
+                     if disabled is not None else 'no SRDF')
+        ids = obstacles.ids
+        listed = ', '.join(ids[:8]) + (' and %d more' % (len(ids) - 8) if len(ids) > 8 else '')
+        parts.append('obstacles: %s' % (listed or 'none'))
+        if refusal:
+            parts.append('last refused: %s' % refusal)
+        return '; '.join(parts)
