@@ -20,34 +20,29 @@ workers and the subscriptions call it from different threads. It never raises on
 """
 
 import dataclasses
-import threading
 import time
 import traceback
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .approximate_tracking import accepts_approximate, ApproximateTracking, exact_search_budget
 from .candidate import Candidate
-from .collision_check import collision_model_for, collision_verdict, place_obstacle
+from .collision_check import collision_model_for, collision_verdict
 from .collision_scene import CollisionScene
-from .description_loader import description_size_problem
 from .error_codes import ErrorCode
 from .fallback import Fallback
 from .frames import ExternalLookup
 from .inputs import check_request, InputChecks
-from .joint_state_store import JointStateStore
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
-from .judges.continuity import moved_away
-from .model_holder import ModelHolder
 from .outcome import Command, IKOutcome, IKRequest
 from .path_pipeline import handle_path
 from .path_request import PathOutcome, PathRequest
 from .refusal import Refusal, refusal_for
+from .robot_state import RobotState
 from .settings import NodeSettings
-from .trajectory import largest_joint_jump, trajectory_duration
-from ..collision import CollisionModel, Obstacle, ObstacleSet
-from ..exceptions import IKError, RobotModelError
+from .trajectory import trajectory_duration
+from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
 from ..solvers import IKResult, solve
 from ..solvers.solve import nearest_turn
@@ -61,8 +56,8 @@ DEFAULT_FALLBACKS: Tuple[Fallback, ...] = (ApproximateTracking(),)
 SolveFunction = Callable[..., IKResult]
 
 
-class IKEngine:
-    """Robot model, joint states, last command, and the one path from request to command."""
+class IKEngine(RobotState):
+    """Robot state (:class:`.robot_state.RobotState`) and the path from request to command."""
 
     def __init__(self, *, external_lookup: Optional[ExternalLookup] = None,
                  clock: Callable[[], float] = time.monotonic,
@@ -85,201 +80,11 @@ class IKEngine:
         :param collisions: The collision inputs (geometry, SRDF, obstacles); a new, empty
             scene when ``None``.
         """
-        self._lock = threading.Lock()
-        self._external_lookup = external_lookup
+        super().__init__(external_lookup=external_lookup, clock=clock, collisions=collisions)
         self._judges = tuple(judges)
         self._fallbacks = tuple(fallbacks)
         self._checks = checks if checks is not None else InputChecks()
         self._solve = solve_function
-        self._collisions = collisions if collisions is not None else CollisionScene()
-        self._models = ModelHolder(on_adopt=self._forget_other_robots)
-        self._joint_states = JointStateStore(clock)
-        self._last_command: Optional[Tuple[Tuple[str, ...], np.ndarray]] = None
-
-    # Robot model -----------------------------------------------------------------------------
-
-    @property
-    def has_model(self) -> bool:
-        """Tell whether a valid robot description was loaded."""
-        return self._models.has_model
-
-    def load_description(self, urdf_xml: str, base_link: str, tip_link: str) -> Chain:
-        """
-        Replace the robot model, keeping the old one unless the new one gives the chain.
-
-        :param urdf_xml: The URDF text.
-        :param base_link: Chain base; empty means the description's root link.
-        :param tip_link: Chain tip.
-        :returns: The new chain.
-        :raises RobotModelError: If the XML is too large, not a usable URDF or lacks the links.
-        """
-        return self.load_description_for(urdf_xml, lambda: (base_link, tip_link))
-
-    def load_description_for(self, urdf_xml: str,
-                             current_links: Callable[[], Tuple[str, str]]) -> Chain:
-        """
-        Parse a description and its collision geometry; adopt both once they are ready.
-
-        The links are those configured once the description is parsed.
-
-        Solves go on with the old model and its geometry while this runs (see
-        :class:`.ModelHolder`): a mesh that takes seconds to load delays no answer.
-
-        :param urdf_xml: The URDF text.
-        :param current_links: Returns ``(base_link, tip_link)`` as configured now.
-        :returns: The new chain.
-        :raises RobotModelError: If the XML is too large (see
-            :data:`.description_loader.MAX_DESCRIPTION_BYTES`), not a usable URDF or lacks the
-            links.
-        """
-        too_large = description_size_problem(urdf_xml)
-        if too_large:
-            raise RobotModelError(too_large)
-        return self._models.load(
-            urdf_xml, current_links,
-            prepare=lambda model: self._collisions.load_geometry(model, urdf_xml))
-
-    def _forget_other_robots(self, model: RobotModel, chain: Chain) -> None:
-        self._collisions.forget_other_robots(model)
-        self._joint_states.restrict_to(model.joint_names)
-        with self._lock:
-            if (self._last_command is not None
-                    and self._last_command[0] != tuple(chain.joint_names)):
-                self._last_command = None
-
-    def check_links(self, base_link: str, tip_link: str) -> None:
-        """
-        Check that new base and tip links give a chain, before the parameters change.
-
-        :raises RobotModelError: If no received description gives that chain.
-        """
-        self._models.check_links(base_link, tip_link)
-
-    def adopt_links(self, base_link: str, tip_link: str) -> None:
-        """Follow base and tip links that were changed, after :meth:`check_links` passed."""
-        self._models.adopt_links(base_link, tip_link)
-
-    def chain(self, base_link: str, tip_link: str) -> Chain:
-        """
-        Return the chain between two links of the current model, built once and cached.
-
-        :raises RobotModelError: If there is no model, or it lacks the links.
-        """
-        return self._models.chain_and_model(base_link, tip_link)[0]
-
-    # What collisions are checked against -------------------------------------------------------
-
-    def collision_warnings(self, base_link: str, tip_link: str) -> Tuple[str, ...]:
-        """
-        Build the collision model of a chain ahead of its first solve; give its warnings.
-
-        :returns: Messages for the log: unusable geometry, ignored SRDF pairs, pairs in contact
-            at the zero configuration (without an SRDF).
-        :raises RobotModelError: If there is no model, or it lacks the links.
-        """
-        chain, model = self._models.chain_and_model(base_link, tip_link)
-        return self._collisions.warnings(model, chain)
-
-    @property
-    def collisions(self) -> CollisionScene:
-        """Give the collision inputs: geometry, SRDF, obstacles."""
-        return self._collisions
-
-    def collision_model(self, settings: NodeSettings) -> Optional[CollisionModel]:
-        """
-        Give the collision model of the configured chain as the scene is now (for paths).
-
-        :returns: The model, or ``None`` without a description or collision geometry.
-        """
-        try:
-            chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
-        except RobotModelError:
-            return None
-        return self._collisions.model_for(model, chain, self._joint_states.positions(),
-                                          settings.collision_padding)
-
-    def collision_summary(self) -> str:
-        """Say in one line what collisions are checked against, and the latest refusal."""
-        return self._collisions.summary(self._models.current_model())
-
-    def apply_obstacle(self, obstacle: Obstacle, frame_id: str,
-                       settings: NodeSettings) -> ObstacleSet:
-        """
-        Add, move or remove an obstacle posed in a frame.
-
-        :param obstacle: The obstacle, its pose in ``frame_id``.
-        :param frame_id: Empty for the chain's base, a link of the description (posed at the
-            current joint states) or a frame of the external lookup (not waited for).
-        :param settings: The node's parameters (the chain's links).
-        :returns: The obstacles in place afterwards.
-        :raises InvalidObstacleError: If it is refused (an unknown frame too); every obstacle
-            in place stays, and the refusal is remembered for the summary.
-        """
-        return place_obstacle(self._collisions, obstacle, frame_id,
-                              lambda: self._models.chain_and_model(settings.base_link,
-                                                                   settings.tip_link),
-                              self._joint_states.positions(), self._external_lookup)
-
-    # Where the robot is ----------------------------------------------------------------------
-
-    def update_joint_states(self, names: Sequence[str],
-                            positions: Sequence[float]) -> List[str]:
-        """
-        Merge a joint state message: every named joint with a finite position takes it.
-
-        :returns: The joints whose position was NaN or infinite; they keep their old position.
-        :raises InvalidSeedError: If the message is larger than the bound of
-            :class:`.JointStateStore`, names and positions do not pair up, or a name repeats
-            or is empty; nothing is merged then.
-        """
-        return self._joint_states.update(names, positions)
-
-    def current_configuration(self, chain: Chain) -> Tuple[np.ndarray, List[str]]:
-        """
-        Where the chain is now, as best known.
-
-        Per joint: the latest joint state; else the last command; else the middle of the limits.
-        The result is clipped into the limits, since encoders may read slightly outside them.
-
-        :returns: The (N,) configuration, and warnings about joints that joint states lack.
-        """
-        return self._where(chain, self._joint_states.positions())
-
-    def _where(self, chain: Chain, joint_positions: Dict[str, float]
-               ) -> Tuple[np.ndarray, List[str]]:
-        q = np.array(chain.mid_configuration(), dtype=float)
-        names = list(chain.joint_names)
-        last = self._last_command_of(chain)
-        if last is not None:
-            q = last
-        notes = []
-        if joint_positions:
-            missing = [name for name in names if name not in joint_positions]
-            for index, name in enumerate(names):
-                if name in joint_positions:
-                    q[index] = joint_positions[name]
-            if missing:
-                notes.append('joint_states lack chain joints %s; using the last command or '
-                             'the middle of their limits' % ', '.join(missing))
-        return np.asarray(chain.clip(q), dtype=float), notes
-
-    def _last_command_of(self, chain: Chain) -> Optional[np.ndarray]:
-        with self._lock:
-            if self._last_command is None or self._last_command[0] != tuple(chain.joint_names):
-                return None
-            return self._last_command[1].copy()
-
-    def _drag_reference(self, chain: Chain, start: np.ndarray,
-                        settings: NodeSettings) -> Optional[np.ndarray]:
-        # While a goal is dragged the joint states lag behind the commands: the last command
-        # is where the drag is. When the joint states are farther from it than an arm lags
-        # (see continuity.moved_away), something else moved the robot.
-        last = self._last_command_of(chain)
-        if last is None:
-            return None
-        return last if largest_joint_jump(start, last) <= moved_away(settings) else None
-
-    # The pipeline ----------------------------------------------------------------------------
 
     def handle(self, request: IKRequest, settings: NodeSettings) -> IKOutcome:
         """
