@@ -141,4 +141,6 @@ class ApproximateTracking(Fallback):
             streamed=refused.streamed, commanding=refused.command_requested,
             result=result, solver=refused.solver, timeout=refused.timeout, claim=claim,
             summary=summary, approximate=True, goal=refused.goal,
-            command_requested=refused.command_requested)
+            command_requested=refused.command_requested,
+            # Judged by the same collision model: the arm stops short of a contact.
+            collision=refused.collision)
