@@ -19,7 +19,7 @@ setup(
         ('share/' + PACKAGE_NAME + '/config', glob('config/*.yaml') + glob('config/*.rviz')),
         ('share/' + PACKAGE_NAME + '/urdf', glob('urdf/*.urdf') + glob('urdf/*.xacro')),
     ],
-    install_requires=['setuptools', 'numpy', 'numba', 'transforms3d', 'toppra',
+    install_requires=['setuptools', 'numpy', 'numba', 'transforms3d', 'lxml', 'toppra',
                       'pyyaml', 'coal', 'trimesh', 'pycollada', 'scipy'],
     extras_require={'plots': ['matplotlib']},
     # The compiled kernels cache their machine code next to the modules.
