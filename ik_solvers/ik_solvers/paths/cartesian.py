@@ -27,6 +27,7 @@ import numpy as np
 
 from ..exceptions import InvalidPathError, InvalidSeedError
 from ..kinematics import Chain
+from ..solvers.input_arrays import seed_array
 from ..solvers.prepared import PreparedSolver
 from .interpolation import interpolate_path
 from .jumps import check_jump_options, relative_jump_index
@@ -111,14 +112,9 @@ class CartesianPathResult:
 
 
 def _start_configuration(chain: Chain, seed: Any) -> np.ndarray:
-    try:
-        q = np.array(seed, dtype=float)
-    except (TypeError, ValueError):
-        raise InvalidSeedError('seed must be an array of %d numbers' % chain.num_joints) \
-            from None
-    if q.shape != (chain.num_joints,):
-        raise InvalidSeedError('seed must have shape (%d,) for this chain, got %s'
-                               % (chain.num_joints, q.shape))
+    if seed is None:  # the path starts at the seed's tip pose: there is no default
+        raise InvalidSeedError('seed must be an array of %d numbers' % chain.num_joints)
+    q = seed_array(seed, chain)
     if not np.isfinite(q).all():
         raise InvalidSeedError('seed has non-finite values')
     if not chain.within_limits(q, tolerance=_SEED_LIMIT_SLACK):

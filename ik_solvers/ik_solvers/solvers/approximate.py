@@ -53,7 +53,7 @@ from .layout import (
     STATUS_SUCCESS,
 )
 from .result import IKResult, STATUS_APPROXIMATE, STATUS_SUCCESS as SUCCESS_NAME
-from .solve import _seed_array, _target_array, _target_problem
+from .input_arrays import seed_array, target_array, target_problem
 from ..kinematics.jit import compiled, monotonic_seconds
 from ..kinematics.kernels import ChainArrays, forward_frames, jacobian_from_frames
 from ..kinematics.kernels import LIMIT_LOWER, LIMIT_UPPER
@@ -284,15 +284,15 @@ def approach(chain, target: np.ndarray, *, start: np.ndarray, max_joint_step: An
     bounds = _step_bounds(max_joint_step, chain.num_joints)
     if start is None:
         raise InvalidSeedError('approach needs the start configuration')
-    q = _seed_array(start, chain)
-    pose = _target_array(target)
+    q = seed_array(start, chain)
+    pose = target_array(target)
     settings = np.zeros(SETTINGS_SIZE)
     goal.pack(settings, float(orientation_weight), started + float(timeout), 0.0, 0.0)
     report = np.empty(REPORT_SIZE)
     approach_search(chain.arrays, pose, settings, q, bounds, int(max_iterations), report)
     status = report[REPORT_STATUS]
     if status == STATUS_INVALID_TARGET:
-        raise InvalidTargetError(_target_problem(pose))
+        raise InvalidTargetError(target_problem(pose))
     if status == STATUS_INVALID_SEED:
         raise InvalidSeedError('start has non-finite values')
     success = report[REPORT_MET] != 0.0

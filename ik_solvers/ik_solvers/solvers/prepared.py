@@ -30,15 +30,9 @@ from .layout import (
     STATUS_SUCCESS,
     STATUS_TIMED_OUT,
 )
+from .input_arrays import seed_array, target_array, target_problem
 from .registry import solver_class
-from .solve import (
-    _ORIENTATION_WEIGHT_PER_LENGTH,
-    _seed_array,
-    _settings,
-    _solver_and_options,
-    _target_array,
-    _target_problem,
-)
+from .solve import _ORIENTATION_WEIGHT_PER_LENGTH, _settings, _solver_and_options
 from .warm_up import is_warm, warm_up
 
 __all__ = ['PreparedSolver', 'PreparedAnswer']
@@ -154,11 +148,11 @@ class PreparedSolver:
         if not (type(target) is np.ndarray and target.dtype == np.float64
                 and target.shape == (4, 4) and target.flags.c_contiguous
                 and target.flags.writeable):  # another layout would compile another search
-            target = _target_array(target)
+            target = target_array(target)
         if type(seed) is np.ndarray and seed.dtype == np.float64 and seed.shape == self._shape:
             q = seed.copy()  # the search writes into it
         else:
-            q = _seed_array(seed, self._chain)
+            q = seed_array(seed, self._chain)
         settings = self._settings
         settings[DEADLINE] = start_time + float(timeout)
         report = self._report
@@ -166,7 +160,7 @@ class PreparedSolver:
                                     report)
         status = report[REPORT_STATUS]
         if status == STATUS_INVALID_TARGET:
-            raise InvalidTargetError(_target_problem(target))
+            raise InvalidTargetError(target_problem(target))
         if status == STATUS_INVALID_SEED:
             raise InvalidSeedError('seed has non-finite values')
         success = report[REPORT_MET] != 0.0
@@ -229,7 +223,7 @@ class PreparedSolver:
             if report[REPORT_MET] == 0.0:
                 status = report[REPORT_STATUS]
                 if status == STATUS_INVALID_TARGET:
-                    raise InvalidTargetError(_target_problem(targets[index]))
+                    raise InvalidTargetError(target_problem(targets[index]))
                 name = _STATUS_NAMES.get(int(status), 'no_solution')
                 return index, PreparedAnswer(
                     q, False, 'no_solution' if name == 'success' else name,

@@ -19,11 +19,12 @@ import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
 from .base import Solver
-from .inputs import RIGID_TOLERANCE, STATUS_INVALID_SEED, STATUS_INVALID_TARGET
+from .inputs import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from .registry import solver_class
 from .closest_orientation import closest_orientation
 from .collision_avoidance import avoid_collisions, CollisionCheck
 from .goal_options import goal_options, GoalOptions, is_positive_number
+from .input_arrays import seed_array, target_array, target_problem
 from .layout import (
     DEADLINE,
     FINISHER_ITERATIONS,
@@ -172,8 +173,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                                        'got %r' % (orientation_weight,))
     heuristic, options = _solver_and_options(implementation, chain, solver_options)
     finisher = implementation.polish_by_default if polish is None else bool(polish)
-    pose = _target_array(target)
-    q = _seed_array(seed, chain)
+    pose = target_array(target)
+    q = seed_array(seed, chain)
 
     budget = float(timeout)
     if goal.orientation_fallback:
@@ -187,7 +188,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     attempts = int(report[REPORT_ATTEMPTS])
     iterations = int(report[REPORT_HEURISTIC_ITERATIONS] + report[REPORT_FINISHER_ITERATIONS])
     if status == STATUS_INVALID_TARGET:
-        raise InvalidTargetError(_target_problem(pose))
+        raise InvalidTargetError(target_problem(pose))
     if status == STATUS_INVALID_SEED:
         raise InvalidSeedError('seed has non-finite values')
     status_name = _STATUS_NAMES[int(status)]
@@ -200,7 +201,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     if collision is not None:
         q, finding, reseeds, more = avoid_collisions(implementation, chain, pose, settings,
                                                      options, q, report, collision,
-                                                     _seed_array(seed, chain))
+                                                     seed_array(seed, chain))
         attempts += reseeds
         iterations += more
         position_error = report[REPORT_POSITION_ERROR]
@@ -210,7 +211,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     if not success and goal.orientation_fallback:
         settings[DEADLINE] = start_time + float(timeout)
         fallback = _closest_orientation(implementation, chain, pose, settings, options, q,
-                                        _seed_array(seed, chain))
+                                        seed_array(seed, chain))
         if fallback is not None:
             q, position_error, orientation_error = fallback
             status_name = STATUS_CLOSEST_ORIENTATION
@@ -300,39 +301,3 @@ def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:
     result = np.array(q, dtype=float)
     _nearest_turn_kernel(result, np.asarray(start, dtype=float), chain.arrays)
     return result
-
-
-def _target_array(target: Any) -> np.ndarray:
-    # A fresh, writable, contiguous float array: any other layout would make numba compile
-    # another version of the search, seconds in the middle of a solve.
-    try:
-        pose = np.array(target, dtype=float)
-    except (TypeError, ValueError):
-        raise InvalidTargetError('target must be a 4x4 array of numbers') from None
-    if pose.shape != (4, 4):
-        raise InvalidTargetError('target must be a 4x4 homogeneous transform, got shape %s'
-                                 % (pose.shape,))
-    return pose
-
-
-def _target_problem(pose: np.ndarray) -> str:
-    """Say what is wrong with a target the search refused (see ``search.refusal``)."""
-    if not np.isfinite(pose).all():
-        return 'target has non-finite values'
-    if np.abs(pose[3] - (0.0, 0.0, 0.0, 1.0)).max() > RIGID_TOLERANCE:
-        return 'the last row of target must be [0, 0, 0, 1], got %s' % (pose[3],)
-    return 'the upper-left 3x3 block of target is not a rotation'
-
-
-def _seed_array(seed: Any, chain) -> np.ndarray:
-    if seed is None:
-        return chain.mid_configuration()
-    try:
-        q = np.array(seed, dtype=float)
-    except (TypeError, ValueError):
-        raise InvalidSeedError('seed must be an array of %d numbers' % chain.num_joints) \
-            from None
-    if q.shape != (chain.num_joints,):
-        raise InvalidSeedError('seed must have shape (%d,) for this chain, got %s'
-                               % (chain.num_joints, q.shape))
-    return q
