@@ -7,7 +7,8 @@ Runs an ik_node in this process with a profiler on every thread it starts, sends
 target (until its command, status and markers arrive) and one SolveIK request with execute
 (until its response arrives), and prints each walk: the modules outside the solver core
 (``kinematics/``, ``solvers/``) in the order they were entered, consecutive repeats merged,
-with the number of distinct modules and of returns to a module already visited.
+with the number of distinct modules and of returns to a module already visited. Each step names
+the thread it ran on; the steps of all threads are listed in the order they happened.
 
     python3 tools/module_walk.py            # after sourcing install/local_setup.bash
 """
@@ -32,8 +33,11 @@ from visualization_msgs.msg import MarkerArray
 
 PACKAGE = Path(ik_solvers.__file__).parent
 CORE = ('kinematics', 'solvers')
-# Threads of the node that serve requests; the description loader idles and is left out.
-SERVING = ('ik_node_worker', 'solve_ik', 'walk_executor')
+# Every thread of this process is recorded except the client's executor, which runs the test
+# client's callbacks only. Listing the node's threads by name instead lost most of the SolveIK
+# walk when the service's workers were renamed; idle threads (the description loaders, the stop
+# signal watcher) block outside the package and record nothing.
+CLIENT_THREAD = 'client_executor'
 HANG_BOUND = 30.0  # s; a request takes milliseconds
 
 events = []
@@ -49,18 +53,18 @@ def _profile(frame, event, argument):
     relative = Path(path).relative_to(PACKAGE)
     if relative.parts[0] in CORE:
         return
-    name = threading.current_thread().name
-    if any(name.startswith(prefix) for prefix in SERVING):
-        events.append((str(relative), frame.f_code.co_name))
+    thread = threading.current_thread().name
+    if thread != CLIENT_THREAD:
+        events.append((str(relative), frame.f_code.co_name, thread))
 
 
 def _walk(recorded):
     walk = []
-    for module, function in recorded:
+    for module, function, thread in recorded:
         if not walk or walk[-1][0] != module:
-            walk.append((module, function))
+            walk.append((module, function, thread))
     seen, returns = set(), 0
-    for module, _ in walk:
+    for module, _, _ in walk:
         if module in seen:
             returns += 1
         seen.add(module)
@@ -71,8 +75,8 @@ def _report(title, recorded):
     walk, modules, returns = _walk(recorded)
     print('%s: %d modules, %d returns to a module already visited, %d steps'
           % (title, modules, returns, len(walk)))
-    for index, (module, function) in enumerate(walk, 1):
-        print('  %2d. %s (%s)' % (index, module, function))
+    for index, (module, function, thread) in enumerate(walk, 1):
+        print('  %2d. %s (%s) [%s]' % (index, module, function, thread))
 
 
 def main():
@@ -102,7 +106,7 @@ def main():
         executor.add_node(each)
         executors.append(executor)
         threading.Thread(target=executor.spin, daemon=True,
-                         name='walk_executor' if index == 0 else 'client_executor').start()
+                         name='walk_executor' if index == 0 else CLIENT_THREAD).start()
     deadline = time.monotonic() + HANG_BOUND
     while (node.descriptions_received < 1 or publisher.get_subscription_count() < 1
            or not service.service_is_ready()) and time.monotonic() < deadline:

@@ -11,16 +11,11 @@ The exit status is 1 when the independent check (forward kinematics by
 finds a configuration outside the limits, or when a solver call raises; 2 on bad arguments.
 """
 
-import argparse
-import ast
 import datetime
 import importlib.metadata
-import inspect
-import itertools
 import json
 import math
 import os
-from pathlib import Path
 import platform
 import shlex
 import sys
@@ -29,17 +24,19 @@ from typing import Dict, List, Mapping, Optional, Sequence
 import numpy as np
 
 from . import collision_free
+from .bench_arguments import (build_parser, option_sets, parse_option, QUICK_ANCHOR_TARGETS,
+                              QUICK_SCALING_TARGETS, QUICK_SNAKES, QUICK_TARGETS, SNAKES)
 from .goals import evaluate_goals
+from .grid import BenchConfig, BenchmarkSetupError, count_work, prepare_robots
+from .plots import write_plots
 from .progress import ProgressBar
-from .protocol import SEED_KINDS
-from .report import check_summary, markdown_report, readme_summary, write_plots
+from .report import check_summary, markdown_report, readme_summary
 from .robots import bundled_robot_names, load_robot, vendor_robot_names
-from .runner import (BenchConfig, BenchmarkSetupError, count_work, DEFAULT_MODES, MODES,
-                     prepare_robots, run_benchmark)
+from .runner import run_benchmark
 from .scaling import run_scaling, ScalingConfig, scaling_work
 from ..exceptions import IKError, UnknownSolverError
 from ..kinematics import RobotModel
-from ..solvers import check_solver_names, SOLVERS, solve
+from ..solvers import check_solver_names, SOLVERS
 
 __all__ = [
     'build_parser',
@@ -47,12 +44,6 @@ __all__ = [
     'main',
     'parse_option',
 ]
-
-_QUICK_TARGETS = 5
-_QUICK_ANCHOR_TARGETS = 2
-_SNAKES = (10, 20, 50, 100)
-_QUICK_SNAKES = (10, 20)
-_QUICK_SCALING_TARGETS = 3
 
 
 def default_robots() -> List[str]:
@@ -75,144 +66,6 @@ def default_robots() -> List[str]:
         if joints in (6, 7):
             arms.append(name)
     return arms + vendor_robot_names()
-
-
-def parse_option(text: str) -> Dict[str, object]:
-    """
-    Parse ``KEY=VALUE`` into a one-item dictionary, reading VALUE as a Python literal.
-
-    :param text: For example ``polish=True`` or ``step=0.5``; a VALUE that is no literal stays
-        a string.
-
-    :returns: ``{KEY: VALUE}``.
-
-    :raises argparse.ArgumentTypeError: No ``=`` or an empty key.
-    """
-    key, separator, value = text.partition('=')
-    if not separator or not key.strip().isidentifier():
-        raise argparse.ArgumentTypeError('expected KEY=VALUE, got %r' % text)
-    try:
-        parsed = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        parsed = value
-    return {key.strip(): parsed}
-
-
-def _grid(text: str) -> Dict[str, List[object]]:
-    key, separator, values = text.partition('=')
-    if not separator or not values:
-        raise argparse.ArgumentTypeError('expected KEY=V1,V2,..., got %r' % text)
-    return {key.strip(): [next(iter(parse_option('%s=%s' % (key, value)).values()))
-                          for value in values.split(',')]}
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError('expected a positive integer, got %s' % text)
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0.0 or not math.isfinite(value):
-        raise argparse.ArgumentTypeError('expected a positive number, got %s' % text)
-    return value
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """Return the command-line parser of ``ik_solvers_bench``."""
-    parser = argparse.ArgumentParser(
-        prog='ik_solvers_bench', description=__doc__.split('\n\n')[0].strip(),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument('--robots', nargs='+', metavar='ROBOT',
-                        help='bundled names, vendor_ur5, vendor_panda, snake_<N> or .urdf '
-                             'paths (default: bundled 6/7-joint arms and vendor arms)')
-    parser.add_argument('--solvers', nargs='+', metavar='SOLVER',
-                        help='registered solvers (default: all)')
-    parser.add_argument('--targets', type=_positive_int, default=500,
-                        help='targets per robot')
-    parser.add_argument('--anchor-targets', type=_positive_int, default=30,
-                        help='targets per robot for ikpy, which is slow')
-    parser.add_argument('--budgets', nargs='+', type=_positive_float, default=[0.005, 0.05],
-                        metavar='SECONDS', help='time budgets per call')
-    parser.add_argument('--seeds', nargs='+', choices=SEED_KINDS, default=list(SEED_KINDS),
-                        help='seed kinds')
-    parser.add_argument('--modes', nargs='+', choices=MODES, default=list(DEFAULT_MODES),
-                        help='pose (position and orientation), position only, and/or axis '
-                             '(position and the tip z axis; the anchors do not run it)')
-    parser.add_argument('--anchors', nargs='*', default=['rtb_ik_lm', 'trac_ik', 'ikpy'],
-                        help='reference libraries; none with an empty list')
-    parser.add_argument('--option', dest='options', action='append', type=parse_option,
-                        default=[], metavar='KEY=VALUE',
-                        help='extra solve() option for every run, e.g. polish=True')
-    parser.add_argument('--grid', action='append', type=_grid, default=[],
-                        metavar='KEY=V1,V2', help='run every solver once per value')
-    polish = parser.add_mutually_exclusive_group()
-    polish.add_argument('--polish', dest='polish', action='store_const', const='on',
-                        help='run with polish=True only')
-    polish.add_argument('--no-polish', dest='polish', action='store_const', const='off',
-                        help='run with polish=False only')
-    polish.add_argument('--polish-grid', dest='polish', action='store_const', const='grid',
-                        help='run with the solver defaults and with the other polish setting '
-                             '(the default when solve() has a polish option)')
-    parser.add_argument('--variants-on-every-budget', action='store_true',
-                        help='run option variants (polish, --grid) with every budget, not '
-                             'only the smallest')
-    parser.add_argument('--tolerance', type=_positive_float, default=1e-5,
-                        help='position (m) and orientation (rad) tolerance')
-    parser.add_argument('--rng-seed', type=int, default=0, help='seed of targets and seeds')
-    parser.add_argument('--scaling', action='store_true',
-                        help='also run iterations and time against joint count on snakes')
-    parser.add_argument('--snakes', nargs='+', type=_positive_int, metavar='JOINTS',
-                        help='snake lengths of the scaling study (default: %s; %s with --quick)'
-                        % (' '.join(map(str, _SNAKES)), ' '.join(map(str, _QUICK_SNAKES))))
-    parser.add_argument('--scaling-targets', type=_positive_int, default=30,
-                        help='targets per snake')
-    parser.add_argument('--scaling-budget', type=_positive_float, default=0.05,
-                        metavar='SECONDS', help='time budget per call on the snakes')
-    parser.add_argument('--quick', action='store_true',
-                        help='smoke run of a few seconds: %d targets, %d for ikpy, 5 ms budget'
-                        % (_QUICK_TARGETS, _QUICK_ANCHOR_TARGETS))
-    parser.add_argument('--output', type=Path, default=Path('output') / 'bench',
-                        help='folder for results.md, results.json and the plots')
-    parser.add_argument('--no-progress', action='store_true', help='no progress bar')
-    return parser
-
-
-def _option_sets(arguments: argparse.Namespace) -> List[Dict[str, object]]:
-    base: Dict[str, object] = {}
-    for option in arguments.options:
-        base.update(option)
-    grids: Dict[str, List[object]] = {}
-    for grid in arguments.grid:
-        grids.update(grid)
-    polish = arguments.polish
-    parameter = inspect.signature(solve).parameters.get('polish')
-    if polish is None and parameter is not None and 'polish' not in base \
-            and 'polish' not in grids:
-        polish = 'grid'
-    if polish == 'on':
-        base['polish'] = True
-    elif polish == 'off':
-        base['polish'] = False
-    sets = []
-    for values in itertools.product(*grids.values()):
-        options = dict(base)
-        options.update(zip(grids.keys(), values))
-        sets.append(options)
-    if polish == 'grid':
-        # The defaults are the recommended configuration; the other setting shows its worth.
-        default = parameter.default if parameter is not None and \
-            isinstance(parameter.default, bool) else None
-        flags = (False, True) if default is None else (not default,)
-        sets = [variant for options in sets
-                for variant in [options] + [dict(options, polish=flag) for flag in flags]]
-    unique = []
-    for options in sets:
-        if options not in unique:
-            unique.append(options)
-    return unique
 
 
 def _meta(argv: Sequence[str]) -> Dict[str, object]:
@@ -282,10 +135,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     quick = arguments.quick
     config = BenchConfig(
         robots=arguments.robots or default_robots(), solvers=solvers,
-        option_sets=_option_sets(arguments),
+        option_sets=option_sets(arguments),
         variants_on_every_budget=arguments.variants_on_every_budget,
-        targets=_QUICK_TARGETS if quick else arguments.targets,
-        anchor_targets=_QUICK_ANCHOR_TARGETS if quick else arguments.anchor_targets,
+        targets=QUICK_TARGETS if quick else arguments.targets,
+        anchor_targets=QUICK_ANCHOR_TARGETS if quick else arguments.anchor_targets,
         budgets=(arguments.budgets[0],) if quick else tuple(arguments.budgets),
         seed_kinds=tuple(arguments.seeds), modes=tuple(arguments.modes),
         anchors=tuple(arguments.anchors), tolerance=arguments.tolerance,
@@ -293,9 +146,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     scaling_config = None
     if arguments.scaling:
         scaling_config = ScalingConfig(
-            joint_counts=tuple(arguments.snakes or (_QUICK_SNAKES if quick else _SNAKES)),
+            joint_counts=tuple(arguments.snakes or (QUICK_SNAKES if quick else SNAKES)),
             solvers=solvers, option_sets=config.option_sets,
-            targets=_QUICK_SCALING_TARGETS if quick else arguments.scaling_targets,
+            targets=QUICK_SCALING_TARGETS if quick else arguments.scaling_targets,
             budget=arguments.scaling_budget, tolerance=arguments.tolerance,
             rng_seed=arguments.rng_seed)
     if not config.robots:

@@ -35,97 +35,18 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .hostile_inputs import fuzz_inputs, HostileInput, KINDS, padded_description
-from .robots import load_robot
+from .hostile_inputs import fuzz_inputs, KINDS, padded_description
 from .stress_client import DescriptionPublisher, IKNodeProcess, StressClient, TimedCall
-from ..kinematics import RobotModel
+from .stress_requests import (effective_timeout, hostile_request, NODE_TIMEOUT, pose_fields,
+                              publish_input, StressSetup, valid_request, xyzw_quaternion)
 
 __all__ = ['build_parser', 'main']
 
-ROBOT = 'panda_like'
 #: Seconds a call may take beyond its timeout before it counts as a hang.
 HANG_MARGIN = 1.0
-#: The node's solve timeout in this run, seconds.
-NODE_TIMEOUT = 0.05
 _IN_FLIGHT = 32
 #: Share of each kind of input in the fuzz.
 _FUZZ_SHARES = {'request': 0.4, 'joint_states': 0.25, 'target': 0.25, 'description': 0.1}
-
-
-class _Setup:
-    """The robot, its chain, a home configuration and helpers to build requests."""
-
-    def __init__(self) -> None:
-        robot = load_robot(ROBOT)
-        self.urdf_xml = robot.urdf_xml
-        self.base_link, self.tip_link = robot.base_link, robot.tip_link
-        self.chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
-        self.home = self.chain.mid_configuration()
-        self.rng = np.random.default_rng(10)
-
-    def goal(self, spread: float = 0.3) -> np.ndarray:
-        """Return the tip pose (4, 4) of a configuration near home."""
-        q = self.home + self.rng.uniform(-spread, spread, self.chain.num_joints)
-        return self.chain.fk(self.chain.clip(q))
-
-
-def _pose_fields(message: Any, position: Sequence[float], quaternion: Sequence[float]) -> None:
-    message.position.x, message.position.y, message.position.z = (float(v) for v in position)
-    orientation = message.orientation
-    orientation.x, orientation.y, orientation.z, orientation.w = (float(v) for v in quaternion)
-
-
-def _quaternion(matrix: np.ndarray) -> List[float]:
-    import transforms3d
-    w, x, y, z = transforms3d.quaternions.mat2quat(matrix[:3, :3])
-    return [x, y, z, w]
-
-
-def _valid_request(client: StressClient, goal: np.ndarray, timeout: float = 0.0) -> Any:
-    request = client.message('Request')
-    _pose_fields(request.target.pose, goal[:3, 3], _quaternion(goal))
-    nanoseconds = int(round(timeout * 1e9))
-    request.timeout.sec, request.timeout.nanosec = divmod(nanoseconds, 1_000_000_000)
-    return request
-
-
-def _hostile_request(client: StressClient, fields: Dict[str, Any]) -> Any:
-    request = client.message('Request')
-    _pose_fields(request.target.pose, fields['position'], fields['orientation'])
-    request.target.header.frame_id = fields.get('frame_id', '')
-    request.seed.name = list(fields.get('seed_names', []))
-    request.seed.position = [float(v) for v in fields.get('seed_positions', [])]
-    request.solver = fields.get('solver', '')
-    request.position_tolerance = float(fields.get('position_tolerance', 0.0))
-    request.orientation_tolerance = float(fields.get('orientation_tolerance', 0.0))
-    seconds = float(fields.get('timeout', 0.0))
-    request.timeout.sec = int(math.floor(seconds))
-    request.timeout.nanosec = int(round((seconds - math.floor(seconds)) * 1e9)) % 1_000_000_000
-    return request
-
-
-def _effective_timeout(fields: Dict[str, Any]) -> float:
-    seconds = float(fields.get('timeout', 0.0))
-    return seconds if 0.0 < seconds <= 10.0 else NODE_TIMEOUT
-
-
-def _publish(client: StressClient, item: HostileInput, cache: Dict[int, Any]) -> None:
-    # Large messages are built once: the client's own cost must not set the pace.
-    message = cache.get(id(item.payload))
-    if message is None:
-        if item.kind == 'joint_states':
-            message = client.message('JointState')
-            message.name, message.position = list(item.payload[0]), list(item.payload[1])
-        elif item.kind == 'target':
-            message = client.message('PoseStamped')
-            _pose_fields(message.pose, item.payload[0], item.payload[1])
-            message.header.frame_id = item.payload[2]
-        else:
-            message = client.message('String')
-            message.data = item.payload
-        cache[id(item.payload)] = message
-    {'joint_states': client.joint_states, 'target': client.targets,
-     'description': client.description}[item.kind].publish(message)
 
 
 def _settle(calls: List[TimedCall], grace: float) -> Dict[str, int]:
@@ -139,14 +60,14 @@ def _settle(calls: List[TimedCall], grace: float) -> Dict[str, int]:
                          if call.answered is None or call.answered > call.deadline)}
 
 
-def run_fuzz(setup: _Setup, client: StressClient, node: IKNodeProcess, count: int,
+def run_fuzz(setup: StressSetup, client: StressClient, node: IKNodeProcess, count: int,
              seed: int, kinds: Sequence[str] = KINDS) -> Dict[str, Any]:
     """Send ``count`` bad inputs of ``kinds``; return crashes, hangs and unanswered calls."""
     goal = setup.goal(0.0)
     weights = {kind: share for kind, share in _FUZZ_SHARES.items() if kind in kinds}
     inputs = fuzz_inputs(count, seed=seed, urdf_xml=setup.urdf_xml,
                          joint_names=setup.chain.joint_names, position=tuple(goal[:3, 3]),
-                         orientation=tuple(_quaternion(goal)), weights=weights,
+                         orientation=tuple(xyzw_quaternion(goal)), weights=weights,
                          oversized='description' in kinds)
     rss_before = node.rss_megabytes()
     calls: List[TimedCall] = []
@@ -158,13 +79,13 @@ def run_fuzz(setup: _Setup, client: StressClient, node: IKNodeProcess, count: in
         if len(in_flight) >= _IN_FLIGHT:
             in_flight[0].wait(in_flight[0].deadline - time.monotonic())
         if item.kind == 'request':
-            calls.append(client.call(_hostile_request(client, item.payload), time.monotonic()
-                                     + _effective_timeout(item.payload) + HANG_MARGIN,
+            calls.append(client.call(hostile_request(client, item.payload), time.monotonic()
+                                     + effective_timeout(item.payload) + HANG_MARGIN,
                                      item.label))
         else:
-            _publish(client, item, cache)
+            publish_input(client, item, cache)
         if index % 100 == 99:
-            canaries.append(client.call(_valid_request(client, setup.goal()), time.monotonic()
+            canaries.append(client.call(valid_request(client, setup.goal()), time.monotonic()
                                         + NODE_TIMEOUT + HANG_MARGIN, 'valid'))
     result: Dict[str, Any] = _settle(calls + canaries, grace=5.0)
     late: Dict[str, int] = {}
@@ -186,9 +107,9 @@ def run_fuzz(setup: _Setup, client: StressClient, node: IKNodeProcess, count: in
     return result
 
 
-def run_burst(setup: _Setup, client: StressClient, size: int) -> Dict[str, Any]:
+def run_burst(setup: StressSetup, client: StressClient, size: int) -> Dict[str, Any]:
     """Send ``size`` valid calls at once; return how they were answered."""
-    requests = [_valid_request(client, setup.goal()) for _ in range(size)]
+    requests = [valid_request(client, setup.goal()) for _ in range(size)]
     started = time.monotonic()
     calls = [client.call(request, started + 30.0, 'burst') for request in requests]
     result: Dict[str, Any] = _settle(calls, grace=30.0)
@@ -202,7 +123,7 @@ def run_burst(setup: _Setup, client: StressClient, size: int) -> Dict[str, Any]:
     return result
 
 
-def run_stream(setup: _Setup, client: StressClient, seconds: float, rate: float
+def run_stream(setup: StressSetup, client: StressClient, seconds: float, rate: float
                ) -> Dict[str, Any]:
     """Stream targets at ``rate`` Hz; return target-to-command latencies of the commands."""
     centre = setup.chain.fk(setup.home)
@@ -220,7 +141,7 @@ def run_stream(setup: _Setup, client: StressClient, seconds: float, rate: float
         angle = 2.0 * math.pi * index / count
         goal[:3, 3] += 0.05 * np.array([math.cos(angle) - 1.0, math.sin(angle), 0.0])
         message = client.message('PoseStamped')
-        _pose_fields(message.pose, goal[:3, 3], _quaternion(goal))
+        pose_fields(message.pose, goal[:3, 3], xyzw_quaternion(goal))
         key = (message.pose.position.x, message.pose.position.y, message.pose.position.z)
         sent[key] = time.monotonic()
         client.targets.publish(message)
@@ -242,7 +163,7 @@ def run_stream(setup: _Setup, client: StressClient, seconds: float, rate: float
             'max_ms': round(float(np.max(latencies_ms)), 2)}
 
 
-def run_swap(setup: _Setup, client: StressClient, extra_links: int, directory: Path
+def run_swap(setup: StressSetup, client: StressClient, extra_links: int, directory: Path
              ) -> Dict[str, Any]:
     """Swap to a padded description and back while valid calls keep coming."""
     padded = padded_description(setup.urdf_xml, extra_links, setup.base_link)
@@ -267,7 +188,7 @@ def run_swap(setup: _Setup, client: StressClient, extra_links: int, directory: P
         # Four calls in flight at any time, each sent as the previous one is answered.
         active = [call for call in calls[-8:] if call.answered is None]
         while len(active) < 4:
-            call = client.call(_valid_request(client, setup.goal(), timeout),
+            call = client.call(valid_request(client, setup.goal(), timeout),
                                time.monotonic() + timeout + HANG_MARGIN, 'swap')
             calls.append(call)
             active.append(call)
@@ -304,10 +225,10 @@ def run_swap(setup: _Setup, client: StressClient, extra_links: int, directory: P
     return result
 
 
-def _wait_for_model(client: StressClient, setup: _Setup) -> None:
+def _wait_for_model(client: StressClient, setup: StressSetup) -> None:
     deadline = time.monotonic() + 60.0
     while time.monotonic() < deadline:
-        call = client.call(_valid_request(client, setup.goal()), 0.0)
+        call = client.call(valid_request(client, setup.goal()), 0.0)
         # Code 5 is NO_ROBOT_MODEL: the description is not loaded yet.
         if call.wait(5.0) and call.response.error_code != 5:
             return
@@ -339,7 +260,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run the scenarios; print and save the results; return the exit status."""
     arguments = build_parser().parse_args(argv)
     scenarios = [name.strip() for name in arguments.scenarios.split(',') if name.strip()]
-    setup = _Setup()
+    setup = StressSetup()
     node = IKNodeProcess(base_link=setup.base_link, tip_link=setup.tip_link,
                          log_path=arguments.output / 'ik_node.log',
                          parameters={'timeout': str(NODE_TIMEOUT)})

@@ -10,10 +10,11 @@ it next to the other heuristics, on position-only targets from random seeds.
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
+from .grid import solver_methods
 from .progress import ProgressBar
 from .protocol import draw_seeds, draw_targets
 from .robots import load_robot
-from .runner import run_method, solver_methods
+from .runner import run_method
 from .summary import summarize
 from ..exceptions import IKError
 from ..kinematics import RobotModel

@@ -17,6 +17,7 @@ the old set is never disturbed.
 """
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Dict, Mapping, Optional, Tuple, Union
 
 import numpy as np
@@ -130,7 +131,7 @@ class ObstacleSet:
         """Return the obstacles in place, in the order they were first added."""
         return tuple(self._obstacles.values())
 
-    @property
+    @cached_property  # the set never changes, and the status lists them for every request
     def ids(self) -> Tuple[str, ...]:
         """Their ids."""
         return tuple(self._obstacles)

@@ -10,6 +10,7 @@ and the file.
 """
 
 from dataclasses import dataclass
+from functools import cached_property
 import logging
 from typing import List, Sequence, Tuple, Union
 
@@ -57,7 +58,7 @@ class RobotGeometry:
     unchecked_links: Tuple[str, ...] = ()
     warnings: Tuple[str, ...] = ()
 
-    @property
+    @cached_property  # the status names them for every request
     def links(self) -> Tuple[str, ...]:
         """Links with usable collision geometry, in the order of the URDF."""
         return tuple(dict.fromkeys(element.link for element in self.elements))

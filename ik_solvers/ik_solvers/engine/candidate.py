@@ -3,13 +3,14 @@
 """A solution on its way to becoming a command: everything a judge may look at, frozen."""
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Mapping, Optional
 
 import numpy as np
 
 from .error_codes import ErrorCode
 from .settings import NodeSettings
-from ..collision import CollisionModel
+from ..collision import CollisionModel, CollisionReport
 from ..kinematics import Chain, RobotModel
 from ..solvers import IKResult
 
@@ -62,3 +63,16 @@ class Candidate:
     #: The exact collision check every judged configuration must pass (a proposal of a
     #: fallback too); ``None`` when collisions are not checked.
     collision: Optional[CollisionModel] = None
+
+    @cached_property
+    def collision_report(self) -> Optional[CollisionReport]:
+        """
+        Check ``q`` against :attr:`collision` once; the judge and the answer's report share it.
+
+        :returns: Every pair in contact, or ``None`` when collisions are not checked.
+        :raises IKError: If the checker cannot take the configuration (raised again on each
+            access: a failure is not kept).
+        """
+        if self.collision is None:
+            return None
+        return self.collision.check(self.q)

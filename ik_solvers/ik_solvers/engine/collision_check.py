@@ -70,7 +70,7 @@ def collision_verdict(candidate: Candidate, robot_model: RobotModel,
     if model is None:
         return CollisionVerdict(reason=reason, scene=scene)
     try:
-        report = model.check(candidate.q)
+        report = candidate.collision_report  # checked once, by the collision judge
     except IKError as error:
         return CollisionVerdict(reason='the collision check failed: %s' % error, scene=scene)
     poses = []

@@ -14,18 +14,11 @@ from typing import Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .joint import (
-    assign_variables,
-    DEFAULT_VELOCITY_LIMIT,
-    fold_fixed_joints,
-    JointDescription,
-    leader_bounds,
-    Mimic,
-    position_limits,
-)
+from .chain_limits import variable_limits
+from .joint import assign_variables, fold_fixed_joints, JointDescription, Mimic
 from .kernels import ChainArrays, forward_frames, jacobian_from_frames, tip_poses
 from .segments import aligned_segments, frame_aligning_z_with
-from ..exceptions import InvalidSeedError, RobotModelError
+from ..exceptions import InvalidSeedError
 
 __all__ = ['Chain']
 
@@ -137,38 +130,13 @@ class Chain:
 
     def _set_limits(self, leaders: Sequence[JointDescription],
                     followers: Sequence[Tuple[JointDescription, Mimic]]) -> None:
-        limits = {joint.name: position_limits(joint) for joint in leaders}
-        # A follower's own limits bound its leader: the chain's variables are the leaders.
-        for follower, mimic in followers:
-            own_low, own_high = limits[mimic.leader]
-            from_low, from_high = leader_bounds(follower, mimic)
-            low, high = max(own_low, from_low), min(own_high, from_high)
-            if low > high:
-                raise RobotModelError(
-                    "joint '%s' mimics joint '%s' (multiplier %r, offset %r): its limits "
-                    "need '%s' in [%r, %r], which misses that joint's range [%r, %r]"
-                    % (follower.name, mimic.leader, mimic.multiplier, mimic.offset,
-                       mimic.leader, from_low, from_high, own_low, own_high))
-            limits[mimic.leader] = (low, high)
-        lower = [limits[joint.name][0] for joint in leaders]
-        upper = [limits[joint.name][1] for joint in leaders]
-        # urdfdom accepts any number, and exporters write 0 where they know no limit: a limit
-        # that is not positive bounds nothing, so such a joint is timed like one without any.
-        unbounded = [joint.velocity is None or not joint.velocity > 0.0 for joint in leaders]
-        velocity = [DEFAULT_VELOCITY_LIMIT if missing else joint.velocity
-                    for joint, missing in zip(leaders, unbounded)]
-        self._without_velocity_limit = tuple(
-            joint.name for joint, missing in zip(leaders, unbounded) if missing)
-        self._lower = _read_only(np.array(lower))
-        self._upper = _read_only(np.array(upper))
-        self._velocity_limits = _read_only(np.array(velocity))
-        self._is_prismatic = _read_only(np.array([joint.is_prismatic for joint in leaders]))
-        # A continuous leader that a limited follower bounds is continuous no more.
-        self._is_continuous = _read_only(np.isinf(self._lower) & np.isinf(self._upper))
-        self._sample_low = np.where(self._is_continuous, -math.pi, self._lower)
-        self._sample_high = np.where(self._is_continuous, math.pi, self._upper)
-        self._sample_width = self._sample_high - self._sample_low
-        self._mid = _read_only(0.5 * (self._sample_low + self._sample_high))
+        limits = variable_limits(leaders, followers)
+        self._lower, self._upper = limits.lower, limits.upper
+        self._velocity_limits = limits.velocity
+        self._without_velocity_limit = limits.without_velocity_limit
+        self._is_prismatic, self._is_continuous = limits.is_prismatic, limits.is_continuous
+        self._sample_low, self._sample_width = limits.sample_low, limits.sample_width
+        self._mid = limits.mid
 
     # Description ---------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import numpy as np
 from .chain import Chain
 from .collision import CollisionShape
 from .joint import JointDescription, joint_transform, Mimic
+from .joint_tree import joint_tree
 from .urdf_reader import read_robot
 from ..exceptions import InvalidSeedError, RobotModelError
 
@@ -74,8 +75,6 @@ class RobotModel:
         """
         self._name = name
         self._link_names = tuple(link_names)
-        self._joints: Dict[str, JointDescription] = {}
-        self._parent_joint: Dict[str, JointDescription] = {}
         self.parser_messages: Tuple[str, ...] = tuple(parser_messages)
         self._collisions: Dict[str, Tuple[CollisionShape, ...]] = {
             link: tuple(shapes) for link, shapes in (collisions or {}).items()}
@@ -86,47 +85,8 @@ class RobotModel:
             if link not in known_links:
                 raise RobotModelError("collision shapes given for link '%s', which is not a "
                                       "<link> of robot '%s'" % (link, name))
-        for joint in joints:
-            if joint.name in self._joints:
-                raise RobotModelError(
-                    "robot '%s' declares joint '%s' twice" % (name, joint.name))
-            for role, link in (('parent', joint.parent), ('child', joint.child)):
-                if link not in known_links:
-                    raise RobotModelError(
-                        "joint '%s' names %s link '%s', which is not a <link> of robot '%s'"
-                        % (joint.name, role, link, name))
-            if joint.child in self._parent_joint:
-                raise RobotModelError(
-                    "link '%s' is the child of two joints, '%s' and '%s': a URDF is a tree"
-                    % (joint.child, self._parent_joint[joint.child].name, joint.name))
-            self._joints[joint.name] = joint
-            self._parent_joint[joint.child] = joint
-        roots = [link for link in self._link_names if link not in self._parent_joint]
-        if len(roots) != 1:
-            raise RobotModelError(
-                "robot '%s' must have exactly one root link (a link that is no joint's child);"
-                ' found %d: %s' % (name, len(roots), ', '.join(repr(r) for r in roots)))
-        self._root_link = roots[0]
-        self._check_tree()
-
-    def _check_tree(self) -> None:
-        """Raise :class:`RobotModelError` unless every link hangs below the root."""
-        # Every other link has exactly one parent: the links the root does not reach lie on
-        # or below a cycle. One walk down from the root, linear in the size of the tree
-        # (walking up from every link would be quadratic in the depth).
-        children: Dict[str, List[str]] = {}
-        for joint in self._joints.values():
-            children.setdefault(joint.parent, []).append(joint.child)
-        reached = {self._root_link}
-        stack = [self._root_link]
-        while stack:
-            for child in children.get(stack.pop(), ()):
-                reached.add(child)
-                stack.append(child)
-        if len(reached) != len(self._link_names):
-            stranded = next(link for link in self._link_names if link not in reached)
-            raise RobotModelError(
-                "the joints above link '%s' form a cycle: a URDF is a tree" % stranded)
+        self._joints, self._parent_joint, self._root_link = joint_tree(
+            name, self._link_names, joints)
 
     @classmethod
     def from_urdf(cls, urdf_xml: str) -> 'RobotModel':

@@ -15,9 +15,9 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
-from .conversions import obstacle_request
 from .names import OBSTACLES_TOPIC, ROBOT_DESCRIPTION_SEMANTIC_TOPIC
 from .node_parameters import NodeParameters
+from .obstacle_conversions import obstacle_request
 from ..engine.description_loader import DescriptionLoader
 from ..engine.pipeline import IKEngine
 from ..exceptions import IKError, RobotModelError

@@ -8,31 +8,26 @@ fields are only moved between messages and plain values.
 """
 
 import math
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from builtin_interfaces.msg import Duration, Time
 from geometry_msgs.msg import Pose, PoseStamped, Transform
-from ik_solvers_interfaces.msg import CollisionObject, IKStatus
+from ik_solvers_interfaces.msg import IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from sensor_msgs.msg import JointState
-from shape_msgs.msg import SolidPrimitive
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from ..collision import ADD, Box, Cylinder, MAX_PRIMITIVES, MOVE, Obstacle, Primitive, REMOVE, \
-    Sphere
-from ..engine.inputs import MAX_NAME_LENGTH
 from ..engine.outcome import CollisionVerdict, Command, IKOutcome, IKRequest
 from ..engine.pose_math import pose_matrix, xyzw_quaternion
-from ..exceptions import InvalidObstacleError, InvalidTargetError
 
 __all__ = [
     'command_trajectory',
     'duration_to_seconds',
     'fill_response',
     'joint_state_message',
-    'obstacle_request',
     'matrix_to_pose',
+    'outcome_poses',
     'pose_to_matrix',
     'seconds_to_duration',
     'service_request',
@@ -172,80 +167,6 @@ _AVOID_COLLISIONS = {SolveIK.Request.COLLISIONS_AVOID: True,
                      SolveIK.Request.COLLISIONS_IGNORE: False}
 
 
-def _byte(value) -> int:
-    # A byte field arrives as bytes of length 1, but may be set to an int in Python.
-    return value[0] if isinstance(value, (bytes, bytearray)) else int(value)
-
-
-_OPERATIONS = {_byte(CollisionObject.ADD): ADD, _byte(CollisionObject.MOVE): MOVE,
-               _byte(CollisionObject.REMOVE): REMOVE}
-# shape_msgs/SolidPrimitive: the dimensions each type takes, and the shape they make.
-_PRIMITIVES = {
-    SolidPrimitive.BOX: ('box', 3, lambda d: Box(size=(d[0], d[1], d[2]))),
-    SolidPrimitive.SPHERE: ('sphere', 1, lambda d: Sphere(radius=d[0])),
-    SolidPrimitive.CYLINDER: ('cylinder', 2, lambda d: Cylinder(
-        radius=d[SolidPrimitive.CYLINDER_RADIUS], length=d[SolidPrimitive.CYLINDER_HEIGHT])),
-}
-
-
-def _obstacle_pose(pose: Pose, what: str) -> np.ndarray:
-    try:
-        return pose_to_matrix(pose)
-    except InvalidTargetError as error:
-        raise InvalidObstacleError('%s: %s' % (what, error)) from None
-
-
-def obstacle_request(message: CollisionObject) -> tuple:
-    """
-    Turn a CollisionObject into an obstacle posed in its header's frame.
-
-    :param message: A message of the ``~/obstacles`` topic.
-    :returns: ``(frame_id, obstacle)``; sizes are checked by the obstacle set.
-    :raises InvalidObstacleError: An id or frame longer than ``MAX_NAME_LENGTH``, an APPEND or
-        unknown operation, more than ``MAX_PRIMITIVES`` primitives, a primitive type other
-        than box, sphere and cylinder or with the wrong number of dimensions, primitives and
-        poses that do not pair up, or a pose with NaN or a quaternion that is not a rotation.
-    """
-    for what, text in (('id', message.id), ('frame id', message.header.frame_id)):
-        if len(text) > MAX_NAME_LENGTH:  # refused without being quoted whole in the log
-            raise InvalidObstacleError('an obstacle %s has %d characters, more than %d: %r...'
-                                       % (what, len(text), MAX_NAME_LENGTH, text[:40]))
-    name = message.id
-    operation = _OPERATIONS.get(_byte(message.operation))
-    if operation is None:
-        raise InvalidObstacleError(
-            "obstacle '%s': operation %d is not supported (APPEND is not: send ADD with every "
-            'primitive); use ADD (0), REMOVE (1) or MOVE (3)' % (name, _byte(message.operation)))
-    if operation == REMOVE:
-        return message.header.frame_id, Obstacle(name, operation=REMOVE)
-    pose = _obstacle_pose(message.pose, "obstacle '%s': its pose" % name)
-    if operation == MOVE:
-        return message.header.frame_id, Obstacle(name, pose, operation=MOVE)
-    if len(message.primitives) > MAX_PRIMITIVES:
-        raise InvalidObstacleError("obstacle '%s' has %d primitives, more than the %d allowed"
-                                   % (name, len(message.primitives), MAX_PRIMITIVES))
-    if len(message.primitive_poses) != len(message.primitives):
-        raise InvalidObstacleError("obstacle '%s': %d primitives but %d primitive_poses"
-                                   % (name, len(message.primitives),
-                                      len(message.primitive_poses)))
-    primitives = []
-    for index, (primitive, primitive_pose) in enumerate(
-            zip(message.primitives, message.primitive_poses)):
-        kind = _PRIMITIVES.get(primitive.type)
-        if kind is None:
-            raise InvalidObstacleError("obstacle '%s': primitive %d has type %d; only BOX (1), "
-                                       'SPHERE (2) and CYLINDER (3) are supported'
-                                       % (name, index, primitive.type))
-        label, count, shape = kind
-        dimensions = [float(value) for value in primitive.dimensions]
-        if len(dimensions) != count:
-            raise InvalidObstacleError("obstacle '%s': primitive %d (%s) needs %d dimensions, "
-                                       'got %d' % (name, index, label, count, len(dimensions)))
-        primitives.append(Primitive(shape(dimensions), _obstacle_pose(
-            primitive_pose, "obstacle '%s': the pose of primitive %d" % (name, index))))
-    return message.header.frame_id, Obstacle(name, pose, tuple(primitives), ADD)
-
-
 # Answers out -----------------------------------------------------------------------------
 
 def command_trajectory(command: Command) -> JointTrajectory:
@@ -314,13 +235,28 @@ def _fill_collision(message, verdict: CollisionVerdict, error_code: int) -> None
     message.unchecked_links = list(verdict.unchecked_links)
 
 
-def status_message(outcome: IKOutcome, *, stamp: Time, frame_id: str) -> IKStatus:
+def outcome_poses(outcome: IKOutcome) -> Tuple[Optional[Pose], Optional[Pose]]:
+    """
+    Convert the target and the reached pose of an outcome, once for the status and the markers.
+
+    :param outcome: The outcome of a solve.
+    :returns: ``(target, reached)`` in the chain's base frame, each ``None`` when the solve
+        stopped before it.
+    """
+    target = None if outcome.target is None else matrix_to_pose(outcome.target)
+    reached = None if outcome.reached is None else matrix_to_pose(outcome.reached)
+    return target, reached
+
+
+def status_message(outcome: IKOutcome, *, stamp: Time, frame_id: str,
+                   poses: Tuple[Optional[Pose], Optional[Pose]]) -> IKStatus:
     """
     Build the IKStatus of one streamed solve.
 
     :param outcome: The outcome of the solve; it was commanded when it carries a command.
     :param stamp: Time of the solve.
     :param frame_id: The chain's base link, the frame of ``target`` and ``reached``.
+    :param poses: The outcome's target and reached pose (:func:`outcome_poses`).
     :returns: The message; poses stay identity when the solve stopped before them.
     """
     status = IKStatus()
@@ -331,12 +267,12 @@ def status_message(outcome: IKOutcome, *, stamp: Time, frame_id: str) -> IKStatu
     status.message = _first_line(outcome.message)
     status.solver = outcome.solver
     status.commanded = outcome.command is not None
-    if outcome.target is not None:
-        status.target = matrix_to_pose(outcome.target)
-    reached = outcome.reached
+    target, reached = poses
+    if target is not None:
+        status.target = target
     if reached is not None:
         result = outcome.result
-        status.reached = matrix_to_pose(reached)
+        status.reached = reached
         status.position_error = float(result.position_error)
         status.orientation_error = float(result.orientation_error)
         status.solution = joint_state_message(outcome.chain.joint_names, result.q)

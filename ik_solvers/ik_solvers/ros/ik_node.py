@@ -25,7 +25,8 @@ from visualization_msgs.msg import MarkerArray
 from .cartesian_path_service import CartesianPathService, read_joint_limits_file
 from .collision_inputs import CollisionInputs
 from .command_sink import TopicCommandSink
-from .conversions import fill_response, service_request, status_message, target_request
+from .conversions import (fill_response, outcome_poses, service_request, status_message,
+                          target_request)
 from .description_input import DescriptionInput
 from .markers import outcome_colour, solve_markers
 from .names import (
@@ -214,12 +215,13 @@ class IKNode(Node):
 
     def _publish_feedback(self, outcome: IKOutcome, base_link: str, *, status: bool) -> None:
         frame_id = outcome.chain.base_link if outcome.chain is not None else base_link
+        target, reached = poses = outcome_poses(outcome)
         if status:
             self._status_publisher.publish(status_message(
-                outcome, stamp=self.get_clock().now().to_msg(), frame_id=frame_id))
+                outcome, stamp=self.get_clock().now().to_msg(), frame_id=frame_id, poses=poses))
         if outcome.chain is not None:
             self._marker_publisher.publish(solve_markers(
-                frame_id, outcome.target, outcome.reached, outcome.success, outcome.collision,
+                frame_id, target, reached, outcome.success, outcome.collision,
                 colour=outcome_colour(outcome)))
 
 

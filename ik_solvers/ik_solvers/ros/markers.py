@@ -14,8 +14,9 @@ a red text names the pairs; the slots of a later answer without contact are dele
 
 from typing import List, Optional
 
-from geometry_msgs.msg import Vector3
-import numpy as np
+import copy
+
+from geometry_msgs.msg import Pose, Vector3
 from std_msgs.msg import ColorRGBA
 from visualization_msgs.msg import Marker, MarkerArray
 
@@ -43,7 +44,7 @@ _TARGET_SCALE = Vector3(x=0.10, y=0.012, z=0.012)
 _REACHED_SCALE = Vector3(x=0.08, y=0.008, z=0.008)
 
 
-def _arrow(namespace: str, frame_id: str, pose: np.ndarray, colour: ColorRGBA,
+def _arrow(namespace: str, frame_id: str, pose: Pose, colour: ColorRGBA,
            scale: Vector3) -> Marker:
     marker = Marker()
     marker.header.frame_id = frame_id
@@ -51,7 +52,7 @@ def _arrow(namespace: str, frame_id: str, pose: np.ndarray, colour: ColorRGBA,
     marker.id = 0
     marker.type = Marker.ARROW
     marker.action = Marker.ADD
-    marker.pose = matrix_to_pose(pose)
+    marker.pose = pose
     marker.scale = scale
     marker.color = colour
     return marker
@@ -72,7 +73,7 @@ def outcome_colour(outcome: IKOutcome) -> ColorRGBA:
 
 
 def _collision_markers(frame_id: str, collision: CollisionVerdict,
-                       reached: Optional[np.ndarray]) -> List[Marker]:
+                       reached: Optional[Pose]) -> List[Marker]:
     markers = []
     poses = collision.poses[:MAX_COLLISION_MARKERS] if collision.pairs else ()
     for index in range(MAX_COLLISION_MARKERS + 1):
@@ -85,7 +86,7 @@ def _collision_markers(frame_id: str, collision: CollisionVerdict,
             marker.text = poses[index][0]
         elif index == MAX_COLLISION_MARKERS and poses and reached is not None:
             marker.type, marker.action = Marker.TEXT_VIEW_FACING, Marker.ADD
-            marker.pose = matrix_to_pose(reached)
+            marker.pose = copy.deepcopy(reached)
             marker.pose.position.z += 0.1  # above the tip, clear of the arrows
             marker.scale, marker.color = _TEXT_SCALE, _MISSED_COLOUR
             marker.text = 'collision: ' + ', '.join('%s - %s' % pair for pair in collision.pairs)
@@ -93,15 +94,15 @@ def _collision_markers(frame_id: str, collision: CollisionVerdict,
     return markers
 
 
-def solve_markers(frame_id: str, target: Optional[np.ndarray], reached: Optional[np.ndarray],
+def solve_markers(frame_id: str, target: Optional[Pose], reached: Optional[Pose],
                   success: bool, collision: CollisionVerdict = CollisionVerdict(), *,
                   colour: Optional[ColorRGBA] = None) -> MarkerArray:
     """
     Markers of one solve, in the chain's base frame.
 
     :param frame_id: The chain's base link.
-    :param target: Requested tip pose (4, 4), or ``None`` when the target was unusable.
-    :param reached: Tip pose of the solution by FK (4, 4), or ``None`` without a solution.
+    :param target: Requested tip pose, or ``None`` when the target was unusable.
+    :param reached: Tip pose of the solution by FK, or ``None`` without a solution.
     :param success: Whether the solution is verified; picks green or red when ``colour`` is
         not given.
     :param collision: The collision check of the solution: the parts in contact are drawn.

@@ -28,15 +28,12 @@ class CollisionFree(Judge):
         :param candidate: The candidate; without a collision model it is not judged here.
         :returns: ``IN_COLLISION`` naming every pair in contact, or ``None``.
         """
-        model = candidate.collision
-        if model is None:
-            return None
         try:
-            report = model.check(candidate.q)
+            report = candidate.collision_report
         except IKError as error:  # a configuration the checker cannot take is not commanded
             return Refusal(ErrorCode.IN_COLLISION, 'the collision check failed: %s' % error,
                            log_kind='in_collision')
-        if not report.colliding:
+        if report is None or not report.colliding:
             return None
         if candidate.result.status == STATUS_IN_COLLISION:
             what = ('every solution %s found within %g s collides; the first: %s'
