@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ik_solvers import IKError, InvalidSeedError, solve
+from ik_solvers import IKError, InvalidSeedError, InvalidSolverOptionError, solve
 from ik_solvers.exceptions import InvalidPathError
 from ik_solvers.paths import cartesian_path
 
@@ -114,6 +114,7 @@ def test_a_line_leaving_the_workspace_stops_at_its_edge(panda):
     result = cartesian_path(panda, [goal], seed=PANDA_HOME, max_step=0.01,
                             point_timeout=POINT_TIMEOUT)
     assert result.reason == 'unreachable', result.message
+    assert result.handed_over >= 1  # the point it stopped at was the solver's to judge
     reached_steps = result.positions.shape[0] - 1
     assert result.stop_index == reached_steps + 1
     assert result.fraction == pytest.approx(reached_steps / 100.0)
@@ -135,6 +136,7 @@ def test_a_joint_step_over_the_threshold_is_a_jump_and_nothing_after_it_is_kept(
     assert result.reason == 'jump', result.message
     assert result.fraction == 0.0
     assert result.stop_index == 1
+    assert result.handed_over == 1  # the walk takes no step beyond the threshold itself
     assert np.array_equal(result.positions, UR5_HOME[None])
 
 
@@ -152,6 +154,44 @@ def test_the_relative_jump_test_stops_at_the_first_outsized_step(ur5):
     first = int(np.flatnonzero(distances > 0.5 * distances.mean())[0]) + 1
     assert result.stop_index == first
     assert result.positions.shape[0] == first
+
+
+def test_points_the_walk_does_not_settle_are_solved_and_the_line_is_followed(panda):
+    reference = ReferenceKinematics('panda_like.urdf', panda)
+    start = reference.pose(PANDA_HOME)
+    goal = start.copy()
+    goal[2, 3] -= 0.3
+    # 2 cm steps and one damped step each: the walk leaves points to the solver.
+    result = cartesian_path(panda, [goal], seed=PANDA_HOME, max_step=0.02, walk_steps=1,
+                            point_timeout=POINT_TIMEOUT)
+    assert result.reason == 'complete', result.message
+    assert result.fraction == 1.0
+    assert 0 < result.handed_over <= 15
+    _assert_on_line(result, reference, start, np.array([0.0, 0.0, -1.0]), 0.3, 15)
+
+
+def test_without_walk_steps_every_point_goes_to_the_solver(panda):
+    reference = ReferenceKinematics('panda_like.urdf', panda)
+    start = reference.pose(PANDA_HOME)
+    goal = start.copy()
+    goal[2, 3] -= 0.05
+    result = cartesian_path(panda, [goal], seed=PANDA_HOME, max_step=0.001, walk_steps=0,
+                            jump_threshold=JUMP_THRESHOLD, point_timeout=POINT_TIMEOUT)
+    assert result.reason == 'complete', result.message
+    assert result.handed_over == 50
+    _assert_on_line(result, reference, start, np.array([0.0, 0.0, -1.0]), 0.05, 50)
+    assert np.abs(np.diff(result.positions, axis=0)).max() <= JUMP_THRESHOLD
+
+
+def test_a_line_leaving_the_workspace_stops_at_the_same_point_with_or_without_the_walk(panda):
+    goal = panda.fk(PANDA_HOME)
+    goal[0, 3] += 1.0
+    walked, solved = (cartesian_path(panda, [goal], seed=PANDA_HOME, max_step=0.01,
+                                     walk_steps=steps, point_timeout=POINT_TIMEOUT)
+                      for steps in (4, 0))
+    assert (walked.reason, walked.stop_index, walked.fraction) == (
+        solved.reason, solved.stop_index, solved.fraction)
+    assert walked.reason == 'unreachable'
 
 
 class TableCollision:
@@ -246,6 +286,13 @@ def test_more_points_than_the_cap_are_refused_before_any_solve(panda):
 def test_a_bad_start_configuration_is_refused(panda, seed):
     with pytest.raises(InvalidSeedError):
         cartesian_path(panda, [_goal_below(panda, PANDA_HOME)], seed=seed)
+
+
+@pytest.mark.parametrize('walk_steps', [-1, 1.5, True])
+def test_bad_walk_steps_are_refused(panda, walk_steps):
+    with pytest.raises(InvalidSolverOptionError):
+        cartesian_path(panda, [_goal_below(panda, PANDA_HOME)], seed=PANDA_HOME,
+                       walk_steps=walk_steps)
 
 
 def test_every_refusal_belongs_to_the_library_family(panda):

@@ -13,6 +13,7 @@ from .cartesian import (
     CartesianPathResult,
     CollisionCheck,
     DEFAULT_MAX_POINTS,
+    DEFAULT_WALK_STEPS,
     STOP_REASONS,
     cartesian_path,
 )
@@ -28,6 +29,7 @@ __all__ = [
     'CollisionCheck',
     'DEFAULT_GRID_POINTS',
     'DEFAULT_MAX_POINTS',
+    'DEFAULT_WALK_STEPS',
     'InterpolatedPath',
     'JointLimit',
     'MIN_STEPS_FOR_RELATIVE_TEST',

@@ -5,8 +5,11 @@ Straight-line tool motion through waypoints, solved point by point on one branch
 
 The path starts at the tip pose of the start configuration (``seed``) and runs along straight
 lines through the waypoints (see :mod:`.interpolation`). Every point is solved warm from the
-previous point's answer, with few restarts near it, so the arm stays on the branch it starts
-on. The path stops at the first point that
+previous point's answer, so the arm stays on the branch it starts on: first by a few damped
+least-squares steps in one compiled walk over the points (:meth:`PreparedSolver.walk`), which
+settles nearly every point of a finely cut path; a point those steps do not settle, or settle
+only by a large joint motion, goes to the solver, with few restarts near the previous answer.
+The path stops at the first point that
 
 * cannot be reached within the tolerances (``'unreachable'``; ``'timed_out'`` when a deadline
   cut the search short, so that more time might help),
@@ -21,11 +24,11 @@ The result holds the points reached, the fraction of the path they make, and why
 from dataclasses import dataclass
 import math
 import time
-from typing import Any, Optional, Protocol, Sequence
+from typing import Any, NamedTuple, Optional, Protocol, Sequence
 
 import numpy as np
 
-from ..exceptions import InvalidPathError, InvalidSeedError
+from ..exceptions import InvalidPathError, InvalidSeedError, InvalidSolverOptionError
 from ..kinematics import Chain
 from ..solvers.input_arrays import seed_array
 from ..solvers.prepared import PreparedSolver
@@ -40,6 +43,7 @@ __all__ = [
     'CartesianPathResult',
     'CollisionCheck',
     'DEFAULT_MAX_POINTS',
+    'DEFAULT_WALK_STEPS',
     'STOP_REASONS',
     'cartesian_path',
 ]
@@ -53,8 +57,12 @@ DEFAULT_MAX_POINTS = 10000
 _SEED_LIMIT_SLACK = 1e-4
 # Further tries of a point whose solve ran out of its own time, within the path's deadline.
 _TIMEOUT_RETRIES = 2
-# Points solved between two jump tests (a jump found late costs at most this many solves).
-_BLOCK = 32
+#: Damped least-squares steps the compiled walk gives a point before the solver takes it.
+DEFAULT_WALK_STEPS = 4
+# Largest joint motion between points (rad or m) the walk accepts even without a jump
+# threshold, as far as the search itself lets a warm start go before it looks for a nearer
+# solution: a larger motion is the search's to judge.
+_WALK_MOTION = 0.5
 
 
 class CollisionCheck(Protocol):
@@ -87,6 +95,7 @@ class CartesianPathResult:
     :ivar message: Why it stopped, in words.
     :ivar trajectory: The timed trajectory of ``positions`` when limits were given, else None.
     :ivar collision_report: The collision model's report of the first colliding point, if any.
+    :ivar handed_over: Points the compiled walk left to the solver (see ``walk_steps``).
     :ivar elapsed: Time spent, s, the parametrization included.
     """
 
@@ -103,6 +112,7 @@ class CartesianPathResult:
     message: str
     trajectory: Optional[TimedTrajectory] = None
     collision_report: Any = None
+    handed_over: int = 0
     elapsed: float = 0.0
 
     @property
@@ -147,6 +157,7 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
                    timeout: Optional[float] = None, attempts_per_point: int = 5,
                    max_points: int = DEFAULT_MAX_POINTS,
                    limits: Optional[TrajectoryLimits] = None,
+                   walk_steps: int = DEFAULT_WALK_STEPS,
                    **solver_options: Any) -> CartesianPathResult:
     """
     Follow straight lines of the tip through ``waypoints``, from the pose at ``seed``.
@@ -168,17 +179,21 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
         times the mean step of the path reached is a jump.
     :param collision: None, or an object with ``check(q)`` returning a report with a boolean
         ``colliding``; each point reached, the start included, is checked.
-    :param solver: One of :data:`ik_solvers.SOLVERS`.
+    :param solver: One of :data:`ik_solvers.SOLVERS`: it solves the points the walk hands
+        over.
     :param position_tolerance: Largest position error of a point, m.
     :param orientation_tolerance: Largest orientation error of a point, rad.
-    :param point_timeout: Deadline of each point's solve, s; a point that runs out of it is
-        tried twice more while ``timeout`` allows.
+    :param point_timeout: Deadline of each solver call for a point, s; a point that runs out
+        of it is tried twice more while ``timeout`` allows.
     :param timeout: Deadline of the whole path, s (None: none); the points solved by then are
         kept, with reason ``'timed_out'``.
     :param attempts_per_point: Starts per point: the previous answer, then restarts near it.
     :param max_points: Cap on the interpolated points, the start included.
     :param limits: When given, the reached joint path is also timed (see
         :func:`time_parametrize`) into ``result.trajectory``.
+    :param walk_steps: Damped least-squares steps each point gets in the compiled walk from
+        the previous point's answer before the solver takes it over; 0 hands every point
+        that the previous answer does not already meet to the solver.
     :param solver_options: Options of the solver, as for :func:`ik_solvers.solve`.
     :returns: A :class:`CartesianPathResult`.
     :raises InvalidPathError: No waypoints, a waypoint that is not a finite rigid transform, a
@@ -187,13 +202,18 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
         the joint limits.
     :raises InvalidTargetError: A tolerance is out of range.
     :raises UnknownSolverError: ``solver`` is not registered.
-    :raises InvalidSolverOptionError: A solver option is out of range.
+    :raises InvalidSolverOptionError: A solver option is out of range, or ``walk_steps`` is
+        not a non-negative integer.
     :raises TimeParametrizationError: ``limits`` were given and no timing keeps them within
         their ``max_path_duration``.
     """
     started = time.perf_counter()
     q = _start_configuration(chain, seed)
     _timeouts(point_timeout, timeout)
+    if isinstance(walk_steps, bool) or not isinstance(walk_steps, (int, np.integer)) \
+            or walk_steps < 0:
+        raise InvalidSolverOptionError('walk_steps must be a non-negative integer, got %r'
+                                       % (walk_steps,))
     check_jump_options(jump_threshold, relative_jump_threshold)
     if max_angle_step is None:
         max_angle_step = _matching_angle(max_step, chain)
@@ -207,9 +227,9 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
     count = path.num_points
     positions = np.empty((count, chain.num_joints))
     positions[0] = q
-    reached, reason, detail, report = _follow(prepared, targets, positions, deadline,
-                                              float(point_timeout), float(jump_threshold),
-                                              collision)
+    stopped = _follow(prepared, targets, positions, deadline, float(point_timeout),
+                      float(jump_threshold), collision, walk_steps)
+    reached, reason, detail = stopped.reached, stopped.reason, stopped.detail
     kept = max(reached, 1)  # the start stays, even when it collides
     relative = relative_jump_index(positions[:kept], relative_jump_threshold)
     if relative is not None:
@@ -238,59 +258,68 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
         max_orientation_error=float(orientation_errors.max()),
         max_joint_step=float(steps.max()) if steps.size else 0.0,
         message=_message(reason, reached, count, detail), trajectory=trajectory,
-        collision_report=report, elapsed=time.perf_counter() - started)
+        collision_report=stopped.report, handed_over=stopped.handed_over,
+        elapsed=time.perf_counter() - started)
 
 
-def _first_jump(positions: np.ndarray, first: int, last: int,
-                jump_threshold: float) -> Optional[int]:
-    """Index of the first point in first..last that moves a joint too far, or None."""
-    steps = np.abs(positions[first:last + 1] - positions[first - 1:last]).max(axis=1)
-    over = np.flatnonzero(steps > jump_threshold)
-    return first + int(over[0]) if over.size else None
+class _Stop(NamedTuple):
+    """Where and why the walk along the points ended."""
+
+    reached: int
+    reason: str
+    detail: str
+    report: Any
+    handed_over: int
 
 
 def _follow(prepared: PreparedSolver, targets: np.ndarray, positions: np.ndarray,
             deadline: float, point_timeout: float, jump_threshold: float,
-            collision: Optional[CollisionCheck]):
-    """Solve point after point into ``positions``; return (reached, reason, detail, report)."""
+            collision: Optional[CollisionCheck], walk_steps: int) -> _Stop:
+    """Solve point after point into ``positions``; say where and why it stopped."""
     if collision is not None:
         report = collision.check(positions[0].copy())
         if report.colliding:
-            return 0, 'collision', 'the start configuration collides', report
+            return _Stop(0, 'collision', 'the start configuration collides', report, 0)
     count = targets.shape[0]
+    walk_motion = min(jump_threshold, _WALK_MOTION)
+    handed_over = 0
     first = 1
-    # Blocks of points: solved in one loop without Python objects per point, then tested for
-    # jumps with one numpy reduction and for collisions point by point, in order. A block's
-    # points after a jump or a collision were solved for nothing: at most one block.
     while first < count:
-        last = min(count - 1, first + _BLOCK - 1)
-        stop, answer = prepared.solve_sequence(targets, positions, first, last,
-                                               point_timeout=point_timeout, deadline=deadline,
-                                               timeout_retries=_TIMEOUT_RETRIES)
-        jump = _first_jump(positions, first, stop - 1, jump_threshold) if stop > first \
-            else None
+        # The compiled walk settles the points it can in one call; the first it cannot goes
+        # to the solver. The walk's points never move a joint beyond the jump threshold.
+        stop = prepared.walk(targets, positions, first, count - 1, max_steps=walk_steps,
+                             max_joint_motion=walk_motion, deadline=deadline)
         if collision is not None:
-            for index in range(first, stop if jump is None else jump):
+            for index in range(first, stop):
                 report = collision.check(positions[index].copy())
                 if report.colliding:
-                    return index, 'collision', 'point %d collides' % index, report
-        if jump is not None:
-            return _jump(positions, jump, jump_threshold)
+                    return _Stop(index, 'collision', 'point %d collides' % index, report,
+                                 handed_over)
+        if stop == count:
+            break
+        handed_over += 1
+        _, answer = prepared.solve_sequence(targets, positions, stop, stop,
+                                            point_timeout=point_timeout, deadline=deadline,
+                                            timeout_retries=_TIMEOUT_RETRIES)
         if answer is not None:
             if answer.status == 'timed_out' and answer.position_error == 0.0:
-                return stop, 'timed_out', 'the path timeout ran out before point %d' % stop, \
-                    None
+                return _Stop(stop, 'timed_out', 'the path timeout ran out before point %d'
+                             % stop, None, handed_over)
             reason = 'timed_out' if answer.status == 'timed_out' else 'unreachable'
-            return stop, reason, 'point %d: %s, %.3g m and %.3g rad away' % (
-                stop, answer.status, answer.position_error, answer.orientation_error), None
-        first = last + 1
-    return count, 'complete', '', None
-
-
-def _jump(positions: np.ndarray, index: int, jump_threshold: float):
-    step = float(np.abs(positions[index] - positions[index - 1]).max())
-    return index, 'jump', 'point %d moves a joint by %.3g, more than %g' % (
-        index, step, jump_threshold), None
+            return _Stop(stop, reason, 'point %d: %s, %.3g m and %.3g rad away' % (
+                stop, answer.status, answer.position_error, answer.orientation_error), None,
+                handed_over)
+        step = float(np.abs(positions[stop] - positions[stop - 1]).max())
+        if step > jump_threshold:
+            return _Stop(stop, 'jump', 'point %d moves a joint by %.3g, more than %g' % (
+                stop, step, jump_threshold), None, handed_over)
+        if collision is not None:
+            report = collision.check(positions[stop].copy())
+            if report.colliding:
+                return _Stop(stop, 'collision', 'point %d collides' % stop, report,
+                             handed_over)
+        first = stop + 1
+    return _Stop(count, 'complete', '', None, handed_over)
 
 
 def _message(reason: str, reached: int, count: int, detail: str) -> str:

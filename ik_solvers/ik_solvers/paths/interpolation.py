@@ -14,9 +14,9 @@ import math
 from typing import Any, List, Sequence
 
 import numpy as np
-from transforms3d.quaternions import mat2quat, qconjugate, qmult, quat2axangle
 
 from ..exceptions import InvalidPathError, InvalidStepError, TooManyPointsError
+from ..solvers.pose_error import rotation_vector
 
 __all__ = ['InterpolatedPath', 'check_pose', 'interpolate_path', 'RIGID_TOLERANCE']
 
@@ -87,12 +87,13 @@ def _step_count(distance: float, angle: float, max_step: float, max_angle_step: 
 def _segment(start: np.ndarray, end: np.ndarray):
     """Return (distance m, rotation axis, angle rad) of the straight move start -> end."""
     distance = float(np.linalg.norm(end[:3, 3] - start[:3, 3]))
-    start_quaternion = mat2quat(start[:3, :3])
-    relative = qmult(qconjugate(start_quaternion), mat2quat(end[:3, :3]))
-    if relative[0] < 0.0:  # q and -q are the same rotation: take the shorter way round
-        relative = -relative
-    axis, angle = quat2axangle(relative)
-    return distance, np.asarray(axis, dtype=float), float(angle)
+    # The rotation from start to end in the start's frame; its logarithm is the shorter way
+    # round (an angle in [0, pi]).
+    vector = rotation_vector(start[:3, :3].T @ end[:3, :3])
+    angle = float(np.linalg.norm(vector))
+    if angle == 0.0:
+        return distance, np.array([1.0, 0.0, 0.0]), 0.0
+    return distance, vector / angle, angle
 
 
 def _segment_poses(start: np.ndarray, end: np.ndarray, axis: np.ndarray, angle: float,
@@ -102,13 +103,18 @@ def _segment_poses(start: np.ndarray, end: np.ndarray, axis: np.ndarray, angle: 
     poses = np.zeros((steps, 4, 4))
     poses[:, 3, 3] = 1.0
     poses[:, :3, 3] = start[:3, 3] + shares[:, None] * (end[:3, 3] - start[:3, 3])
-    cross = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]],
-                      [-axis[1], axis[0], 0.0]])
-    turns = shares * angle
-    # Rodrigues' formula for a rotation by each share of the angle about the fixed axis.
-    local = (np.eye(3) + np.sin(turns)[:, None, None] * cross
-             + (1.0 - np.cos(turns))[:, None, None] * (cross @ cross))
-    poses[:, :3, :3] = start[:3, :3] @ local
+    if angle == 0.0:
+        poses[:, :3, :3] = start[:3, :3]
+    else:
+        cross = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]],
+                          [-axis[1], axis[0], 0.0]])
+        turns = shares * angle
+        # Rodrigues' formula for a rotation by each share of the angle about the fixed axis,
+        # applied to the start: R0 (I + sin t K + (1 - cos t) K^2), the products taken once.
+        first = start[:3, :3] @ cross
+        second = first @ cross
+        poses[:, :3, :3] = (start[:3, :3] + np.sin(turns)[:, None, None] * first
+                            + (1.0 - np.cos(turns))[:, None, None] * second)
     poses[-1] = end  # exactly the waypoint, not a rounded version of it
     return poses
 
@@ -152,17 +158,17 @@ def interpolate_path(start: np.ndarray, waypoints: Sequence[Any], *, max_step: f
                                  'max_angle_step %g rad, more than max_points (%d)'
                                  % (total, max_step, max_angle_step, max_points))
     targets: List[np.ndarray] = [segments[0][0][None]]
-    progress = [0.0]
-    owner = [-1]
+    progress: List[np.ndarray] = [np.zeros(1)]
+    owner: List[np.ndarray] = [np.full(1, -1)]
     count = len(segments)
     for index, (begin, end, axis, angle, step_count) in enumerate(segments):
         if step_count == 0:  # coinciding ends: done as soon as the previous point is
-            progress[-1] = (index + 1.0) / count
+            progress[-1][-1] = (index + 1.0) / count
             continue
         targets.append(_segment_poses(begin, end, axis, angle, step_count))
-        progress.extend((index + np.arange(1, step_count + 1) / step_count) / count)
-        owner.extend([index] * step_count)
-    progress_array = np.array(progress)
+        progress.append((index + np.arange(1, step_count + 1) / step_count) / count)
+        owner.append(np.full(step_count, index))
+    progress_array = np.concatenate(progress)
     progress_array[-1] = 1.0  # the last point completes the path exactly, not up to rounding
     return InterpolatedPath(targets=np.concatenate(targets), progress=progress_array,
-                            segment_steps=steps, segment_of_point=np.array(owner, dtype=int))
+                            segment_steps=steps, segment_of_point=np.concatenate(owner))

@@ -3,9 +3,10 @@
 """
 Time-optimal timing of a joint path within velocity and acceleration limits, by TOPP-RA.
 
-The path is the cubic spline through the joint path in the parameter s, from 0 to 1 in equal
-steps per point (toppra's solver has absolute tolerances: with s counted in points, the
-derivatives of a path of 1 mm steps are small enough to drown in them, and it fails). toppra
+The path is the cubic spline through the joint path (:mod:`.joint_spline`) in the parameter
+s, from 0 to 1 in equal steps per point (toppra's solver has absolute tolerances: with s
+counted in points, the derivatives of a path of 1 mm steps are small enough to drown in them,
+and it fails). toppra
 (Pham and Pham, "A New Approach to Time-Optimal Path Parameterization Based on Reachability
 Analysis", 2018) finds the fastest timing with the path at rest at both ends, on a uniform grid
 of s. Its cost grows with the grid, so a coarse grid (``grid_points``) comes first; the limits
@@ -24,6 +25,7 @@ from typing import Dict, Tuple
 import numpy as np
 
 from ..exceptions import InvalidPathError, TimeParametrizationError
+from .joint_spline import joint_spline
 from .limits import TrajectoryLimits
 from .trajectory import PathTiming, TimedTrajectory
 
@@ -150,7 +152,7 @@ def time_parametrize(positions, limits: TrajectoryLimits, *,
                                positions=array[:1].copy(), velocities=still,
                                accelerations=still.copy())
     parameters = _parameters(count)
-    path = _toppra().SplineInterpolator(parameters, array)
+    path = joint_spline(parameters, array)
     # At least three grid points: one stage from rest to rest at a constant acceleration
     # cannot move. Refining stops at one grid point per path point.
     size = max(grid_points, 3)

@@ -33,6 +33,7 @@ from .layout import (
 from .input_arrays import seed_array, target_array, target_problem
 from .registry import solver_class
 from .solve import _ORIENTATION_WEIGHT_PER_LENGTH, _settings, _solver_and_options
+from .walk import walk_targets
 from .warm_up import is_warm, warm_up
 
 __all__ = ['PreparedSolver', 'PreparedAnswer']
@@ -169,6 +170,63 @@ class PreparedSolver:
             name = 'no_solution'
         return PreparedAnswer(q, success, name, float(report[REPORT_POSITION_ERROR]),
                               float(report[REPORT_ORIENTATION_ERROR]))
+
+    def walk(self, targets: np.ndarray, out: np.ndarray, first: int, last: int, *,
+             max_steps: int, max_joint_motion: float, deadline: float) -> int:
+        """
+        Settle ``targets[first..last]`` in order by a few damped least-squares steps each.
+
+        The fast way along a sequence of nearby targets (see :mod:`.walk`): one compiled call
+        for the whole sequence, each target warm from the answer before it, judged by the same
+        goal and tolerances as :meth:`solve`. It stops at the first target it does not settle,
+        for :meth:`solve_sequence` to take over.
+
+        :param targets: (K, 4, 4) target poses, base frame (m).
+        :param out: (K, N) float array; row ``first - 1`` is the start, within the limits;
+            rows ``first`` up to the returned index (excluded) are written.
+        :param first: First index to solve, >= 1.
+        :param last: Last index to solve, inclusive.
+        :param max_steps: Steps per target before it is handed back, >= 0 (0: only targets
+            the previous answer already meets are settled).
+        :param max_joint_motion: Largest motion of one joint between consecutive answers that
+            the walk accepts, rad or m; a target needing more is handed back.
+        :param deadline: ``time.perf_counter()`` value after which no target starts.
+        :returns: The index of the first target not settled, ``last + 1`` when all were.
+        :raises InvalidSolverOptionError: ``max_steps`` is not a non-negative integer, or
+            ``max_joint_motion`` is not a positive number.
+        :raises InvalidSeedError: ``out`` is not a writeable C-contiguous (K, N) float64
+            array (the walk writes into it).
+        :raises InvalidTargetError: ``targets`` is not (K, 4, 4), or ``first`` or ``last``
+            lies outside ``1..K-1``.
+        """
+        if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) \
+                or max_steps < 0:
+            raise InvalidSolverOptionError('max_steps must be a non-negative integer, got %r'
+                                           % (max_steps,))
+        if isinstance(max_joint_motion, bool) or not isinstance(
+                max_joint_motion, (int, float, np.number)) or not max_joint_motion > 0.0:
+            raise InvalidSolverOptionError('max_joint_motion must be a positive number, got %r'
+                                           % (max_joint_motion,))
+        if not (isinstance(out, np.ndarray) and out.dtype == np.float64 and out.ndim == 2
+                and out.shape[1] == self._shape[0] and out.flags.c_contiguous
+                and out.flags.writeable):
+            raise InvalidSeedError('out must be a writeable C-contiguous (K, %d) float64 '
+                                   'array' % self._shape[0])
+        # The compiled walk compiles again for any other layout of its arrays: seconds.
+        targets = np.ascontiguousarray(targets, dtype=np.float64)
+        if not targets.flags.writeable:
+            targets = targets.copy()
+        if targets.ndim != 3 or targets.shape[1:] != (4, 4) or targets.shape[0] != out.shape[0]:
+            raise InvalidTargetError('targets must have shape (%d, 4, 4), got %s'
+                                     % (out.shape[0], targets.shape))
+        if first < 1 or last >= out.shape[0]:
+            raise InvalidTargetError('first and last must lie in 1..%d, got %d and %d'
+                                     % (out.shape[0] - 1, first, last))
+        if first > last:
+            return first
+        return int(walk_targets(self._chain.arrays, targets, self._settings, out, int(first),
+                                int(last), int(max_steps), float(max_joint_motion),
+                                float(deadline)))
 
     def solve_sequence(self, targets: np.ndarray, out: np.ndarray, first: int, last: int, *,
                        point_timeout: float, deadline: float,

@@ -20,6 +20,7 @@ from .closest_orientation import closest_orientation
 from .goal_options import goal_options
 from .layout import PER_CALL_SETTINGS, REPORT_SIZE, SETTINGS_SIZE
 from .registry import SOLVERS, solver_class
+from .walk import walk_targets
 from ..kinematics import Chain, RobotModel
 from ..kinematics.jit import JIT_ENABLED
 
@@ -88,10 +89,14 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
             implementation.search(chain.arrays, target, settings,
                                   implementation().pack_options(chain),
                                   chain.mid_configuration(), np.empty(REPORT_SIZE))
-            if not _WARM:  # the fallback and the approximate step are shared by all solvers
+            if not _WARM:  # the fallback, the approximate step and a path's walk are shared
                 closest_orientation(chain.arrays, target, settings, chain.mid_configuration(),
                                     np.empty(REPORT_SIZE))
                 approach_search(chain.arrays, target, settings, chain.mid_configuration(),
                                 np.full(chain.num_joints, 0.1), 30, np.empty(REPORT_SIZE))
+                path = np.empty((2, chain.num_joints))
+                path[0] = chain.mid_configuration()
+                walk_targets(chain.arrays, np.stack((target, target)), settings, path, 1, 1, 4,
+                             0.5, time.perf_counter() + 60.0)
             _WARM.add(name)
     return time.perf_counter() - started
