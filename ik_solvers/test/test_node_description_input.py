@@ -14,7 +14,14 @@ from ik_solvers.engine.settings import NodeSettings
 from ik_solvers.exceptions import RobotModelError
 import numpy as np
 import pytest
-from test_node_support import start_ur5_node, UR5, UR5_CHAIN, UR5_HOME
+from test_node_support import (
+    oracle_confirms,
+    start_ur5_node,
+    UR5,
+    UR5_CHAIN,
+    UR5_HOME,
+    UR5_ORACLE,
+)
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 PANDA = (URDF_DIR / 'panda_like.urdf').read_text()
@@ -94,4 +101,6 @@ def test_over_dds_a_five_megabyte_link_name_is_parsed_adopted_and_both_are_logge
                                   timeout=120.0)
     assert 'chain base_link -> tool0' in adopted.msg, adopted.msg
     goal = UR5_CHAIN.fk(np.asarray(UR5_HOME) + 0.1)
-    assert probe.call(probe.target_request(goal)).success
+    response = probe.call(probe.target_request(goal))
+    assert response.success, response.message
+    oracle_confirms(UR5_ORACLE, response.solution.name, response.solution.position, goal)
