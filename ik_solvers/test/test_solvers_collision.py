@@ -77,6 +77,8 @@ def test_self_collision_is_avoided_or_honestly_refused(arm):
         # Seeded at the colliding configuration, the nearest solution is that configuration.
         blind = solve(chain, target, seed=q, timeout=TIMEOUT)
         assert not blind.collision_checked and blind.collision_pair is None
+        if blind.success:
+            assert _reaches(chain, blind.q, target)
         blind_collisions += blind.success and bool(
             contacts(robot, chain, geometry, blind.q, model.checked_pairs))
         result = solve(chain, target, seed=q, timeout=TIMEOUT, collision=model)
