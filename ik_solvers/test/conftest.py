@@ -146,12 +146,20 @@ def axis_angle(reached: np.ndarray, target: np.ndarray, tip_axis: Sequence[float
     return math.atan2(float(np.linalg.norm(np.cross(first, second))), float(first @ second))
 
 
+#: The joint types urdfdom reads; it refuses a description with any other.
+_JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
+#: The joint types of one degree of freedom: the ones a serial chain can move.
+_MOVING_TYPES = ('revolute', 'continuous', 'prismatic')
+
+
 class _Joint:
     """One URDF joint as the oracle reads it."""
 
     def __init__(self, element: ElementTree.Element) -> None:
         self.name = element.get('name')
         self.type = element.get('type')
+        if self.type not in _JOINT_TYPES:
+            raise ValueError('the oracle has no %s joints' % self.type)
         self.parent = element.find('parent').get('link')
         self.child = element.find('child').get('link')
         origin = element.find('origin')
@@ -163,7 +171,7 @@ class _Joint:
         axis_element = element.find('axis')
         axis = _numbers(axis_element.get('xyz') if axis_element is not None else None,
                         (1.0, 0.0, 0.0))
-        self.axis = axis / np.linalg.norm(axis) if self.type != 'fixed' else axis
+        self.axis = axis / np.linalg.norm(axis) if self.type in _MOVING_TYPES else axis
         limit = element.find('limit')
         if self.type in ('revolute', 'prismatic'):
             self.lower = float(limit.get('lower', 0.0))
@@ -175,8 +183,6 @@ class _Joint:
         if mimic is not None:
             self.mimic = (mimic.get('joint'), float(mimic.get('multiplier', 1.0)),
                           float(mimic.get('offset', 0.0)))
-        if self.type not in ('revolute', 'continuous', 'prismatic', 'fixed'):
-            raise ValueError('the oracle has no %s joints' % self.type)
 
     def motion(self, value: float) -> np.ndarray:
         transform = np.eye(4)
@@ -193,6 +199,13 @@ class UrdfOracle:
 
     The moving joints that mimic no other are the chain's variables, base to tip, as the
     package orders them; a mimic joint takes ``multiplier * leader + offset`` of its leader.
+    As urdfdom reads a description:
+
+    - a ``<mimic>`` naming a joint the robot lacks is ignored, the joint moves by itself;
+    - a leader off the chain (a gripper's first finger, when the chain ends at the second)
+      is a variable too, placed where its first follower is;
+    - floating and planar joints anywhere off the chain do not matter to it; a chain across
+      one is refused, as the package refuses it, since its motion is not one number.
     """
 
     def __init__(self, urdf_xml: str, base_link: Optional[str], tip_link: str) -> None:
@@ -211,12 +224,43 @@ class UrdfOracle:
             link = by_child[link].parent
         self.base_link, self.tip_link = link, tip_link
         self.path = path[::-1]
-        self.joint_names = [joint.name for joint in self.path
-                            if joint.type != 'fixed' and joint.mimic is None]
+        crossed = [joint.name for joint in self.path if joint.type in ('floating', 'planar')]
+        if crossed:
+            raise ValueError('the chain crosses %s, a joint of more than one degree of freedom'
+                             % ', '.join(crossed))
+        moving = [joint.name for joint in self.path if joint.type in _MOVING_TYPES]
+        own = {name for name in moving if self._driver(name) == name}
+        self.joint_names: List[str] = []
+        for name in moving:
+            driver = self._driver(name)
+            if driver in self.joint_names or (driver != name and driver in own):
+                continue
+            if self._all[driver].type not in _MOVING_TYPES:
+                raise ValueError('%r mimics %r, which does not move' % (name, driver))
+            self.joint_names.append(driver)
         self.num_joints = len(self.joint_names)
 
+    def _leader(self, name: str) -> Optional[str]:
+        """Return the joint that ``name`` mimics; None if none, or if the robot lacks it."""
+        mimic = self._all[name].mimic
+        return mimic[0] if mimic is not None and mimic[0] in self._all else None
+
+    def _driver(self, name: str) -> str:
+        """Return the joint at the top of the ``<mimic>`` links from ``name``."""
+        seen = [name]
+        while self._leader(seen[-1]) is not None:
+            seen.append(self._leader(seen[-1]))
+            if seen[-1] in seen[:-1]:
+                raise ValueError('the <mimic> tags form a cycle: %s' % ' -> '.join(seen))
+        return seen[-1]
+
     def joint_values(self, positions: Sequence[float]) -> Dict[str, float]:
-        """Return the value of every moving joint of the chain, mimic joints included."""
+        """
+        Return the value of every joint that ``positions`` set.
+
+        Those are the moving joints of the chain, mimic joints included, the leaders off the
+        chain, and the joints between a follower and its leader.
+        """
         positions = np.asarray(positions, dtype=float)
         assert positions.shape == (self.num_joints,), positions.shape
         values = dict(zip(self.joint_names, positions.tolist()))
@@ -227,7 +271,10 @@ class UrdfOracle:
                 values[name] = multiplier * value(leader) + offset
             return values[name]
 
-        return {joint.name: value(joint.name) for joint in self.path if joint.type != 'fixed'}
+        for joint in self.path:
+            if joint.type in _MOVING_TYPES:
+                value(joint.name)
+        return values
 
     def fk(self, positions: Sequence[float]) -> np.ndarray:
         """Return the (4, 4) pose of the tip in the base frame (m)."""

@@ -82,7 +82,7 @@ class TestLaunchedPipeline(unittest.TestCase):
 
     def tearDown(self):
         self.executor.shutdown()
-        self.spinner.join(timeout=5.0)
+        self.spinner.join(timeout=5.0)  # hang bound: the spinner ends once shut down
         self.node.destroy_node()
         rclpy.shutdown(context=self.context)
 
@@ -94,6 +94,7 @@ class TestLaunchedPipeline(unittest.TestCase):
         with self.lock:
             self.statuses.append(message)
 
+    # Every timeout given to _wait is a hang bound: the launched nodes start within seconds.
     def _wait(self, condition, timeout, what):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -122,7 +123,8 @@ class TestLaunchedPipeline(unittest.TestCase):
         self._wait(lambda: self.targets.get_subscription_count() > 0, 10.0,
                    'the ik_node does not subscribe target_pose')
         # Until the ik_node has the description it answers NO_ROBOT_MODEL; sending the same
-        # target again until it is solved keeps the test independent of start-up order.
+        # target again until it is solved keeps the test independent of start-up order. Hang
+        # bound: the node has the description seconds after start-up.
         deadline = time.monotonic() + 60.0
         status = None
         while status is None and time.monotonic() < deadline:

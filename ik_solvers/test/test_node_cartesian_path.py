@@ -7,6 +7,7 @@ from pathlib import Path
 import re
 import threading
 
+from conftest import UrdfOracle
 from geometry_msgs.msg import PoseStamped
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.conversions import matrix_to_pose
@@ -19,6 +20,7 @@ from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from test_node_support import (
     COMMAND_TOPIC,
+    oracle_confirms,
     Probe,
     Spinner,
     unique_namespace,
@@ -26,25 +28,41 @@ from test_node_support import (
     wait_until,
 )
 
-pinocchio = pytest.importorskip('pinocchio', reason='Pinocchio (PyPI: pin) is the FK reference')
-
 Codes = CartesianPath.Response
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
 CHAIN = RobotModel.from_urdf(URDF).chain('base_link', 'tool0')
+#: The tests' own FK and URDF limits of the arm, read from the URDF text (see conftest.py).
+ORACLE = UrdfOracle(URDF, 'base_link', 'tool0')
 HOME = np.array([0.0, -1.57, 1.57, -1.57, -1.57, 0.0])
 ACCELERATION = 4.0
 VELOCITY_SCALE = 0.5
+#: The node's tolerances below, m and rad: every point of a path meets them.
+TOLERANCE = 1e-5
 
 
 def _tip_pose(q):
-    model = pinocchio.buildModelFromXML(URDF)
-    data = model.createData()
-    configuration = pinocchio.neutral(model)
-    for name, value in zip(CHAIN.joint_names, q):
-        configuration[model.joints[model.getJointId(name)].idx_q] = value
-    pinocchio.framesForwardKinematics(model, data, configuration)
-    base = data.oMf[model.getFrameId('base_link')]
-    return (base.inverse() * data.oMf[model.getFrameId('tool0')]).homogeneous
+    return ORACLE.fk(q)
+
+
+def _assert_on_the_line(trajectory, depth):
+    """
+    Assert, by the oracle, that every point of a path lies on the line ``_line_request`` asks.
+
+    The points are evenly spaced from HOME's tip pose down by ``depth`` m, the orientation
+    held, each within the tolerances and the URDF limits.
+    """
+    assert list(trajectory.joint_names) == ORACLE.joint_names
+    start = _tip_pose(HOME)
+    last = len(trajectory.points) - 1
+    assert last >= 1
+    for index, point in enumerate(trajectory.points):
+        expected = start.copy()
+        expected[2, 3] -= depth * index / last
+        try:
+            ORACLE.check(point.positions, expected, position_tolerance=TOLERANCE,
+                         orientation_tolerance=TOLERANCE)
+        except AssertionError as error:
+            raise AssertionError('point %d of %d: %s' % (index, last, error)) from None
 
 
 @pytest.fixture
@@ -61,8 +79,8 @@ def probe():
             Parameter('base_link', value='base_link'), Parameter('tip_link', value='tool0'),
             # Generous per point and per path: a loaded machine must not cut a path short.
             Parameter('timeout', value=0.5), Parameter('cartesian_timeout', value=10.0),
-            Parameter('position_tolerance', value=1e-5),
-            Parameter('orientation_tolerance', value=1e-5),
+            Parameter('position_tolerance', value=TOLERANCE),
+            Parameter('orientation_tolerance', value=TOLERANCE),
             Parameter('acceleration_limit', value=ACCELERATION),
             Parameter('velocity_scale', value=VELOCITY_SCALE)])
         client = Probe(context, namespace)
@@ -118,18 +136,13 @@ def test_a_line_comes_back_as_a_trajectory_verified_by_fk_and_limits(probe):
     trajectory = response.trajectory
     assert list(trajectory.joint_names) == list(CHAIN.joint_names)
     assert len(trajectory.points) == 51
-    start = _tip_pose(HOME)
     times = np.array([_seconds(point.time_from_start) for point in trajectory.points])
     positions = np.array([point.positions for point in trajectory.points])
     velocities = np.array([point.velocities for point in trajectory.points])
     accelerations = np.array([point.accelerations for point in trajectory.points])
     assert np.allclose(positions[0], HOME, atol=1e-9)
-    for index, q in enumerate(positions):
-        pose = _tip_pose(q)
-        expected = start[:3, 3] - np.array([0.0, 0.0, 0.1 * index / 50])
-        assert np.linalg.norm(pose[:3, 3] - expected) <= 1e-5, index
-        angle = math.acos(min(1.0, 0.5 * (np.trace(pose[:3, :3].T @ start[:3, :3]) - 1.0)))
-        assert angle <= 1e-5, index
+    # Every point on the line, orientation held, within the URDF limits, by the oracle.
+    _assert_on_the_line(trajectory, 0.1)
     assert times[0] == 0.0 and np.all(np.diff(times) > 0.0)
     velocity_limits = VELOCITY_SCALE * np.asarray(CHAIN.velocity_limits)
     assert np.all(np.abs(velocities) <= velocity_limits * (1 + 1e-9))
@@ -148,6 +161,10 @@ def test_with_execute_the_multi_point_trajectory_is_the_command(probe):
     assert len(command.points) == len(response.trajectory.points)
     assert np.allclose(command.points[0].positions, HOME, atol=1e-6)
     assert command.points[-1].velocities == response.trajectory.points[-1].velocities
+    # What was commanded is the line, every point of it, by the oracle.
+    _assert_on_the_line(command, 0.1)
+    assert [list(point.positions) for point in command.points] == [
+        list(point.positions) for point in response.trajectory.points]
 
 
 @pytest.mark.parametrize('fields, code', [
@@ -166,6 +183,7 @@ def test_a_bad_request_gets_its_code(probe, fields, code):
 def test_collision_checking_is_unavailable_only_without_collision_geometry(probe):
     checked = _call(probe, _line_request(avoid_collisions=True))
     assert checked.success, checked.message
+    _assert_on_the_line(checked.trajectory, 0.1)
     probe.publish_description(re.sub(r'<collision>.*?</collision>', '', URDF, flags=re.S))
     answers = []
     # Hang bound: the new description is adopted within seconds.
@@ -195,6 +213,9 @@ def test_a_long_path_does_not_hold_up_solve_ik(probe):
     response = probe.call(probe.target_request(goal))
     order.append('solve_ik')
     assert response.success, response.message
+    oracle_confirms(ORACLE, response.solution.name, response.solution.position, goal,
+                    position_tolerance=TOLERANCE, orientation_tolerance=TOLERANCE)
     assert done.wait(WAIT), 'no CartesianPath response within %g s' % WAIT
     assert path_future.result().error_code == Codes.SUCCESS, path_future.result().message
     assert order == ['solve_ik', 'path']
+    _assert_on_the_line(path_future.result().trajectory, 0.2)

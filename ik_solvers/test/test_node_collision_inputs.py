@@ -16,10 +16,12 @@ from node_collision_support import box_message, ObstaclePublisher, translation
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 from test_node_support import (
+    oracle_confirms,
     same_position,
     start_ur5_node,
     UR5_CHAIN as CHAIN,
     UR5_HOME as HOME,
+    UR5_ORACLE as ORACLE,
 )
 
 Codes = SolveIK.Response
@@ -41,12 +43,16 @@ def _status(probe):
     return probe.statuses.wait_for(lambda s: same_position(s.target, goal), start=start)
 
 
-def _self_colliding_request(probe):
+def _self_colliding_goal():
     # The wrist folded onto the base, as the drag of test_node_collision_drag met it: every
     # configuration reaching this pose puts a link of the arm into another.
     goal = CHAIN.fk(HOME)
     goal[:3, 3] = (-0.152, -0.081, 0.069)
-    request = probe.target_request(goal)
+    return goal
+
+
+def _self_colliding_request(probe):
+    request = probe.target_request(_self_colliding_goal())
     request.seed.name, request.seed.position = list(CHAIN.joint_names), HOME.tolist()
     return request
 
@@ -65,12 +71,16 @@ def test_an_srdf_over_the_topic_disables_pairs_and_a_malformed_one_is_refused(ro
                         start=start)
     allowed = probe.call(request)
     assert allowed.success and allowed.collision_checked, allowed.message
+    oracle_confirms(ORACLE, allowed.solution.name, allowed.solution.position,
+                    _self_colliding_goal())
     # A malformed SRDF: refused with the reason, the previous one kept.
     start = probe.logs.count()
     publisher.publish(String(data='<robot name="ur5_like"><disable_collisions link1="a"'))
     refusal = probe.logs.wait_for(lambda log: 'refused the SRDF' in log.msg, start=start)
     assert 'malformed SRDF' in refusal.msg and 'keeping the previous one' in refusal.msg
-    assert probe.call(request).success
+    kept = probe.call(request)
+    assert kept.success, kept.message
+    oracle_confirms(ORACLE, kept.solution.name, kept.solution.position, _self_colliding_goal())
     status = _status(probe)
     assert 'SRDF from the robot_description_semantic topic (21 pairs disabled)' in \
         status.collision_scene
@@ -127,6 +137,7 @@ def test_obstacles_beyond_the_most_allowed_are_refused(ros):
     assert '%d obstacles are in place, the most allowed' % MAX_OBSTACLES in line, line
     status = _status(probe)
     assert status.success and status.collision_checked, status.message
+    oracle_confirms(ORACLE, status.solution.name, status.solution.position, CHAIN.fk(HOME))
     assert "last refused: obstacle 'one_more'" in status.collision_scene
     # A MOVE of one in place is still taken.
     assert 'move' in obstacles.send(box_message('last', translation(0.0, 0.0, 2.5), (),

@@ -5,6 +5,7 @@
 from pathlib import Path
 import threading
 
+from conftest import UrdfOracle
 from ik_solvers.engine.description_loader import DescriptionLoader, MAX_DESCRIPTION_BYTES
 from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers.engine.outcome import IKRequest
@@ -14,7 +15,14 @@ from ik_solvers.engine.settings import NodeSettings
 from ik_solvers.exceptions import RobotModelError
 import numpy as np
 import pytest
-from test_node_support import start_ur5_node, UR5, UR5_CHAIN, UR5_HOME
+from test_node_support import (
+    oracle_confirms,
+    start_ur5_node,
+    UR5,
+    UR5_CHAIN,
+    UR5_HOME,
+    UR5_ORACLE,
+)
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 PANDA = (URDF_DIR / 'panda_like.urdf').read_text()
@@ -27,13 +35,16 @@ def test_a_five_megabyte_link_name_is_adopted_and_solved_with():
     name = 'n' * 5_000_000
     engine = IKEngine()
     engine.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
-    chain = engine.load_description(PANDA.replace('"panda_rightfinger"', '"%s"' % name),
-                                    'panda_link0', 'panda_hand_tcp')
+    renamed = PANDA.replace('"panda_rightfinger"', '"%s"' % name)
+    chain = engine.load_description(renamed, 'panda_link0', 'panda_hand_tcp')
     assert chain.num_joints == 7
     goal = chain.fk(np.array([0.3, -0.5, 0.2, -1.8, 0.1, 1.5, 0.4]))
     outcome = engine.handle(IKRequest(position=tuple(goal[:3, 3]),
                                       orientation=tuple(xyzw_quaternion(goal))), SETTINGS)
     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
+    UrdfOracle(renamed, 'panda_link0', 'panda_hand_tcp').check(
+        outcome.result.q, goal, position_tolerance=SETTINGS.position_tolerance,
+        orientation_tolerance=SETTINGS.orientation_tolerance)
 
 
 def test_a_description_over_the_size_limit_is_refused_naming_the_limit():
@@ -94,4 +105,6 @@ def test_over_dds_a_five_megabyte_link_name_is_parsed_adopted_and_both_are_logge
                                   timeout=120.0)
     assert 'chain base_link -> tool0' in adopted.msg, adopted.msg
     goal = UR5_CHAIN.fk(np.asarray(UR5_HOME) + 0.1)
-    assert probe.call(probe.target_request(goal)).success
+    response = probe.call(probe.target_request(goal))
+    assert response.success, response.message
+    oracle_confirms(UR5_ORACLE, response.solution.name, response.solution.position, goal)

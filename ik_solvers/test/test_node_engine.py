@@ -46,14 +46,16 @@ def test_no_model_means_no_robot_model():
 
 
 @pytest.mark.parametrize('solver', SOLVERS)
-def test_every_solver_reaches_a_reachable_target(engine, solver):
+def test_every_solver_reaches_a_reachable_target(engine, ur5_oracle, solver):
     engine.update_joint_states(engine.chain('', 'tool0').joint_names, Q_GOAL + 0.2)
     outcome = engine.handle(_request(_goal(engine), solver=solver), SETTINGS)
     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert outcome.solver == solver
-    reached = outcome.reached
-    assert np.linalg.norm(reached[:3, 3] - _goal(engine)[:3, 3]) <= SETTINGS.position_tolerance
-    assert reached == pytest.approx(outcome.chain.fk(outcome.result.q))
+    # By the tests' own FK and the URDF limits; the pose reported is that FK's too.
+    ur5_oracle.check(outcome.result.q, _goal(engine),
+                     position_tolerance=SETTINGS.position_tolerance,
+                     orientation_tolerance=SETTINGS.orientation_tolerance)
+    assert outcome.reached == pytest.approx(ur5_oracle.fk(outcome.result.q), abs=1e-12)
     assert outcome.command is None  # neither streamed nor executed
 
 
@@ -95,6 +97,38 @@ def test_external_lookup_resolves_other_frames_and_its_failures_are_unknown_fram
     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert engine.handle(_request(np.eye(4), frame_id='odom'), SETTINGS).error_code == \
         ErrorCode.UNKNOWN_FRAME
+
+
+def test_a_target_in_a_turned_tf_frame_is_resolved_and_an_unknown_one_named(ur5_oracle):
+    # What test_node_tf.py checks over DDS where tf2_ros is installed, without it: the node's
+    # tf2 lookup is this callable (ros/tf_lookup.py), asked with the tf_timeout parameter.
+    # The camera sits 0.1 m above the base, turned 90 degrees about z, as there.
+    base_from_camera = np.array([[0.0, -1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0],
+                                 [0.0, 0.0, 1.0, 0.1], [0.0, 0.0, 0.0, 1.0]])
+    asked = []
+
+    def lookup(base_link, frame_id, timeout):
+        asked.append((base_link, frame_id, timeout))
+        if frame_id != 'camera':
+            raise UnknownFrameError('no transform from %r to %r within %g s'
+                                    % (frame_id, base_link, timeout))
+        return base_from_camera
+
+    engine = IKEngine(external_lookup=lookup)
+    engine.load_description(UR5, '', 'tool0')
+    settings = NodeSettings(tip_link='tool0', timeout=0.5, tf_timeout=0.2)
+    goal = _goal(engine)
+    outcome = engine.handle(_request(np.linalg.inv(base_from_camera) @ goal, frame_id='camera'),
+                            settings)
+    assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
+    assert outcome.target == pytest.approx(goal, abs=1e-9)
+    ur5_oracle.check(outcome.result.q, goal, position_tolerance=settings.position_tolerance,
+                     orientation_tolerance=settings.orientation_tolerance)
+    assert asked == [('base_link', 'camera', 0.2)]
+    unknown = engine.handle(_request(goal, frame_id='nowhere'), settings)
+    assert unknown.error_code == ErrorCode.UNKNOWN_FRAME and unknown.result is None
+    assert 'nowhere' in unknown.message, unknown.message
+    assert asked[-1] == ('base_link', 'nowhere', 0.2)
 
 
 def test_a_bug_in_a_lookup_is_an_internal_error_not_a_crash():

@@ -20,6 +20,7 @@ def _blocked_in_take(thread: threading.Thread) -> bool:
     return 'take' in names and 'wait' in names[:names.index('take')]
 
 
+# Hang bound: the other thread reaches take() within milliseconds; only a hang waits 30 s.
 def _wait_until(predicate, timeout: float = 30.0) -> bool:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -42,6 +43,7 @@ def test_newest_value_wins_and_older_ones_are_counted_as_dropped():
 def test_take_waits_for_a_value_from_another_thread():
     slot = LatestSlot()
     taken = []
+    # Hang bound: the value is put within milliseconds; 30 s only ends a take() never woken.
     taker = threading.Thread(target=lambda: taken.append(slot.take(timeout=30.0)))
     taker.start()
     # The value is put only once the taker is seen waiting inside take(), with nothing taken.

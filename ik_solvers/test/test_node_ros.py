@@ -313,14 +313,18 @@ def test_replacing_the_description_rebuilds_the_chain(ros):
         return np.linalg.norm(reached[:3, 3] - goal[:3, 3]) <= POSITION_TOLERANCE
 
     assert wait_until(solved_with_the_longer_arm)
+    longer_oracle = UrdfOracle(longer, 'base_link', 'tool0')
     response = probe.call(probe.target_request(goal))
-    oracle_confirms(UrdfOracle(longer, 'base_link', 'tool0'), response.solution.name,
-                    response.solution.position, goal)
-    # A description without the tip link is refused until the tip link is changed to match.
+    assert response.success, response.message
+    oracle_confirms(longer_oracle, response.solution.name, response.solution.position, goal)
+    # A description without the tip link is refused until the tip link is changed to match:
+    # the longer arm still answers.
     handled = node.descriptions_received
     probe.publish_description(PLANAR)
     assert wait_until(lambda: node.descriptions_received > handled)
-    assert probe.call(probe.target_request(goal)).success
+    response = probe.call(probe.target_request(goal))
+    assert response.success, response.message
+    oracle_confirms(longer_oracle, response.solution.name, response.solution.position, goal)
     result = node.set_parameters([Parameter('tip_link', value='tip')])[0]
     assert result.successful, result.reason
     planar = RobotModel.from_urdf(PLANAR).chain('base_link', 'tip')

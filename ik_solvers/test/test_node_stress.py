@@ -139,6 +139,7 @@ def test_calls_are_answered_while_a_description_is_parsed_and_none_is_lost(ros):
     during_parse = 0
     probe.publish_description(padded)
     swap_started = time.monotonic()
+    # Hang bound: the parse takes seconds; only a parse that never ends reaches 120 s.
     while node.descriptions_received == handled and time.monotonic() - swap_started < 120.0:
         # Four calls at a time, each answered before the next four go out.
         batch = [goals[(len(sent) + k) % len(goals)] for k in range(4)]
@@ -178,7 +179,10 @@ def test_a_bad_description_is_refused_naming_what_is_wrong_and_the_model_stays(
     refusal = probe.logs.wait_for(lambda log: 'refused the description' in log.msg, start=logs)
     assert expected in refusal.msg, refusal.msg
     assert 'keeping the previous robot model' in refusal.msg
-    assert probe.call(probe.target_request(_goals(1)[0])).success
+    goal = _goals(1)[0]
+    response = probe.call(probe.target_request(goal))
+    assert response.success, response.message
+    oracle_confirms(ORACLE, response.solution.name, response.solution.position, goal)
 
 
 def test_stale_joint_states_stop_commands_until_fresh_ones_arrive(ros):
@@ -188,6 +192,7 @@ def test_stale_joint_states_stop_commands_until_fresh_ones_arrive(ros):
     probe.publish_target(goals[0])
     status = probe.statuses.wait_for(lambda s: same_position(s.target, goals[0]))
     assert status.success and status.commanded, status.message
+    oracle_confirms(ORACLE, status.solution.name, status.solution.position, goals[0])
     probe.stop_joint_states()  # the driver died
     # Not a wait for an event: the joint states must grow older than joint_state_timeout,
     # which takes this long at least, however loaded the machine.

@@ -13,7 +13,7 @@ import time
 from typing import Callable, List, Sequence
 import uuid
 
-from conftest import UrdfOracle
+from conftest import rotation_angle as oracle_rotation_angle, UrdfOracle
 from geometry_msgs.msg import PoseStamped
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.conversions import matrix_to_pose
@@ -40,6 +40,7 @@ __all__ = [
     'jtc_accepts',
     'fk_of_command',
     'oracle_confirms',
+    'oracle_confirms_errors',
     'rotation_angle',
     'same_position',
     'unique_namespace',
@@ -335,6 +336,39 @@ def oracle_confirms(oracle: UrdfOracle, names: Sequence[str], positions: Sequenc
     options.setdefault('position_tolerance', Ros.DEFAULTS['position_tolerance'])
     options.setdefault('orientation_tolerance', Ros.DEFAULTS['orientation_tolerance'])
     return oracle.check(list(positions), target, **options)
+
+
+def oracle_confirms_errors(oracle: UrdfOracle, names: Sequence[str], positions: Sequence[float],
+                           target: np.ndarray, position_error: float, orientation_error: float,
+                           *, rounding: float = 1e-9) -> np.ndarray:
+    """
+    Assert that an answer short of ``target`` keeps the URDF limits and reports true errors.
+
+    For an approximate answer, or any other that is not a success: the errors it reports must
+    be those of the oracle's FK, whole rotation angle as the orientation error.
+
+    :param oracle: The chain's oracle.
+    :param names: Joint names of the reply, status or command, in the chain's order.
+    :param positions: Their positions.
+    :param target: (4, 4) target pose in the chain's base frame.
+    :param position_error: The reported distance to the target, m.
+    :param orientation_error: The reported rotation angle to the target, rad.
+    :param rounding: Allowed difference between the reported and the oracle's errors.
+    :returns: The reached pose, by the oracle.
+    :raises AssertionError: Other joints, a joint beyond its URDF limits, or a reported error
+        that the oracle does not find.
+    """
+    assert list(names) == oracle.joint_names, (list(names), oracle.joint_names)
+    violations = oracle.limit_violations(list(positions))
+    assert not violations, 'oracle: beyond the URDF limits: ' + '; '.join(violations)
+    reached = oracle.fk(list(positions))
+    distance = float(np.linalg.norm(reached[:3, 3] - np.asarray(target)[:3, 3]))
+    assert abs(position_error - distance) <= rounding, (
+        'reported position error %r m, oracle %r m' % (position_error, distance))
+    angle = oracle_rotation_angle(reached, target)
+    assert abs(orientation_error - angle) <= rounding, (
+        'reported orientation error %r rad, oracle %r rad' % (orientation_error, angle))
+    return reached
 
 
 def start_ur5_node(ros: 'Ros', **parameters):

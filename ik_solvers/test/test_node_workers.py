@@ -22,6 +22,7 @@ import pytest
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 UR5 = (URDF_DIR / 'ur5_like.urdf').read_text()
 PLANAR = (URDF_DIR / 'planar_3link.urdf').read_text()
+# Hang bound, s, on every wait for a worker: the work takes milliseconds.
 WAIT = 30.0
 
 

@@ -12,8 +12,9 @@ import math
 from conftest import axis_angle, bundled_oracle, rotation_angle, URDF_DIRECTORY, UrdfOracle
 import numpy as np
 import pytest
+from urdfdom_support import example_robot_urdf, urdfdom_verdict, VENDOR_CHAIN_IDS, VENDOR_CHAINS
 
-from ik_solvers import RobotModel
+from ik_solvers import RobotModel, RobotModelError
 
 # One joint of each kind, origins turned about all three axes, a mimic follower, a fixed tip.
 EVERY_KIND = """<?xml version="1.0"?>
@@ -42,6 +43,42 @@ EVERY_KIND = """<?xml version="1.0"?>
   </joint>
   <joint name="tool_joint" type="fixed">
     <parent link="d"/><child link="tool"/><origin xyz="0.2 0 0"/>
+  </joint>
+</robot>
+"""
+
+# A robot on a floating base with a planar joint on a side branch, and a two-finger gripper
+# whose right finger mimics the left one: the chain to the right finger holds only the follower.
+# The wrist's <mimic> names a joint the robot lacks.
+FLOATING_BASE_AND_GRIPPER = """<?xml version="1.0"?>
+<robot name="floating_gripper">
+  <link name="world"/><link name="base"/><link name="cart"/><link name="palm"/>
+  <link name="left"/><link name="right"/><link name="right_tip"/>
+  <joint name="free" type="floating">
+    <parent link="world"/><child link="base"/><origin xyz="0 0 1"/>
+  </joint>
+  <joint name="slide_plane" type="planar">
+    <parent link="base"/><child link="cart"/><axis xyz="0 0 1"/>
+  </joint>
+  <joint name="wrist" type="revolute">
+    <parent link="base"/><child link="palm"/>
+    <origin xyz="0 0 0.1"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+    <mimic joint="no_such_joint"/>
+  </joint>
+  <joint name="left_finger" type="prismatic">
+    <parent link="palm"/><child link="left"/>
+    <origin xyz="0 0.02 0.05"/><axis xyz="0 1 0"/>
+    <limit lower="0" upper="0.04" effort="1" velocity="1"/>
+  </joint>
+  <joint name="right_finger" type="prismatic">
+    <parent link="palm"/><child link="right"/>
+    <origin xyz="0 -0.02 0.05"/><axis xyz="0 1 0"/>
+    <limit lower="-0.03" upper="0" effort="1" velocity="1"/>
+    <mimic joint="left_finger" multiplier="-1" offset="0"/>
+  </joint>
+  <joint name="right_tip_joint" type="fixed">
+    <parent link="right"/><child link="right_tip"/><origin xyz="0 0 0.03"/>
   </joint>
 </robot>
 """
@@ -119,6 +156,65 @@ def test_the_oracle_and_the_package_agree_on_every_bundled_arm(file_name, base_l
     chain = RobotModel.from_urdf(text).chain(base_link, tip_link)
     assert list(chain.joint_names) == oracle.joint_names
     rng = np.random.default_rng(41)
+    for _ in range(20):
+        q = chain.random_configuration(rng)
+        np.testing.assert_allclose(oracle.fk(q), chain.fk(q), atol=1e-12)
+        assert oracle.limit_violations(q) == []
+
+
+def test_joints_of_more_than_one_freedom_count_only_on_the_chain():
+    # urdfdom reads floating and planar joints; a chain that does not cross them ignores them.
+    oracle = UrdfOracle(FLOATING_BASE_AND_GRIPPER, 'base', 'palm')
+    assert oracle.joint_names == ['wrist']
+    # The wrist turned a right angle about y: the palm's z axis lies along the base's x.
+    pose = oracle.fk([math.pi / 2])
+    np.testing.assert_allclose(pose[:3, 3], [0.0, 0.0, 0.1], atol=1e-12)
+    np.testing.assert_allclose(pose[:3, 2], [1.0, 0.0, 0.0], atol=1e-12)
+    # Across the floating base, the oracle refuses the chain, and so does the package.
+    with pytest.raises(ValueError, match='free'):
+        UrdfOracle(FLOATING_BASE_AND_GRIPPER, 'world', 'palm')
+    model = RobotModel.from_urdf(FLOATING_BASE_AND_GRIPPER)
+    with pytest.raises(RobotModelError):
+        model.chain('world', 'palm')
+    # A type urdfdom does not know is refused anywhere in the file, as urdfdom refuses it.
+    with pytest.raises(ValueError, match='hinge'):
+        UrdfOracle(FLOATING_BASE_AND_GRIPPER.replace('"planar"', '"hinge"'), 'base', 'palm')
+    assert urdfdom_verdict(FLOATING_BASE_AND_GRIPPER) in (None, True)
+    assert urdfdom_verdict(
+        FLOATING_BASE_AND_GRIPPER.replace('"planar"', '"hinge"')) in (None, False)
+
+
+def test_a_leader_off_the_chain_is_the_variable_where_its_first_follower_is():
+    oracle = UrdfOracle(FLOATING_BASE_AND_GRIPPER, 'base', 'right_tip')
+    # The chain holds the right finger only; the left finger it mimics drives it.
+    assert oracle.joint_names == ['wrist', 'left_finger']
+    chain = RobotModel.from_urdf(FLOATING_BASE_AND_GRIPPER).chain('base', 'right_tip')
+    assert list(chain.joint_names) == oracle.joint_names
+    # Wrist straight, the left finger opened 1 cm: the right one moves 1 cm along -y.
+    pose = oracle.fk([0.0, 0.01])
+    np.testing.assert_allclose(pose[:3, 3], [0.0, -0.03, 0.18], atol=1e-12)
+    np.testing.assert_allclose(oracle.fk([0.3, 0.01]), chain.fk([0.3, 0.01]), atol=1e-12)
+    assert oracle.joint_values([0.0, 0.01]) == pytest.approx(
+        {'wrist': 0.0, 'left_finger': 0.01, 'right_finger': -0.01})
+    # Both fingers' limits count: the left one's own, and the right one's through the mimic.
+    assert oracle.limit_violations([0.0, 0.035]) == [
+        'right_finger = -0.035 outside [-0.03, 0.0]']
+    assert oracle.limit_violations([0.0, -0.01])[0].startswith('left_finger = -0.01')
+    # The wrist's <mimic> names a joint the robot lacks: it moves by itself, as under
+    # robot_state_publisher.
+    assert oracle.limit_violations([0.5, 0.02]) == []
+    assert oracle.joint_values([0.5, 0.02])['wrist'] == 0.5
+
+
+@pytest.mark.parametrize('relative, base_link, tip_link', VENDOR_CHAINS, ids=VENDOR_CHAIN_IDS)
+def test_the_oracle_and_the_package_agree_on_the_vendor_descriptions(
+        relative, base_link, tip_link):
+    # The descriptions the node tests load from example-robot-data (skipped without it).
+    text = example_robot_urdf(relative)
+    oracle = UrdfOracle(text, base_link, tip_link)
+    chain = RobotModel.from_urdf(text).chain(base_link, tip_link)
+    assert list(chain.joint_names) == oracle.joint_names
+    rng = np.random.default_rng(43)
     for _ in range(20):
         q = chain.random_configuration(rng)
         np.testing.assert_allclose(oracle.fk(q), chain.fk(q), atol=1e-12)

@@ -52,6 +52,7 @@ def test_round_trip_over_dds():
         spinner = threading.Thread(target=executor.spin, daemon=True)
         spinner.start()
         try:
+            # Hang bounds, here and for the answer: discovery and a round trip take milliseconds.
             assert client.wait_for_service(timeout_sec=10.0), 'service never appeared over DDS'
             request = SolveIK.Request()
             request.target.header.frame_id = 'nowhere'

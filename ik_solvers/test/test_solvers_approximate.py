@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 import xml.etree.ElementTree as ElementTree
 
+from conftest import bundled_oracle
 import numpy as np
 import pytest
 import transforms3d
@@ -27,6 +28,8 @@ POSITION_TOLERANCE = 1e-4
 ORIENTATION_TOLERANCE = 1e-3
 # Rounding allowance on the bound and the limits, rad.
 ROUNDING = 1e-12
+#: The tests' own FK and URDF limits of the arm (see conftest.py).
+ORACLE = bundled_oracle('ur5_like.urdf', 'base_link', 'tool0')
 
 
 def independent_fk(q: np.ndarray) -> np.ndarray:
@@ -85,8 +88,8 @@ def test_the_independent_fk_agrees_with_the_chain(ur5_like):
 def check_step(chain, start, result, goal):
     """Check that one approximate step keeps every promise, by the independent FK."""
     assert np.max(np.abs(result.q - start)) <= BOUND + ROUNDING
-    assert np.all(result.q >= chain.lower - ROUNDING)
-    assert np.all(result.q <= chain.upper + ROUNDING)
+    # The limits as the URDF text gives them (the oracle of conftest.py), not the chain's.
+    assert ORACLE.limit_violations(result.q, slack=ROUNDING) == []
     position, angle, weighted = errors(chain, result.q, goal)
     assert weighted <= errors(chain, start, goal)[2] + 1e-12
     assert position == pytest.approx(result.position_error, abs=1e-9)
@@ -94,6 +97,9 @@ def check_step(chain, start, result, goal):
     met = position <= POSITION_TOLERANCE and angle <= ORIENTATION_TOLERANCE
     assert result.success == met
     assert result.status == ('success' if met else 'approximate')
+    if met:
+        ORACLE.check(result.q, goal, position_tolerance=POSITION_TOLERANCE,
+                     orientation_tolerance=ORIENTATION_TOLERANCE)
 
 
 @pytest.mark.parametrize('start_name', sorted(STARTS))
@@ -151,6 +157,8 @@ def test_a_goal_within_the_box_is_reached_and_verified(ur5_like, start_name):
     assert result.success and result.status == 'success'
     position, angle, _ = errors(ur5_like, result.q, goal)
     assert position <= POSITION_TOLERANCE and angle <= ORIENTATION_TOLERANCE
+    ORACLE.check(result.q, goal, position_tolerance=POSITION_TOLERANCE,
+                 orientation_tolerance=ORIENTATION_TOLERANCE)
 
 
 def mode_error(chain, q: np.ndarray, goal: np.ndarray, mode: str) -> float:
@@ -171,6 +179,7 @@ def test_the_error_of_the_goal_mode_never_rises(ur5_like, mode):
         result = approach(ur5_like, goal, start=q, max_joint_step=BOUND, orientation_mode=mode,
                           timeout=1.0)
         assert np.max(np.abs(result.q - q)) <= BOUND + ROUNDING
+        assert ORACLE.limit_violations(result.q, slack=ROUNDING) == []
         assert mode_error(ur5_like, result.q, goal, mode) <= mode_error(
             ur5_like, q, goal, mode) + 1e-12
         if mode == 'none':
@@ -184,6 +193,7 @@ def test_per_joint_bounds_hold_each_joint(ur5_like):
     goal = moved_toward_base(ur5_like, start, 0.3)
     result = approach(ur5_like, goal, start=start, max_joint_step=bounds, timeout=1.0)
     assert np.all(np.abs(result.q - start) <= bounds + ROUNDING)
+    assert ORACLE.limit_violations(result.q, slack=ROUNDING) == []
     assert not result.success
 
 

@@ -47,6 +47,7 @@ print(json.dumps(report))
 
 def test_plain_python_kernels_solve_every_solver_correctly():
     environment = dict(os.environ, NUMBA_DISABLE_JIT='1')
+    # Hang bound: the plain Python kernels are slow, but only a hung child takes ten minutes.
     completed = subprocess.run(
         [sys.executable, '-c', _SCRIPT, str(URDF_DIRECTORY / 'panda_like.urdf')],
         env=environment, capture_output=True, text=True, timeout=600, check=True)

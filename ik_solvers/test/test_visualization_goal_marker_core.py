@@ -41,6 +41,7 @@ def _yaw_pose(x, y, yaw):
     return GoalPose((x, y, 0.0), (0.0, 0.0, math.sin(yaw / 2.0), math.cos(yaw / 2.0)))
 
 
+# Hang bound: the timer thread acts within milliseconds; only a hang waits 10 s.
 def _wait(condition, timeout=10.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -31,6 +31,7 @@ URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'planar_3link.urdf').read
 NAMESPACE = '/goal_marker_node_test_%d' % os.getpid()
 
 
+# Hang bound: discovery and answers take milliseconds to a second; only a hang waits 10 s.
 def _wait(condition, timeout=10.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -63,7 +64,7 @@ def test_the_marker_appears_at_the_tip_and_dragging_it_sends_goals():
         _wait(lambda: states.get_subscription_count() > 0)
         states.publish(JointState(name=['joint_1', 'joint_2', 'joint_3'],
                                   position=[0.0, 0.0, 0.0]))
-        assert markers.wait_for_service(timeout_sec=10.0)
+        assert markers.wait_for_service(timeout_sec=10.0)  # hang bound, as in _wait
 
         def marker():
             response = markers.call_async(GetInteractiveMarkers.Request())
@@ -124,7 +125,7 @@ def test_axis_mode_shows_an_arrow_and_bad_modes_stop_the_start():
         _wait(lambda: states.get_subscription_count() > 0)
         states.publish(JointState(name=['joint_1', 'joint_2', 'joint_3'],
                                   position=[0.0, 0.0, 0.0]))
-        assert markers.wait_for_service(timeout_sec=10.0)
+        assert markers.wait_for_service(timeout_sec=10.0)  # hang bound, as in _wait
 
         def marker():
             response = markers.call_async(GetInteractiveMarkers.Request())

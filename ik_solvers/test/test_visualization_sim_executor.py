@@ -54,6 +54,8 @@ class Probe:
         self.wait_for(lambda _: self.commands.get_subscription_count() > 0)
         self.commands.publish(message)
 
+    # Hang bound: discovery and the executor's messages take milliseconds; only a hang
+    # waits 10 s.
     def wait_for(self, condition, timeout=10.0):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

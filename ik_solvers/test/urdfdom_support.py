@@ -16,6 +16,24 @@ from typing import List, Optional
 
 import pytest
 
+#: Vendor descriptions robot_state_publisher loads, each with a chain of it: (path under
+#: example-robot-data's robots/, base link, tip link). The tip is a leaf at the end of the
+#: longest moving chain; pr2's and panda's chains end at a finger whose leader is off the chain.
+VENDOR_CHAINS = [
+    ('pr2_description/urdf/pr2.urdf', 'base_footprint', 'r_gripper_r_finger_tip_link'),
+    ('icub_description/robots/icub.urdf', 'root_link', 'r_hand'),
+    ('icub_description/robots/icub_reduced.urdf', 'root_link', 'r_hand'),
+    ('romeo_description/urdf/romeo_laas_small.urdf', 'base_link', 'r_wrist'),
+    ('romeo_description/urdf/romeo.urdf', 'base_link', 'r_wrist'),
+    ('double_pendulum_description/urdf/double_pendulum.urdf', 'base_link', 'link2'),
+    ('double_pendulum_description/urdf/double_pendulum_continuous.urdf', 'base_link', 'link2'),
+    ('double_pendulum_description/urdf/double_pendulum_simple.urdf', 'base_link', 'link2'),
+    ('iris_description/robots/iris.urdf', 'iris__base_link', 'iris__rotor_0'),
+    ('panda_description/urdf/panda.urdf', 'panda_link0', 'panda_rightfinger'),
+]
+#: Test ids of :data:`VENDOR_CHAINS`: file name and tip link.
+VENDOR_CHAIN_IDS = [relative.rsplit('/', 1)[1] + ':' + tip for relative, _, tip in VENDOR_CHAINS]
+
 #: Seconds check_urdf may take on one description before the test fails: it takes
 #: milliseconds; the bound only keeps a hung process from hanging the suite.
 CHECK_URDF_HANG_BOUND = 60.0
