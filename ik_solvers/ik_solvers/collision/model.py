@@ -30,7 +30,7 @@ from typing import FrozenSet, List, Mapping, Optional, Set, Tuple
 import coal
 import numpy as np
 
-from .broad_phase import place_and_select
+from .broad_phase import PLACED_WIDTH, place_and_select, shape_table
 from .coal_shapes import coal_geometry
 from .link_placement import adjacent_pairs, FIXED, link_anchors
 from .obstacles import ObstacleSet
@@ -172,20 +172,21 @@ class CollisionModel:
         :returns: The report.
         :raises InvalidSeedError: ``q`` has the wrong length or non-finite values.
         """
-        configuration = np.asarray(q, dtype=float)
-        # A NaN or an infinity anywhere makes the sum non-finite: one call instead of two.
-        if configuration.shape != (self._chain.num_joints,) or not math.isfinite(
-                configuration.sum()):
+        # Contiguous floats: any other layout would make numba compile another version.
+        configuration = np.ascontiguousarray(q, dtype=float)
+        if configuration.shape != self._configuration_shape:
             raise InvalidSeedError('a collision check needs %d finite joint positions, got %r'
                                    % (self._chain.num_joints, q))
         contacts = []
         with self._lock:
-            count = place_and_select(self._chain.arrays, configuration, self._frames,
-                                     self._rows, self._offsets, self._centers, self._halves,
-                                     self._pairs, self._padding, self._poses, self._rotations,
-                                     self._translations, self._selected)
-            if count:
+            count = place_and_select(self._segments, self._segment_motion,
+                                     self._segment_variable, configuration, self._table,
+                                     self._pairs, self._placed, self._padding, self._selected)
+            if count > 0:
                 self._exact_tests(count, stop_at_first, contacts)
+        if count < 0:
+            raise InvalidSeedError('a collision check needs %d finite joint positions, got %r'
+                                   % (self._chain.num_joints, q))
         if not contacts:
             return self._free
         pairs = tuple(sorted(set(contacts)))
@@ -195,7 +196,7 @@ class CollisionModel:
     def _exact_tests(self, count: int, stop_at_first: bool, contacts: List) -> None:
         """Run coal on the first ``count`` selected pairs (under the lock)."""
         placed = set()
-        rotations, translations = self._rotations, self._translations
+        rotations, translations = self._rotation_views, self._translation_views
         transforms, rows = self._transforms, self._rows
         request, result, pairs = self._request, self._result, self._pairs
         for k in range(count):
@@ -245,15 +246,25 @@ class CollisionModel:
                     continue
                 pairs.append((a, b))
         self._rows = np.array(rows, dtype=np.int64)
-        self._offsets = np.array(offsets, dtype=float).reshape(-1, 4, 4)
-        self._centers = np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3)
-        self._halves = np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3)
-        self._poses = self._offsets.copy()
-        self._rotations = np.ascontiguousarray(self._offsets[:, :3, :3])
-        self._translations = np.ascontiguousarray(self._offsets[:, :3, 3])
+        offsets_array = np.array(offsets, dtype=float).reshape(-1, 4, 4)
+        self._table = shape_table(
+            self._rows, offsets_array,
+            np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3),
+            np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3))
+        # Fixed shapes keep these poses; the compiled call overwrites the moving ones.
+        self._placed = np.zeros((len(rows), PLACED_WIDTH))
+        self._placed[:, :9] = offsets_array[:, :3, :3].reshape(-1, 9)
+        self._placed[:, 9:] = offsets_array[:, :3, 3]
+        # Views of each placed rotation (3, 3) and translation (3,), contiguous, for coal.
+        self._rotation_views = [self._placed[g, :9].reshape(3, 3) for g in range(len(rows))]
+        self._translation_views = [self._placed[g, 9:] for g in range(len(rows))]
         self._pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
         self._selected = np.empty(len(pairs), dtype=np.int64)
-        self._frames = np.empty((self._chain.arrays.segments.shape[0], 4, 4))
+        arrays = self._chain.arrays
+        self._segments = arrays.segments
+        self._segment_motion = arrays.segment_motion
+        self._segment_variable = arrays.segment_variable
+        self._configuration_shape = (self._chain.num_joints,)
         self._transforms = []
         for row, offset in zip(rows, offsets):
             transform = coal.Transform3s()
