@@ -31,7 +31,7 @@ import coal
 import numpy as np
 
 from .broad_phase import PLACED_WIDTH, place_and_select, shape_table
-from .coal_shapes import coal_geometry
+from .coal_shapes import coal_geometry, coal_hull
 from .link_placement import adjacent_pairs, FIXED, link_anchors
 from .obstacles import ObstacleSet
 from .report import CollisionReport
@@ -40,6 +40,9 @@ from .srdf import DisabledPairs, link_pair
 from ..exceptions import CollisionGeometryError, InvalidObstacleError, InvalidSeedError
 
 __all__ = ['CollisionModel']
+
+# m added around the hulls of a pair before they may certify it free.
+_HULL_MARGIN = 1e-6
 
 
 class CollisionModel:
@@ -71,6 +74,7 @@ class CollisionModel:
         self._obstacles = obstacles if obstacles is not None else ObstacleSet()
         self._joint_positions = dict(joint_positions or {})
         self._shapes = [coal_geometry(element.shape) for element in geometry.elements]
+        self._hulls = [coal_hull(element.shape) for element in geometry.elements]
         self._links = geometry.links
         self._warnings: List[str] = list(geometry.warnings)
         allowed = adjacent_pairs(robot_model, self._links)
@@ -206,6 +210,12 @@ class CollisionModel:
                 if shape not in placed and rows[shape] != FIXED:
                     transforms[shape].setTransform(rotations[shape], translations[shape])
                     placed.add(shape)
+            hull_test = self._hull_tests[index]
+            if hull_test is not None:
+                result.clear()
+                if not hull_test(transforms[first], transforms[second], self._hull_request,
+                                 result):
+                    continue  # the hulls are apart, so are the meshes inside them
             result.clear()
             if self._tests[index](transforms[first], transforms[second], request, result):
                 contacts.append(self._pair_names[index])
@@ -223,13 +233,14 @@ class CollisionModel:
                                        % ', '.join("'%s'" % name for name in clashes))
         anchors = link_anchors(self._robot_model, self._chain, self._links,
                                self._joint_positions)
-        names, rows, offsets, shapes = [], [], [], []
-        for element, shape in zip(self._geometry.elements, self._shapes):
+        names, rows, offsets, shapes, hulls = [], [], [], [], []
+        for element, shape, hull in zip(self._geometry.elements, self._shapes, self._hulls):
             row, offset = anchors[element.link]
             names.append(element.link)
             rows.append(row)
             offsets.append(offset @ element.origin)
             shapes.append(shape)
+            hulls.append(hull)
         robot_count = len(names)
         for obstacle in self._obstacles.obstacles:
             for primitive in obstacle.primitives:
@@ -237,6 +248,7 @@ class CollisionModel:
                 rows.append(FIXED)
                 offsets.append(np.asarray(obstacle.pose) @ np.asarray(primitive.pose))
                 shapes.append(coal_geometry(primitive.shape))
+                hulls.append(None)
         pairs = []
         for a in range(robot_count):
             for b in range(a + 1, len(names)):
@@ -274,10 +286,20 @@ class CollisionModel:
         # The tests hold bare pointers to the geometries: the model must keep them alive.
         self._geometries = [shape[0] for shape in shapes]
         self._tests = [coal.ComputeCollision(shapes[a][0], shapes[b][0]) for a, b in pairs]
+        # A pair with a non-convex mesh is first tested on hulls (a convex shape is its own).
+        self._hull_tests = [
+            None if hulls[a] is None and hulls[b] is None else coal.ComputeCollision(
+                shapes[a][0] if hulls[a] is None else hulls[a],
+                shapes[b][0] if hulls[b] is None else hulls[b])
+            for a, b in pairs]
         self._pair_names = [tuple(sorted((names[a], names[b]))) for a, b in pairs]
         # Whether shapes touch, not where: contact points on meshes cost many times more.
         self._request = coal.CollisionRequest(coal.CollisionRequestFlag.NO_REQUEST, 1)
         self._request.security_margin = self._padding
+        # A micrometre more for the hulls: a grazing contact that GJK's tolerance might call
+        # free goes on to the exact test of the meshes.
+        self._hull_request = coal.CollisionRequest(coal.CollisionRequestFlag.NO_REQUEST, 1)
+        self._hull_request.security_margin = self._padding + _HULL_MARGIN
         self._free = CollisionReport(colliding=False,
                                      unchecked_links=self._geometry.unchecked_links)
         self._result = coal.CollisionResult()
