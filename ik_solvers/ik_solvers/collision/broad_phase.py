@@ -7,143 +7,168 @@ One compiled call per check: forward kinematics of the chain, each shape's pose 
 offset from the frame of the last chain joint above its link), and a separating-axis test of
 the shapes' oriented bounding boxes, grown by the padding, for every pair that is checked.
 Only the pairs it keeps go to the exact check (:mod:`.model`); the boxes contain the shapes, so
-no contact is lost. Most pairs of an arm are far apart at most configurations: the exact check
-then runs on a handful of pairs instead of every one.
+no contact is lost: a configuration whose pairs are all dropped here is certified free without
+the exact check, which is what most configurations of an arm are.
+
+Every array argument of a compiled call costs a fraction of a microsecond to unpack, a
+fraction that adds up when the check runs after every solve: the shapes' constants are one
+table, their placed poses one output array, and of the chain only the three arrays that its
+forward kinematics reads are passed.
 """
+
+import math
 
 import numpy as np
 
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, forward_frames
 
-__all__ = ['place_and_select', 'boxes_overlap']
+__all__ = ['boxes_overlap', 'PLACED_WIDTH', 'place_and_select', 'shape_table', 'TABLE_WIDTH']
+
+# Columns of the shape table: the chain frame a shape follows (-1: fixed in the base frame),
+# the upper three rows of its 4x4 offset in that frame (row by row), its bounding box's centre
+# in its own frame and half edge lengths (m).
+_ROW = 0
+_OFFSET = 1
+_CENTER = 13
+_HALF = 16
+TABLE_WIDTH = 19
+# Columns of a placed pose: the rotation row by row, then the translation (m), base frame.
+_TRANSLATION = 9
+PLACED_WIDTH = 12
+
+
+def shape_table(rows: np.ndarray, offsets: np.ndarray, centers: np.ndarray,
+                halves: np.ndarray) -> np.ndarray:
+    """
+    Pack the shapes' constants into the table :func:`place_and_select` reads.
+
+    :param rows: (G,) row of the chain's forward frames each shape follows, -1 when fixed.
+    :param offsets: (G, 4, 4) shape pose in the frame of its row (base frame when fixed).
+    :param centers: (G, 3) bounding box centre in the shape's frame, m.
+    :param halves: (G, 3) bounding box half edge lengths, m.
+    :returns: (G, :data:`TABLE_WIDTH`) float array.
+    """
+    count = len(rows)
+    table = np.zeros((count, TABLE_WIDTH))
+    table[:, _ROW] = rows
+    table[:, _OFFSET:_CENTER] = np.asarray(offsets, dtype=float).reshape(count, 4, 4)[
+        :, :3, :].reshape(count, 12)
+    table[:, _CENTER:_HALF] = np.asarray(centers, dtype=float).reshape(count, 3)
+    table[:, _HALF:] = np.asarray(halves, dtype=float).reshape(count, 3)
+    return table
 
 
 @compiled
-def boxes_overlap(pose_a: np.ndarray, center_a: np.ndarray, half_a: np.ndarray,
-                  pose_b: np.ndarray, center_b: np.ndarray, half_b: np.ndarray,
-                  margin: float, scratch: np.ndarray) -> bool:
+def boxes_overlap(table: np.ndarray, placed: np.ndarray, a: int, b: int, margin: float,
+                  vectors: np.ndarray, rotations: np.ndarray) -> bool:
     """
-    Whether two oriented boxes, each grown by ``margin`` (m), overlap (separating axes).
+    Whether the bounding boxes of shapes ``a`` and ``b``, each grown by ``margin`` (m), overlap.
 
-    Box k is centred at ``center_k`` in the frame ``pose_k`` (4x4, base frame), its edges
-    along that frame's axes, half lengths ``half_k`` (m). ``scratch`` is a (2, 3, 3) work array
-    (no allocation per pair).
+    A separating-axis test of the two oriented boxes, as placed in ``placed`` (see
+    :func:`place_and_select`); the edges of each box run along its shape frame's axes.
+    ``vectors`` (4, 3) and ``rotations`` (2, 3, 3) are work space (nothing allocated per pair).
     """
-    r = scratch[0]
-    absolute = scratch[1]
-    # Centres in the base frame, their offset d, then t = d in a's frame; r is b's rotation in
-    # a's frame; its absolute value is guarded against parallel edges.
-    d0 = d1 = d2 = 0.0
+    # Box centres in the base frame and their offset d, then d in a's frame (t) and b's
+    # rotation in a's frame (r); abs(r) is guarded against parallel edges.
+    d = vectors[0]
     for i in range(3):
-        cb = (pose_b[i, 0] * center_b[0] + pose_b[i, 1] * center_b[1]
-              + pose_b[i, 2] * center_b[2] + pose_b[i, 3])
-        ca = (pose_a[i, 0] * center_a[0] + pose_a[i, 1] * center_a[1]
-              + pose_a[i, 2] * center_a[2] + pose_a[i, 3])
-        if i == 0:
-            d0 = cb - ca
-        elif i == 1:
-            d1 = cb - ca
-        else:
-            d2 = cb - ca
-    t0 = pose_a[0, 0] * d0 + pose_a[1, 0] * d1 + pose_a[2, 0] * d2
-    t1 = pose_a[0, 1] * d0 + pose_a[1, 1] * d1 + pose_a[2, 1] * d2
-    t2 = pose_a[0, 2] * d0 + pose_a[1, 2] * d1 + pose_a[2, 2] * d2
+        center_b = placed[b, _TRANSLATION + i]
+        center_a = placed[a, _TRANSLATION + i]
+        for k in range(3):
+            center_b += placed[b, 3 * i + k] * table[b, _CENTER + k]
+            center_a += placed[a, 3 * i + k] * table[a, _CENTER + k]
+        d[i] = center_b - center_a
+    t = vectors[1]
+    r = rotations[0]
+    absolute = rotations[1]
     for i in range(3):
+        t[i] = placed[a, i] * d[0] + placed[a, 3 + i] * d[1] + placed[a, 6 + i] * d[2]
         for j in range(3):
-            value = (pose_a[0, i] * pose_b[0, j] + pose_a[1, i] * pose_b[1, j]
-                     + pose_a[2, i] * pose_b[2, j])
+            value = (placed[a, i] * placed[b, j] + placed[a, 3 + i] * placed[b, 3 + j]
+                     + placed[a, 6 + i] * placed[b, 6 + j])
             r[i, j] = value
             absolute[i, j] = abs(value) + 1e-9
-    ea0, ea1, ea2 = half_a[0] + margin, half_a[1] + margin, half_a[2] + margin
-    eb0, eb1, eb2 = half_b[0] + margin, half_b[1] + margin, half_b[2] + margin
-    # a's three face axes.
-    if abs(t0) > ea0 + eb0 * absolute[0, 0] + eb1 * absolute[0, 1] + eb2 * absolute[0, 2]:
-        return False
-    if abs(t1) > ea1 + eb0 * absolute[1, 0] + eb1 * absolute[1, 1] + eb2 * absolute[1, 2]:
-        return False
-    if abs(t2) > ea2 + eb0 * absolute[2, 0] + eb1 * absolute[2, 1] + eb2 * absolute[2, 2]:
-        return False
-    # b's three face axes.
+    ea = vectors[2]
+    eb = vectors[3]
+    for i in range(3):
+        ea[i] = table[a, _HALF + i] + margin
+        eb[i] = table[b, _HALF + i] + margin
+    # a's three face axes, then b's.
+    for i in range(3):
+        if abs(t[i]) > ea[i] + eb[0] * absolute[i, 0] + eb[1] * absolute[i, 1] \
+                + eb[2] * absolute[i, 2]:
+            return False
     for j in range(3):
-        eb = eb0 if j == 0 else (eb1 if j == 1 else eb2)
-        projection = t0 * r[0, j] + t1 * r[1, j] + t2 * r[2, j]
-        if abs(projection) > (ea0 * absolute[0, j] + ea1 * absolute[1, j]
-                              + ea2 * absolute[2, j] + eb):
+        projection = t[0] * r[0, j] + t[1] * r[1, j] + t[2] * r[2, j]
+        if abs(projection) > (ea[0] * absolute[0, j] + ea[1] * absolute[1, j]
+                              + ea[2] * absolute[2, j] + eb[j]):
             return False
     # The nine cross products of an edge of a with an edge of b.
     for i in range(3):
         i1 = (i + 1) % 3
         i2 = (i + 2) % 3
-        ta1 = t0 if i1 == 0 else (t1 if i1 == 1 else t2)
-        ta2 = t0 if i2 == 0 else (t1 if i2 == 1 else t2)
-        ea_1 = ea0 if i1 == 0 else (ea1 if i1 == 1 else ea2)
-        ea_2 = ea0 if i2 == 0 else (ea1 if i2 == 1 else ea2)
         for j in range(3):
             j1 = (j + 1) % 3
             j2 = (j + 2) % 3
-            eb_1 = eb0 if j1 == 0 else (eb1 if j1 == 1 else eb2)
-            eb_2 = eb0 if j2 == 0 else (eb1 if j2 == 1 else eb2)
-            projection = abs(ta2 * r[i1, j] - ta1 * r[i2, j])
-            reach = (ea_1 * absolute[i2, j] + ea_2 * absolute[i1, j]
-                     + eb_1 * absolute[i, j2] + eb_2 * absolute[i, j1])
+            projection = abs(t[i2] * r[i1, j] - t[i1] * r[i2, j])
+            reach = (ea[i1] * absolute[i2, j] + ea[i2] * absolute[i1, j]
+                     + eb[j1] * absolute[i, j2] + eb[j2] * absolute[i, j1])
             if projection > reach:
                 return False
     return True
 
 
 @compiled
-def place_and_select(chain: ChainArrays, q: np.ndarray, frames: np.ndarray, rows: np.ndarray,
-                     offsets: np.ndarray, centers: np.ndarray, halves: np.ndarray,
-                     pairs: np.ndarray, margin: float, poses: np.ndarray,
-                     rotations: np.ndarray, translations: np.ndarray,
+def place_and_select(segments: np.ndarray, segment_motion: np.ndarray,
+                     segment_variable: np.ndarray, q: np.ndarray, table: np.ndarray,
+                     pairs: np.ndarray, placed: np.ndarray, margin: float,
                      selected: np.ndarray) -> int:
     """
     Pose every moving shape at ``q`` and list the pairs whose grown boxes overlap.
 
-    :param chain: the chain's arrays.
+    :param segments: the chain's ``ChainArrays.segments``.
+    :param segment_motion: its ``segment_motion``.
+    :param segment_variable: its ``segment_variable``.
     :param q: (N,) configuration, rad or m.
-    :param frames: (M + 1, 4, 4) work space for :func:`forward_frames`.
-    :param rows: (G,) row of ``frames`` each shape follows; -1 for a shape fixed in the base
-        frame, whose pose in ``poses`` is left as it is.
-    :param offsets: (G, 4, 4) shape pose in the frame of its row.
-    :param centers: (G, 3) centre of each shape's bounding box, in the shape's frame, m.
-    :param halves: (G, 3) half lengths of the box, m.
+    :param table: (G, :data:`TABLE_WIDTH`) the shapes' constants (:func:`shape_table`).
     :param pairs: (P, 2) shape indices of the pairs to check.
+    :param placed: (G, :data:`PLACED_WIDTH`) output (and input for the fixed shapes, which are
+        left as they are): each shape's rotation, row by row, and translation (m), base frame.
     :param margin: m, how much both boxes grow (the padding).
-    :param poses: (G, 4, 4) output (and input for fixed shapes): shape poses, base frame.
-    :param rotations: (G, 3, 3) output: the rotations of the moving shapes' poses, each one
-        contiguous (handed to coal without a copy).
-    :param translations: (G, 3) output: their translations, m.
     :param selected: (P,) output: the indices of the kept pairs come first.
-    :returns: How many pairs were kept.
+    :returns: How many pairs were kept; -1, with nothing placed, when ``q`` is not finite.
     """
+    total = 0.0
+    for i in range(q.shape[0]):
+        total += q[i]
+    # A NaN or an infinity anywhere makes the sum non-finite.
+    if not math.isfinite(total):
+        return -1
+    # forward_frames reads only these three of the chain's arrays.
+    chain = ChainArrays(segments, segment_motion, segment_variable,
+                        np.empty(0, dtype=np.int64), np.empty((0, 4)), np.empty(0),
+                        0.0, 0.0, False)
+    frames = np.empty((segments.shape[0], 4, 4))
     forward_frames(chain, q, frames)
-    for g in range(rows.shape[0]):
-        row = rows[g]
+    for g in range(table.shape[0]):
+        row = int(table[g, _ROW])
         if row < 0:
             continue
         for i in range(3):
             for j in range(4):
-                value = 0.0
-                for k in range(4):
-                    value += frames[row, i, k] * offsets[g, k, j]
-                poses[g, i, j] = value
-        poses[g, 3, 0] = 0.0
-        poses[g, 3, 1] = 0.0
-        poses[g, 3, 2] = 0.0
-        poses[g, 3, 3] = 1.0
-        for i in range(3):
-            for j in range(3):
-                rotations[g, i, j] = poses[g, i, j]
-            translations[g, i] = poses[g, i, 3]
-    scratch = np.empty((2, 3, 3))
+                value = frames[row, i, 3] if j == 3 else 0.0
+                for k in range(3):
+                    value += frames[row, i, k] * table[g, _OFFSET + 4 * k + j]
+                if j == 3:
+                    placed[g, _TRANSLATION + i] = value
+                else:
+                    placed[g, 3 * i + j] = value
+    vectors = np.empty((4, 3))
+    rotations = np.empty((2, 3, 3))
     count = 0
     for p in range(pairs.shape[0]):
-        a = pairs[p, 0]
-        b = pairs[p, 1]
-        if boxes_overlap(poses[a], centers[a], halves[a], poses[b], centers[b], halves[b],
-                         margin, scratch):
+        if boxes_overlap(table, placed, pairs[p, 0], pairs[p, 1], margin, vectors, rotations):
             selected[count] = p
             count += 1
     return count

@@ -30,8 +30,8 @@ from typing import FrozenSet, List, Mapping, Optional, Set, Tuple
 import coal
 import numpy as np
 
-from .broad_phase import place_and_select
-from .coal_shapes import coal_geometry
+from .broad_phase import PLACED_WIDTH, place_and_select, shape_table
+from .coal_shapes import coal_geometry, coal_hull
 from .link_placement import adjacent_pairs, FIXED, link_anchors
 from .obstacles import ObstacleSet
 from .report import CollisionReport
@@ -40,6 +40,9 @@ from .srdf import DisabledPairs, link_pair
 from ..exceptions import CollisionGeometryError, InvalidObstacleError, InvalidSeedError
 
 __all__ = ['CollisionModel']
+
+# m added around the hulls of a pair before they may certify it free.
+_HULL_MARGIN = 1e-6
 
 
 class CollisionModel:
@@ -71,6 +74,7 @@ class CollisionModel:
         self._obstacles = obstacles if obstacles is not None else ObstacleSet()
         self._joint_positions = dict(joint_positions or {})
         self._shapes = [coal_geometry(element.shape) for element in geometry.elements]
+        self._hulls = [coal_hull(element.shape) for element in geometry.elements]
         self._links = geometry.links
         self._warnings: List[str] = list(geometry.warnings)
         allowed = adjacent_pairs(robot_model, self._links)
@@ -172,20 +176,21 @@ class CollisionModel:
         :returns: The report.
         :raises InvalidSeedError: ``q`` has the wrong length or non-finite values.
         """
-        configuration = np.asarray(q, dtype=float)
-        # A NaN or an infinity anywhere makes the sum non-finite: one call instead of two.
-        if configuration.shape != (self._chain.num_joints,) or not math.isfinite(
-                configuration.sum()):
+        # Contiguous floats: any other layout would make numba compile another version.
+        configuration = np.ascontiguousarray(q, dtype=float)
+        if configuration.shape != self._configuration_shape:
             raise InvalidSeedError('a collision check needs %d finite joint positions, got %r'
                                    % (self._chain.num_joints, q))
         contacts = []
         with self._lock:
-            count = place_and_select(self._chain.arrays, configuration, self._frames,
-                                     self._rows, self._offsets, self._centers, self._halves,
-                                     self._pairs, self._padding, self._poses, self._rotations,
-                                     self._translations, self._selected)
-            if count:
+            count = place_and_select(self._segments, self._segment_motion,
+                                     self._segment_variable, configuration, self._table,
+                                     self._pairs, self._placed, self._padding, self._selected)
+            if count > 0:
                 self._exact_tests(count, stop_at_first, contacts)
+        if count < 0:
+            raise InvalidSeedError('a collision check needs %d finite joint positions, got %r'
+                                   % (self._chain.num_joints, q))
         if not contacts:
             return self._free
         pairs = tuple(sorted(set(contacts)))
@@ -195,7 +200,7 @@ class CollisionModel:
     def _exact_tests(self, count: int, stop_at_first: bool, contacts: List) -> None:
         """Run coal on the first ``count`` selected pairs (under the lock)."""
         placed = set()
-        rotations, translations = self._rotations, self._translations
+        rotations, translations = self._rotation_views, self._translation_views
         transforms, rows = self._transforms, self._rows
         request, result, pairs = self._request, self._result, self._pairs
         for k in range(count):
@@ -205,6 +210,12 @@ class CollisionModel:
                 if shape not in placed and rows[shape] != FIXED:
                     transforms[shape].setTransform(rotations[shape], translations[shape])
                     placed.add(shape)
+            hull_test = self._hull_tests[index]
+            if hull_test is not None:
+                result.clear()
+                if not hull_test(transforms[first], transforms[second], self._hull_request,
+                                 result):
+                    continue  # the hulls are apart, so are the meshes inside them
             result.clear()
             if self._tests[index](transforms[first], transforms[second], request, result):
                 contacts.append(self._pair_names[index])
@@ -222,13 +233,14 @@ class CollisionModel:
                                        % ', '.join("'%s'" % name for name in clashes))
         anchors = link_anchors(self._robot_model, self._chain, self._links,
                                self._joint_positions)
-        names, rows, offsets, shapes = [], [], [], []
-        for element, shape in zip(self._geometry.elements, self._shapes):
+        names, rows, offsets, shapes, hulls = [], [], [], [], []
+        for element, shape, hull in zip(self._geometry.elements, self._shapes, self._hulls):
             row, offset = anchors[element.link]
             names.append(element.link)
             rows.append(row)
             offsets.append(offset @ element.origin)
             shapes.append(shape)
+            hulls.append(hull)
         robot_count = len(names)
         for obstacle in self._obstacles.obstacles:
             for primitive in obstacle.primitives:
@@ -236,6 +248,7 @@ class CollisionModel:
                 rows.append(FIXED)
                 offsets.append(np.asarray(obstacle.pose) @ np.asarray(primitive.pose))
                 shapes.append(coal_geometry(primitive.shape))
+                hulls.append(None)
         pairs = []
         for a in range(robot_count):
             for b in range(a + 1, len(names)):
@@ -245,15 +258,25 @@ class CollisionModel:
                     continue
                 pairs.append((a, b))
         self._rows = np.array(rows, dtype=np.int64)
-        self._offsets = np.array(offsets, dtype=float).reshape(-1, 4, 4)
-        self._centers = np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3)
-        self._halves = np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3)
-        self._poses = self._offsets.copy()
-        self._rotations = np.ascontiguousarray(self._offsets[:, :3, :3])
-        self._translations = np.ascontiguousarray(self._offsets[:, :3, 3])
+        offsets_array = np.array(offsets, dtype=float).reshape(-1, 4, 4)
+        self._table = shape_table(
+            self._rows, offsets_array,
+            np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3),
+            np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3))
+        # Fixed shapes keep these poses; the compiled call overwrites the moving ones.
+        self._placed = np.zeros((len(rows), PLACED_WIDTH))
+        self._placed[:, :9] = offsets_array[:, :3, :3].reshape(-1, 9)
+        self._placed[:, 9:] = offsets_array[:, :3, 3]
+        # Views of each placed rotation (3, 3) and translation (3,), contiguous, for coal.
+        self._rotation_views = [self._placed[g, :9].reshape(3, 3) for g in range(len(rows))]
+        self._translation_views = [self._placed[g, 9:] for g in range(len(rows))]
         self._pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
         self._selected = np.empty(len(pairs), dtype=np.int64)
-        self._frames = np.empty((self._chain.arrays.segments.shape[0], 4, 4))
+        arrays = self._chain.arrays
+        self._segments = arrays.segments
+        self._segment_motion = arrays.segment_motion
+        self._segment_variable = arrays.segment_variable
+        self._configuration_shape = (self._chain.num_joints,)
         self._transforms = []
         for row, offset in zip(rows, offsets):
             transform = coal.Transform3s()
@@ -263,10 +286,20 @@ class CollisionModel:
         # The tests hold bare pointers to the geometries: the model must keep them alive.
         self._geometries = [shape[0] for shape in shapes]
         self._tests = [coal.ComputeCollision(shapes[a][0], shapes[b][0]) for a, b in pairs]
+        # A pair with a non-convex mesh is first tested on hulls (a convex shape is its own).
+        self._hull_tests = [
+            None if hulls[a] is None and hulls[b] is None else coal.ComputeCollision(
+                shapes[a][0] if hulls[a] is None else hulls[a],
+                shapes[b][0] if hulls[b] is None else hulls[b])
+            for a, b in pairs]
         self._pair_names = [tuple(sorted((names[a], names[b]))) for a, b in pairs]
         # Whether shapes touch, not where: contact points on meshes cost many times more.
         self._request = coal.CollisionRequest(coal.CollisionRequestFlag.NO_REQUEST, 1)
         self._request.security_margin = self._padding
+        # A micrometre more for the hulls: a grazing contact that GJK's tolerance might call
+        # free goes on to the exact test of the meshes.
+        self._hull_request = coal.CollisionRequest(coal.CollisionRequestFlag.NO_REQUEST, 1)
+        self._hull_request.security_margin = self._padding + _HULL_MARGIN
         self._free = CollisionReport(colliding=False,
                                      unchecked_links=self._geometry.unchecked_links)
         self._result = coal.CollisionResult()

@@ -64,5 +64,8 @@ def solver_class(name: str) -> Type[Solver]:
     :returns: The :class:`Solver` subclass.
     :raises UnknownSolverError: If no solver has that name.
     """
-    check_solver_names([name])
-    return SOLVER_CLASSES[name]
+    # The common case in one look-up; solve() asks on every call.
+    implementation = SOLVER_CLASSES.get(name) if isinstance(name, str) else None
+    if implementation is None:
+        check_solver_names([name])
+    return implementation
