@@ -29,7 +29,7 @@ from pathlib import Path
 import statistics
 import sys
 import time
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -139,8 +139,8 @@ def prepare_arm(name: str, *, seed: int = 0) -> ReadyArm:
                        % name)
 
 
-def _log_seconds(message: object, started_wall: float) -> float:
-    stamp = message.stamp  # type: ignore[attr-defined]
+def _log_seconds(message: Any, started_wall: float) -> float:
+    stamp = message.stamp
     return stamp.sec + 1e-9 * stamp.nanosec - started_wall
 
 
