@@ -17,17 +17,24 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import uuid
 
-__all__ = ['DescriptionPublisher', 'IKNodeProcess', 'StressClient', 'TimedCall']
+__all__ = ['DescriptionPublisher', 'IKNodeProcess', 'StressClient', 'TimedCall', 'new_namespace']
 
 #: Topic of the commands, relative to the namespace of the run.
 COMMAND_TOPIC = 'commands'
+
+
+def new_namespace() -> str:
+    """Return a namespace no other run uses, for an ik_node and its client."""
+    return '/stress_' + uuid.uuid4().hex[:10]
 
 
 class IKNodeProcess:
     """The ik_node as a child process in a namespace of its own."""
 
     def __init__(self, *, base_link: str, tip_link: str, log_path: Path,
-                 parameters: Optional[Dict[str, str]] = None) -> None:
+                 parameters: Optional[Dict[str, str]] = None,
+                 namespace: Optional[str] = None,
+                 environment: Optional[Dict[str, str]] = None) -> None:
         """
         Start the node.
 
@@ -35,8 +42,11 @@ class IKNodeProcess:
         :param tip_link: Chain tip.
         :param log_path: File that receives the node's output.
         :param parameters: More ``name: value`` parameters, as on the command line.
+        :param namespace: The node's namespace; a new unique one by default (see
+            :func:`new_namespace`), so that a client may be set up before the node starts.
+        :param environment: Variables set for the node's process on top of this one's.
         """
-        self.namespace = '/stress_' + uuid.uuid4().hex[:10]
+        self.namespace = namespace or new_namespace()
         values = {'base_link': base_link, 'tip_link': tip_link,
                   'command_topic': COMMAND_TOPIC}
         values.update(parameters or {})
@@ -46,8 +56,8 @@ class IKNodeProcess:
             arguments += ['-p', '%s:=%s' % (name, value)]
         log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(log_path, 'w')
-        self._process = subprocess.Popen(arguments, stdout=self._log,
-                                         stderr=subprocess.STDOUT, env=dict(os.environ))
+        self._process = subprocess.Popen(arguments, stdout=self._log, stderr=subprocess.STDOUT,
+                                         env={**os.environ, **(environment or {})})
 
     @property
     def alive(self) -> bool:
@@ -204,6 +214,8 @@ class StressClient:
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
         self.description = self.node.create_publisher(String, 'robot_description', latched)
+        self.semantic_description = self.node.create_publisher(
+            String, 'robot_description_semantic', latched)
         self.joint_states = self.node.create_publisher(JointState, 'joint_states',
                                                        qos_profile_sensor_data)
         self.targets = self.node.create_publisher(PoseStamped, 'target_pose', deep)
