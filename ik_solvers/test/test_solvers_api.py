@@ -206,6 +206,35 @@ def test_same_inputs_give_the_same_output(panda, panda_oracle, solver):
     assert first.attempts == second.attempts and first.iterations == second.iterations
 
 
+def test_every_layout_of_target_and_seed_gives_the_same_answer(panda, panda_oracle):
+    # Arrays as callers usually pass them take a direct call of the compiled search; any
+    # other layout must be converted first, never read as if it were that one.
+    rng = np.random.default_rng(12)
+    target = panda.fk(panda.random_configuration(rng))
+    seed = panda.random_configuration(rng)
+    reference = solve(panda, target, seed=seed, timeout=TIMEOUT)
+    assert reference.success
+    panda_oracle.check(reference.q, target)
+    read_only_target, read_only_seed = target.copy(), seed.copy()
+    read_only_target.setflags(write=False)
+    read_only_seed.setflags(write=False)
+    wide_seed = np.zeros((panda.num_joints, 2))
+    wide_seed[:, 0] = seed
+    layouts = [
+        (np.asfortranarray(target), seed),
+        (target.tolist(), seed.tolist()),
+        (read_only_target, read_only_seed),
+        (np.repeat(target, 2, axis=1)[:, ::2], wide_seed[:, 0]),
+        (np.ascontiguousarray(target.T).T, seed.astype(np.longdouble)),
+    ]
+    for layout_target, layout_seed in layouts:
+        result = solve(panda, layout_target, seed=layout_seed, timeout=TIMEOUT)
+        assert result.success
+        panda_oracle.check(result.q, target)
+        np.testing.assert_array_equal(result.q, reference.q)
+    assert not read_only_seed.flags.writeable and np.array_equal(read_only_seed, seed)
+
+
 @pytest.mark.parametrize('solver', SOLVERS)
 def test_the_timeout_is_honoured_on_the_long_snake(solver):
     chain = load_chain('snake_100', 'base_link', 'tip')

@@ -32,6 +32,7 @@ from .layout import (
 )
 from .input_arrays import seed_array, target_array, target_problem
 from .registry import solver_class
+from .search_entry import search_entry
 from .solve import _ORIENTATION_WEIGHT_PER_LENGTH, _settings, _solver_and_options
 from .walk import walk_targets
 from .warm_up import is_warm, warm_up
@@ -157,8 +158,9 @@ class PreparedSolver:
         settings = self._settings
         settings[DEADLINE] = start_time + float(timeout)
         report = self._report
-        self._implementation.search(self._chain.arrays, target, settings, self._options, q,
-                                    report)
+        arrays = self._chain.arrays
+        search_entry(self._implementation.search, arrays)(arrays, target, settings,
+                                                          self._options, q, report)
         status = report[REPORT_STATUS]
         if status == STATUS_INVALID_TARGET:
             raise InvalidTargetError(target_problem(target))
@@ -251,7 +253,8 @@ class PreparedSolver:
         :returns: ``(index, None)`` when every target up to ``last`` was met (``index`` is
             ``last + 1``); else the index of the first target not met and its answer (status
             ``'timed_out'`` with zero errors when ``deadline`` passed before it was tried).
-        :raises InvalidTargetError: A target is not a finite rigid transform.
+        :raises InvalidTargetError: ``targets`` is not (K, 4, 4), or a target is not a finite
+            rigid transform.
         :raises InvalidSolverOptionError: ``point_timeout`` is not a finite positive number.
         """
         if not (type(point_timeout) is float and 0.0 < point_timeout < math.inf) \
@@ -262,7 +265,11 @@ class PreparedSolver:
         targets = np.ascontiguousarray(targets, dtype=np.float64)
         if not targets.flags.writeable:
             targets = targets.copy()
-        search, arrays, options = self._implementation.search, self._chain.arrays, self._options
+        if targets.ndim != 3 or targets.shape[1:] != (4, 4):
+            raise InvalidTargetError('targets must have shape (K, 4, 4), got %s'
+                                     % (targets.shape,))
+        arrays, options = self._chain.arrays, self._options
+        search = search_entry(self._implementation.search, arrays)
         settings, report = self._settings, self._report
         clock = time.perf_counter
         for index in range(first, last + 1):
@@ -273,7 +280,7 @@ class PreparedSolver:
                     return index, PreparedAnswer(out[index - 1].copy(), False, 'timed_out',
                                                  0.0, 0.0)
                 settings[DEADLINE] = now + min(point_timeout, deadline - now)
-                q = out[index - 1].copy()
+                q = np.array(out[index - 1], dtype=np.float64)  # a copy, as the call needs
                 search(arrays, targets[index], settings, options, q, report)
                 tries -= 1
                 if report[REPORT_STATUS] != STATUS_TIMED_OUT or tries == 0:

@@ -21,6 +21,7 @@ from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTarg
 from .base import Solver
 from .inputs import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from .registry import solver_class
+from .search_entry import search_entry
 from .closest_orientation import closest_orientation
 from .collision_avoidance import avoid_collisions, CollisionCheck
 from .goal_options import goal_options, GoalOptions, is_positive_number
@@ -173,8 +174,21 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                                        'got %r' % (orientation_weight,))
     heuristic, options = _solver_and_options(implementation, chain, solver_options)
     finisher = implementation.polish_by_default if polish is None else bool(polish)
-    pose = target_array(target)
-    q = seed_array(seed, chain)
+    # The layout the direct call below needs; arrays as callers usually pass them take the
+    # short way (the general conversions cost a few microseconds).
+    arrays = chain.arrays
+    if (type(target) is np.ndarray and target.dtype == np.float64 and target.shape == (4, 4)
+            and target.flags.c_contiguous and target.flags.writeable):
+        pose = target  # the search only reads it
+    else:
+        pose = target_array(target)
+    if (type(seed) is np.ndarray and seed.dtype == np.float64
+            and seed.shape == (chain.num_joints,)):
+        q = seed.copy()  # the search writes into it
+    else:
+        q = seed_array(seed, chain)
+    # The search overwrites q; the reseeds and the fallback need the seed itself.
+    start = q.copy() if collision is not None or goal.orientation_fallback else q
 
     budget = float(timeout)
     if goal.orientation_fallback:
@@ -183,35 +197,36 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                          max_attempts).copy()
     settings[DEADLINE] = start_time + budget
     report = np.empty(REPORT_SIZE)
-    implementation.search(chain.arrays, pose, settings, options, q, report)
-    status = report[REPORT_STATUS]
-    attempts = int(report[REPORT_ATTEMPTS])
-    iterations = int(report[REPORT_HEURISTIC_ITERATIONS] + report[REPORT_FINISHER_ITERATIONS])
+    search_entry(implementation.search, arrays)(arrays, pose, settings, options, q, report)
+    values = report.tolist()  # Python floats: cheaper to read than numpy scalars
+    status = values[REPORT_STATUS]
+    attempts = int(values[REPORT_ATTEMPTS])
+    iterations = int(values[REPORT_HEURISTIC_ITERATIONS] + values[REPORT_FINISHER_ITERATIONS])
+    position_error = values[REPORT_POSITION_ERROR]
+    orientation_error = values[REPORT_ORIENTATION_ERROR]
     if status == STATUS_INVALID_TARGET:
         raise InvalidTargetError(target_problem(pose))
     if status == STATUS_INVALID_SEED:
         raise InvalidSeedError('seed has non-finite values')
     status_name = _STATUS_NAMES[int(status)]
-    position_error = report[REPORT_POSITION_ERROR]
-    orientation_error = report[REPORT_ORIENTATION_ERROR]
-    success = report[REPORT_MET] != 0.0
+    success = values[REPORT_MET] != 0.0
     if not success and status_name == STATUS_SUCCESS:  # lost to rounding on the nearest turn
         status_name = STATUS_NO_SOLUTION
     finding = None
     if collision is not None:
         q, finding, reseeds, more = avoid_collisions(implementation, chain, pose, settings,
-                                                     options, q, report, collision,
-                                                     seed_array(seed, chain))
+                                                     options, q, report, collision, start)
         attempts += reseeds
         iterations += more
-        position_error = report[REPORT_POSITION_ERROR]
-        orientation_error = report[REPORT_ORIENTATION_ERROR]
+        if reseeds:
+            position_error = report[REPORT_POSITION_ERROR]
+            orientation_error = report[REPORT_ORIENTATION_ERROR]
         if finding.colliding and success:
             success, status_name = False, STATUS_IN_COLLISION
     if not success and goal.orientation_fallback:
         settings[DEADLINE] = start_time + float(timeout)
         fallback = _closest_orientation(implementation, chain, pose, settings, options, q,
-                                        seed_array(seed, chain))
+                                        start)
         if fallback is not None:
             q, position_error, orientation_error = fallback
             status_name = STATUS_CLOSEST_ORIENTATION
