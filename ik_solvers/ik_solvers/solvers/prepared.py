@@ -33,7 +33,8 @@ from .layout import (
 from .input_arrays import seed_array, target_array, target_problem
 from .registry import solver_class
 from .search_entry import search_entry
-from .solve import _ORIENTATION_WEIGHT_PER_LENGTH, _settings, _solver_and_options
+from .search_options import (check_counts, checked_orientation_weight,
+                             heuristic_and_options, search_settings)
 from .walk import walk_targets
 from .warm_up import is_warm, warm_up
 
@@ -98,25 +99,15 @@ class PreparedSolver:
         goal = goal_options(orientation_mode=orientation_mode, tip_axis=tip_axis,
                             position_tolerance=position_tolerance,
                             orientation_tolerance=orientation_tolerance)
-        if (isinstance(polish_iterations, bool)
-                or not isinstance(polish_iterations, (int, np.integer)) or polish_iterations < 1):
-            raise InvalidSolverOptionError('polish_iterations must be a positive integer, '
-                                           'got %r' % (polish_iterations,))
-        if max_attempts is not None and (isinstance(max_attempts, bool) or not isinstance(
-                max_attempts, (int, np.integer)) or max_attempts < 1):
-            raise InvalidSolverOptionError('max_attempts must be None or a positive integer, '
-                                           'got %r' % (max_attempts,))
-        weight = solver_options.pop('orientation_weight', None)
-        if weight is None:
-            weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
-        elif not is_positive_number(weight):
-            raise InvalidSolverOptionError('orientation_weight must be a finite positive '
-                                           'number, got %r' % (weight,))
-        heuristic, self._options = _solver_and_options(self._implementation, chain,
-                                                       dict(solver_options))
+        check_counts(polish_iterations, max_attempts)
+        solver_options = dict(solver_options)
+        weight = checked_orientation_weight(chain,
+                                            solver_options.pop('orientation_weight', None))
+        heuristic, self._options = heuristic_and_options(self._implementation, chain,
+                                                         solver_options)
         finisher = self._implementation.polish_by_default if polish is None else bool(polish)
-        self._settings = _settings(heuristic, finisher, goal, weight, polish_iterations,
-                                   max_attempts).copy()
+        self._settings = search_settings(heuristic, finisher, goal, weight, polish_iterations,
+                                         max_attempts).copy()
         self._chain = chain
         self._shape = (chain.num_joints,)
         self._report = np.empty(REPORT_SIZE)

@@ -13,23 +13,22 @@ in docs/DECISIONS.md.
 """
 
 import time
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
-from .base import Solver
 from .inputs import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from .registry import solver_class
 from .search_entry import search_entry
+from .search_options import (check_counts, checked_orientation_weight,
+                             heuristic_and_options, search_settings)
 from .closest_orientation import closest_orientation
 from .collision_avoidance import avoid_collisions, CollisionCheck
-from .goal_options import goal_options, GoalOptions, is_positive_number
+from .goal_options import goal_options, is_positive_number
 from .input_arrays import seed_array, target_array, target_problem
 from .layout import (
     DEADLINE,
-    FINISHER_ITERATIONS,
-    MAX_ATTEMPTS,
     MODE_NONE,
     ORIENTATION_MODE,
     REPORT_ATTEMPTS,
@@ -55,18 +54,10 @@ from .warm_up import is_warm, warm_up
 
 __all__ = ['nearest_turn', 'solve']
 
-# An orientation error of 1 rad weighs as much as this fraction of the chain's length.
-_ORIENTATION_WEIGHT_PER_LENGTH = 0.2
 # With the orientation fallback on, the search has this share of the timeout; the fallback
 # the rest.
 _SEARCH_SHARE_WITH_FALLBACK = 0.7
 _STATUS_NAMES = (STATUS_SUCCESS, STATUS_NO_SOLUTION, STATUS_TIMED_OUT)
-# Solvers built without options, kept: building one checks every option each time.
-_DEFAULT_SOLVERS: Dict[type, Solver] = {}
-# Settings arrays but for the deadline, by everything they are made of: filling one costs
-# microseconds, a look-up a fraction of one.
-_SETTINGS: Dict[tuple, np.ndarray] = {}
-_SETTINGS_CAPACITY = 256
 
 
 def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
@@ -155,24 +146,13 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     if not is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
                                        'got %r' % (timeout,))
-    if (isinstance(polish_iterations, bool) or not isinstance(polish_iterations, (int, np.integer))
-            or polish_iterations < 1):
-        raise InvalidSolverOptionError('polish_iterations must be a positive integer, got %r'
-                                       % (polish_iterations,))
-    if max_attempts is not None and (isinstance(max_attempts, bool) or not isinstance(
-            max_attempts, (int, np.integer)) or max_attempts < 1):
-        raise InvalidSolverOptionError('max_attempts must be None or a positive integer, '
-                                       'got %r' % (max_attempts,))
+    check_counts(polish_iterations, max_attempts)
     if collision is not None and not callable(getattr(collision, 'check', None)):
         raise InvalidSolverOptionError('collision must offer check(q, stop_at_first), got %s'
                                        % type(collision).__name__)
-    orientation_weight = solver_options.pop('orientation_weight', None)
-    if orientation_weight is None:
-        orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
-    elif not is_positive_number(orientation_weight):
-        raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
-                                       'got %r' % (orientation_weight,))
-    heuristic, options = _solver_and_options(implementation, chain, solver_options)
+    orientation_weight = checked_orientation_weight(
+        chain, solver_options.pop('orientation_weight', None))
+    heuristic, options = heuristic_and_options(implementation, chain, solver_options)
     finisher = implementation.polish_by_default if polish is None else bool(polish)
     # The layout the direct call below needs; arrays as callers usually pass them take the
     # short way (the general conversions cost a few microseconds).
@@ -193,8 +173,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     budget = float(timeout)
     if goal.orientation_fallback:
         budget *= _SEARCH_SHARE_WITH_FALLBACK
-    settings = _settings(heuristic, finisher, goal, orientation_weight, polish_iterations,
-                         max_attempts).copy()
+    settings = search_settings(heuristic, finisher, goal, orientation_weight,
+                               polish_iterations, max_attempts).copy()
     settings[DEADLINE] = start_time + budget
     report = np.empty(REPORT_SIZE)
     search_entry(implementation.search, arrays)(arrays, pose, settings, options, q, report)
@@ -270,35 +250,6 @@ def _closest_orientation(implementation: type, chain, pose: np.ndarray, settings
             return None
     _nearest_turn_kernel(q, seed, chain.arrays)
     return q, float(report[REPORT_POSITION_ERROR]), float(report[REPORT_ORIENTATION_ERROR])
-
-
-def _settings(heuristic: Solver, finisher: bool, goal: GoalOptions, orientation_weight: float,
-              polish_iterations: int, max_attempts: Optional[int]) -> np.ndarray:
-    key = (heuristic, finisher, goal, orientation_weight, polish_iterations, max_attempts)
-    settings = _SETTINGS.get(key)
-    if settings is None:
-        settings = heuristic.settings_template(finisher).copy()
-        goal.pack(settings, orientation_weight, 0.0, heuristic.handoff_position_tolerance,
-                  heuristic.handoff_orientation_tolerance)
-        if finisher:
-            settings[FINISHER_ITERATIONS] = polish_iterations
-        if max_attempts is not None:
-            settings[MAX_ATTEMPTS] = max_attempts
-        if len(_SETTINGS) >= _SETTINGS_CAPACITY:
-            _SETTINGS.clear()
-        _SETTINGS[key] = settings
-    return settings
-
-
-def _solver_and_options(implementation: type, chain,
-                        solver_options: Dict[str, Any]) -> Tuple[Solver, np.ndarray]:
-    if solver_options:
-        heuristic = implementation(**solver_options)
-    else:
-        heuristic = _DEFAULT_SOLVERS.get(implementation)
-        if heuristic is None:
-            heuristic = _DEFAULT_SOLVERS[implementation] = implementation()
-    return heuristic, heuristic.packed_options(chain)
 
 
 def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:
