@@ -136,6 +136,20 @@ def test_bad_options_raise_invalid_option(ur5, keyword):
         solve(ur5, ur5.fk(np.zeros(6)), solver='ccd', **keyword)
 
 
+@pytest.mark.parametrize('good, bad, error', [
+    ({'polish_iterations': 20}, {'polish_iterations': 20.0}, InvalidSolverOptionError),
+    ({'max_attempts': 1}, {'max_attempts': True}, InvalidSolverOptionError),
+    ({'position_only': False}, {'position_only': 0}, InvalidTargetError),
+    ({'position_tolerance': 1}, {'position_tolerance': True}, InvalidTargetError)])
+def test_a_value_refused_stays_refused_after_an_equal_valid_one(ur5, good, bad, error):
+    # solve() keeps what it derives from valid options; an equal value of another type that
+    # the checks refuse must not pass for the kept one.
+    target = ur5.fk(np.full(6, 0.3))
+    assert solve(ur5, target, seed=np.full(6, 0.25), timeout=TIMEOUT, **good).success
+    with pytest.raises(error):
+        solve(ur5, target, seed=np.full(6, 0.25), timeout=TIMEOUT, **bad)
+
+
 def test_bad_ccd_weights_are_rejected(ur5):
     target = ur5.fk(np.zeros(6))
     with pytest.raises(InvalidSolverOptionError):

@@ -13,7 +13,7 @@ in docs/DECISIONS.md.
 """
 
 import time
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from .search_options import (check_counts, checked_orientation_weight,
                              heuristic_and_options, search_settings)
 from .closest_orientation import closest_orientation
 from .collision_avoidance import avoid_collisions, CollisionCheck
-from .goal_options import goal_options, is_positive_number
+from .goal_options import goal_options, GoalOptions, is_positive_number
 from .input_arrays import seed_array, target_array, target_problem
 from .layout import (
     DEADLINE,
@@ -58,6 +58,11 @@ __all__ = ['nearest_turn', 'solve']
 # the rest.
 _SEARCH_SHARE_WITH_FALLBACK = 0.7
 _STATUS_NAMES = (STATUS_SUCCESS, STATUS_NO_SOLUTION, STATUS_TIMED_OUT)
+# What solve() derives from its options, by the options (and the chain): checking and deriving
+# cost several microseconds a call, a look-up a fraction of one.
+_CALLS: Dict[tuple, '_Call'] = {}
+_CALLS_CAPACITY = 256
+_FLOAT64 = np.dtype(np.float64)
 
 
 def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
@@ -137,33 +142,47 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     if not is_warm(solver):  # never let a compilation eat the deadline
         warm_up((solver,))
     start_time = time.perf_counter()
-    implementation = solver_class(solver)
-    goal = goal_options(orientation_mode=orientation_mode, tip_axis=tip_axis,
-                        position_only=position_only, position_tolerance=position_tolerance,
-                        orientation_tolerance=orientation_tolerance,
-                        position_bounds=position_bounds, rotation_bounds=rotation_bounds,
-                        orientation_fallback=orientation_fallback)
+    arrays = chain.arrays
+    call = None
+    if not solver_options:
+        # Equal values of other types (True and 1, 20 and 20.0) are checked differently.
+        key = (solver, orientation_mode, tip_axis, position_only, position_tolerance,
+               orientation_tolerance, position_bounds, rotation_bounds, orientation_fallback,
+               polish, polish_iterations, max_attempts, id(arrays), type(position_only),
+               type(position_tolerance), type(orientation_tolerance), type(orientation_fallback),
+               type(polish), type(polish_iterations), type(max_attempts))
+        try:
+            call = _CALLS.get(key)
+        except TypeError:  # an option is not hashable (a list, an array): checked every time
+            key = None
+        if call is not None and call.arrays is not arrays:
+            call = None
+    if call is None:
+        call = _checked_call(chain, solver, dict(
+            orientation_mode=orientation_mode, tip_axis=tip_axis, position_only=position_only,
+            position_tolerance=position_tolerance, orientation_tolerance=orientation_tolerance,
+            position_bounds=position_bounds, rotation_bounds=rotation_bounds,
+            orientation_fallback=orientation_fallback), polish, polish_iterations, max_attempts,
+            solver_options)
+        if not solver_options and key is not None:
+            if len(_CALLS) >= _CALLS_CAPACITY:
+                _CALLS.clear()
+            _CALLS[key] = call
     if not is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
                                        'got %r' % (timeout,))
-    check_counts(polish_iterations, max_attempts)
     if collision is not None and not callable(getattr(collision, 'check', None)):
         raise InvalidSolverOptionError('collision must offer check(q, stop_at_first), got %s'
                                        % type(collision).__name__)
-    orientation_weight = checked_orientation_weight(
-        chain, solver_options.pop('orientation_weight', None))
-    heuristic, options = heuristic_and_options(implementation, chain, solver_options)
-    finisher = implementation.polish_by_default if polish is None else bool(polish)
+    implementation, goal, options = call.implementation, call.goal, call.options
     # The layout the direct call below needs; arrays as callers usually pass them take the
     # short way (the general conversions cost a few microseconds).
-    arrays = chain.arrays
-    if (type(target) is np.ndarray and target.dtype == np.float64 and target.shape == (4, 4)
+    if (type(target) is np.ndarray and target.dtype is _FLOAT64 and target.shape == (4, 4)
             and target.flags.c_contiguous and target.flags.writeable):
         pose = target  # the search only reads it
     else:
         pose = target_array(target)
-    if (type(seed) is np.ndarray and seed.dtype == np.float64
-            and seed.shape == (chain.num_joints,)):
+    if type(seed) is np.ndarray and seed.dtype is _FLOAT64 and seed.shape == call.seed_shape:
         q = seed.copy()  # the search writes into it
     else:
         q = seed_array(seed, chain)
@@ -173,11 +192,10 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     budget = float(timeout)
     if goal.orientation_fallback:
         budget *= _SEARCH_SHARE_WITH_FALLBACK
-    settings = search_settings(heuristic, finisher, goal, orientation_weight,
-                               polish_iterations, max_attempts).copy()
+    settings = call.settings.copy()
     settings[DEADLINE] = start_time + budget
     report = np.empty(REPORT_SIZE)
-    search_entry(implementation.search, arrays)(arrays, pose, settings, options, q, report)
+    call.search(arrays, pose, settings, options, q, report)
     values = report.tolist()  # Python floats: cheaper to read than numpy scalars
     status = values[REPORT_STATUS]
     attempts = int(values[REPORT_ATTEMPTS])
@@ -217,9 +235,40 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                     iterations=iterations,
                     elapsed=time.perf_counter() - start_time, status=status_name,
                     solver=implementation.name, attempts=attempts,
-                    polished=finisher, collision_checked=finding is not None,
+                    polished=call.finisher, collision_checked=finding is not None,
                     collision_pair=_first_pair(finding),
                     unchecked_links=tuple(finding.unchecked_links) if finding else ())
+
+
+class _Call(NamedTuple):
+    """Everything a solve() derives from its options, checked: the same for equal options."""
+
+    arrays: Any
+    implementation: type
+    search: Callable
+    options: np.ndarray
+    settings: np.ndarray
+    goal: GoalOptions
+    finisher: bool
+    seed_shape: Tuple[int]
+
+
+def _checked_call(chain, solver: Any, goal_keywords: Dict[str, Any], polish: Any,
+                  polish_iterations: Any, max_attempts: Any,
+                  solver_options: Dict[str, Any]) -> _Call:
+    """Check solve()'s options and derive what its search needs (raises as solve() says)."""
+    implementation = solver_class(solver)
+    goal = goal_options(**goal_keywords)
+    check_counts(polish_iterations, max_attempts)
+    solver_options = dict(solver_options)
+    orientation_weight = checked_orientation_weight(
+        chain, solver_options.pop('orientation_weight', None))
+    heuristic, options = heuristic_and_options(implementation, chain, solver_options)
+    finisher = implementation.polish_by_default if polish is None else bool(polish)
+    settings = search_settings(heuristic, finisher, goal, orientation_weight,
+                               polish_iterations, max_attempts)
+    return _Call(chain.arrays, implementation, search_entry(implementation.search, chain.arrays),
+                 options, settings, goal, finisher, (chain.num_joints,))
 
 
 def _first_pair(finding) -> Optional[Tuple[str, str]]:
