@@ -117,3 +117,18 @@ def test_a_bad_configuration_is_refused():
     for q in (np.zeros(5), np.full(6, np.nan)):
         with pytest.raises(InvalidSeedError, match='6 finite joint positions'):
             model.check(q)
+
+
+def test_every_layout_of_a_configuration_gets_the_same_verdict():
+    robot, chain, geometry = _bundled('ur5_like')
+    model = CollisionModel(robot, chain, geometry)
+    rng = np.random.default_rng(4)
+    configurations = [chain.random_configuration(rng) for _ in range(40)]
+    verdicts = [model.check(q).pairs for q in configurations]
+    assert any(verdicts) and not all(verdicts)
+    for q, pairs in zip(configurations, verdicts):
+        read_only = q.copy()
+        read_only.setflags(write=False)
+        strided = np.repeat(q, 2)[::2]
+        for layout in (read_only, strided, q.tolist()):
+            assert model.check(layout).pairs == pairs

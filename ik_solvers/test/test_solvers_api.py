@@ -136,6 +136,20 @@ def test_bad_options_raise_invalid_option(ur5, keyword):
         solve(ur5, ur5.fk(np.zeros(6)), solver='ccd', **keyword)
 
 
+@pytest.mark.parametrize('good, bad, error', [
+    ({'polish_iterations': 20}, {'polish_iterations': 20.0}, InvalidSolverOptionError),
+    ({'max_attempts': 1}, {'max_attempts': True}, InvalidSolverOptionError),
+    ({'position_only': False}, {'position_only': 0}, InvalidTargetError),
+    ({'position_tolerance': 1}, {'position_tolerance': True}, InvalidTargetError)])
+def test_a_value_refused_stays_refused_after_an_equal_valid_one(ur5, good, bad, error):
+    # solve() keeps what it derives from valid options; an equal value of another type that
+    # the checks refuse must not pass for the kept one.
+    target = ur5.fk(np.full(6, 0.3))
+    assert solve(ur5, target, seed=np.full(6, 0.25), timeout=TIMEOUT, **good).success
+    with pytest.raises(error):
+        solve(ur5, target, seed=np.full(6, 0.25), timeout=TIMEOUT, **bad)
+
+
 def test_bad_ccd_weights_are_rejected(ur5):
     target = ur5.fk(np.zeros(6))
     with pytest.raises(InvalidSolverOptionError):
@@ -204,6 +218,35 @@ def test_same_inputs_give_the_same_output(panda, panda_oracle, solver):
     panda_oracle.check(first.q, target)
     np.testing.assert_array_equal(first.q, second.q)
     assert first.attempts == second.attempts and first.iterations == second.iterations
+
+
+def test_every_layout_of_target_and_seed_gives_the_same_answer(panda, panda_oracle):
+    # Arrays as callers usually pass them take a direct call of the compiled search; any
+    # other layout must be converted first, never read as if it were that one.
+    rng = np.random.default_rng(12)
+    target = panda.fk(panda.random_configuration(rng))
+    seed = panda.random_configuration(rng)
+    reference = solve(panda, target, seed=seed, timeout=TIMEOUT)
+    assert reference.success
+    panda_oracle.check(reference.q, target)
+    read_only_target, read_only_seed = target.copy(), seed.copy()
+    read_only_target.setflags(write=False)
+    read_only_seed.setflags(write=False)
+    wide_seed = np.zeros((panda.num_joints, 2))
+    wide_seed[:, 0] = seed
+    layouts = [
+        (np.asfortranarray(target), seed),
+        (target.tolist(), seed.tolist()),
+        (read_only_target, read_only_seed),
+        (np.repeat(target, 2, axis=1)[:, ::2], wide_seed[:, 0]),
+        (np.ascontiguousarray(target.T).T, seed.astype(np.longdouble)),
+    ]
+    for layout_target, layout_seed in layouts:
+        result = solve(panda, layout_target, seed=layout_seed, timeout=TIMEOUT)
+        assert result.success
+        panda_oracle.check(result.q, target)
+        np.testing.assert_array_equal(result.q, reference.q)
+    assert not read_only_seed.flags.writeable and np.array_equal(read_only_seed, seed)
 
 
 @pytest.mark.parametrize('solver', SOLVERS)

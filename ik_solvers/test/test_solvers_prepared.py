@@ -52,6 +52,9 @@ def test_bad_inputs_are_refused(panda):
     for timeout in (0.0, -1.0, math.inf, math.nan):
         with pytest.raises(InvalidSolverOptionError):
             prepared.solve(np.eye(4), seed, timeout=timeout)
+    with pytest.raises(InvalidTargetError, match=r'\(K, 4, 4\)'):
+        prepared.solve_sequence(np.zeros((3, 16)), np.zeros((3, panda.num_joints)), 1, 2,
+                                point_timeout=1.0, deadline=math.inf)
     with pytest.raises(InvalidSolverOptionError):
         PreparedSolver(panda, max_attempts=0)
     with pytest.raises(InvalidTargetError):

@@ -38,6 +38,7 @@ from .report import CollisionReport
 from .robot_geometry import RobotGeometry
 from .srdf import DisabledPairs, link_pair
 from ..exceptions import CollisionGeometryError, InvalidObstacleError, InvalidSeedError
+from ..kinematics.jit import specialised
 
 __all__ = ['CollisionModel']
 
@@ -181,11 +182,13 @@ class CollisionModel:
         if configuration.shape != self._configuration_shape:
             raise InvalidSeedError('a collision check needs %d finite joint positions, got %r'
                                    % (self._chain.num_joints, q))
+        if not configuration.flags.writeable:  # the one layout the direct call takes
+            configuration = configuration.copy()
         contacts = []
         with self._lock:
-            count = place_and_select(self._segments, self._segment_motion,
-                                     self._segment_variable, configuration, self._table,
-                                     self._pairs, self._placed, self._padding, self._selected)
+            count = self._place_and_select(
+                self._segments, self._segment_motion, self._segment_variable, configuration,
+                self._table, self._pairs, self._placed, self._padding, self._selected)
             if count > 0:
                 self._exact_tests(count, stop_at_first, contacts)
         if count < 0:
@@ -277,6 +280,12 @@ class CollisionModel:
         self._segment_motion = arrays.segment_motion
         self._segment_variable = arrays.segment_variable
         self._configuration_shape = (self._chain.num_joints,)
+        # Called without numba's type dispatch, which costs more than the placement itself:
+        # every argument but the configuration is this model's own, of fixed types.
+        self._place_and_select = specialised(
+            place_and_select, self._segments, self._segment_motion, self._segment_variable,
+            np.zeros(self._chain.num_joints), self._table, self._pairs, self._placed,
+            self._padding, self._selected)
         self._transforms = []
         for row, offset in zip(rows, offsets):
             transform = coal.Transform3s()

@@ -24,12 +24,13 @@ The result holds the points reached, the fraction of the path they make, and why
 from dataclasses import dataclass
 import math
 import time
-from typing import Any, NamedTuple, Optional, Protocol, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
 from ..exceptions import InvalidPathError, InvalidSeedError, InvalidSolverOptionError
 from ..kinematics import Chain
+from ..solvers.collision_avoidance import CollisionCheck
 from ..solvers.input_arrays import seed_array
 from ..solvers.prepared import PreparedSolver
 from .interpolation import interpolate_path
@@ -63,13 +64,6 @@ DEFAULT_WALK_STEPS = 4
 # threshold, as far as the search itself lets a warm start go before it looks for a nearer
 # solution: a larger motion is the search's to judge.
 _WALK_MOTION = 0.5
-
-
-class CollisionCheck(Protocol):
-    """What ``cartesian_path`` needs of a collision model: one check per configuration."""
-
-    def check(self, q: np.ndarray) -> Any:
-        """Return a report whose ``colliding`` attribute is true when ``q`` collides."""
 
 
 @dataclass(frozen=True)

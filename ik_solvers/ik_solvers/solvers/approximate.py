@@ -53,6 +53,7 @@ from .layout import (
     STATUS_SUCCESS,
 )
 from .result import IKResult, STATUS_APPROXIMATE, STATUS_SUCCESS as SUCCESS_NAME
+from .search_options import checked_orientation_weight
 from .input_arrays import seed_array, target_array, target_problem
 from ..kinematics.jit import compiled, monotonic_seconds
 from ..kinematics.kernels import ChainArrays, forward_frames, jacobian_from_frames
@@ -70,9 +71,6 @@ APPROACH_SOLVER_NAME = 'approach'
 #: Measured choice: docs/DECISIONS.md.
 STREAMED_EXACT_BUDGET = 0.001
 STREAMED_EXACT_ATTEMPTS = 3
-# An orientation error of 1 rad weighs as much as this fraction of the chain's length (as in
-# solve()).
-_ORIENTATION_WEIGHT_PER_LENGTH = 0.2
 # Multiplier of the squared residual (m^2) in the damping: the first value, and its range.
 _DAMPING = 0.1
 _DAMPING_LOWEST = 1e-3
@@ -276,11 +274,7 @@ def approach(chain, target: np.ndarray, *, start: np.ndarray, max_joint_step: An
             or max_iterations < 1):
         raise InvalidSolverOptionError('max_iterations must be a positive integer, got %r'
                                        % (max_iterations,))
-    if orientation_weight is None:
-        orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
-    elif not is_positive_number(orientation_weight):
-        raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
-                                       'got %r' % (orientation_weight,))
+    orientation_weight = checked_orientation_weight(chain, orientation_weight)
     bounds = _step_bounds(max_joint_step, chain.num_joints)
     if start is None:
         raise InvalidSeedError('approach needs the start configuration')

@@ -225,10 +225,16 @@ class Solver:
         return template
 
     def packed_options(self, chain: Chain) -> np.ndarray:
-        """Return :meth:`pack_options` for this chain, packed once per joint count."""
+        """
+        Return :meth:`pack_options` for this chain, packed once per joint count.
+
+        :returns: A writeable C-contiguous float64 array, the one layout the compiled searches
+            are called with (see :mod:`.search_entry`).
+        """
         packed = self._packed.get(chain.num_joints)
         if packed is None:
-            packed = self._packed[chain.num_joints] = self.pack_options(chain)
+            packed = np.array(self.pack_options(chain), dtype=np.float64, order='C')
+            self._packed[chain.num_joints] = packed
         return packed
 
     def pack_options(self, chain: Chain) -> np.ndarray:

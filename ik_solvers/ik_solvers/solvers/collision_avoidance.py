@@ -12,19 +12,26 @@ the other branches of the inverse kinematics (elbow up or down, wrist flipped), 
 a collision-free solution of a colliding target lies; docs/DECISIONS.md has the measurements.
 """
 
-from typing import Any, Optional, Protocol, runtime_checkable, Sequence, Tuple
+from typing import Any, Dict, Optional, Protocol, runtime_checkable, Sequence, Tuple
 
 import numpy as np
 
 from .layout import (DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_FINISHER_ITERATIONS,
                      REPORT_HEURISTIC_ITERATIONS, REPORT_MET)
 from .search import nearest_turn
+from .search_entry import search_entry
 from ..kinematics.jit import monotonic_seconds
+from ..kinematics.kernels import ChainArrays
 
 __all__ = ['CollisionCheck', 'CollisionFinding', 'avoid_collisions']
 
 # Seed of the generator of the reseeds: the same inputs give the same answer, run after run.
 RESEED_SEED = 20260121
+# The first reseeds of each chain are drawn once and kept: making the generator alone costs
+# about 35 us, as much as a reseeded start. Entries keep the arrays they are keyed by alive.
+_KEPT_RESEEDS = 32
+_RESEEDS: Dict[int, Tuple[ChainArrays, np.ndarray]] = {}
+_RESEEDS_CAPACITY = 64
 
 
 @runtime_checkable
@@ -57,7 +64,8 @@ def avoid_collisions(implementation: Any, chain, target: np.ndarray, settings: n
 
     :param implementation: the solver class whose ``search`` ran.
     :param chain: the chain.
-    :param target: (4, 4) target in the base frame, m.
+    :param target: (4, 4) target in the base frame, m: a writeable C-contiguous float64
+        array (the reseeds call the compiled search directly, see :mod:`.search_entry`).
     :param settings: the search's settings (its deadline and attempt cap are kept).
     :param options: the heuristic's packed options.
     :param q: (N,) the search's answer; ``report`` its report (updated in place when a
@@ -77,20 +85,40 @@ def avoid_collisions(implementation: Any, chain, target: np.ndarray, settings: n
     generator: Optional[np.random.Generator] = None
     reseeds = 0
     iterations = 0
+    arrays = chain.arrays
+    search = search_entry(implementation.search, arrays)
+    kept = _kept_reseeds(chain)
     while monotonic_seconds() < settings[DEADLINE] and reseeds < most_starts:
-        if generator is None:
-            generator = np.random.default_rng(RESEED_SEED)
-        candidate = chain.random_configuration(generator)
-        implementation.search(chain.arrays, target, one_start, options, candidate,
-                              trial_report)
+        if reseeds < _KEPT_RESEEDS:
+            candidate = kept[reseeds].copy()
+        else:
+            if generator is None:  # the kept draws' own generator, where they stopped
+                generator = np.random.default_rng(RESEED_SEED)
+                generator.random((_KEPT_RESEEDS, chain.num_joints))
+            candidate = chain.random_configuration(generator)
+        search(arrays, target, one_start, options, candidate, trial_report)
         reseeds += 1
         iterations += int(trial_report[REPORT_HEURISTIC_ITERATIONS]
                           + trial_report[REPORT_FINISHER_ITERATIONS])
         if trial_report[REPORT_MET] == 0.0:
             continue
-        nearest_turn(candidate, seed, chain.arrays)
+        nearest_turn(candidate, seed, arrays)
         trial_finding = collision.check(candidate, stop_at_first=True)
         if not trial_finding.colliding:
             report[:] = trial_report
             return candidate, trial_finding, reseeds, iterations
     return q, finding, reseeds, iterations
+
+
+def _kept_reseeds(chain) -> np.ndarray:
+    """Return the chain's first reseeds, (_KEPT_RESEEDS, N), as its generator draws them."""
+    arrays = chain.arrays
+    found = _RESEEDS.get(id(arrays))
+    if found is not None and found[0] is arrays:
+        return found[1]
+    generator = np.random.default_rng(RESEED_SEED)
+    kept = np.array([chain.random_configuration(generator) for _ in range(_KEPT_RESEEDS)])
+    if len(_RESEEDS) >= _RESEEDS_CAPACITY:
+        _RESEEDS.clear()
+    _RESEEDS[id(arrays)] = (arrays, kept)
+    return kept

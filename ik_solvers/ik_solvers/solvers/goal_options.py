@@ -104,14 +104,17 @@ def goal_options(*, orientation_mode: str = 'full', tip_axis: Any = _DEFAULT_TIP
 
     :raises InvalidTargetError: a value is out of range, or two options contradict each other.
     """
-    key = (orientation_mode, tip_axis, position_only, position_tolerance,
-           orientation_tolerance, position_bounds, rotation_bounds, orientation_fallback)
+    arguments = (orientation_mode, tip_axis, position_only, position_tolerance,
+                 orientation_tolerance, position_bounds, rotation_bounds, orientation_fallback)
+    # Equal values of other types (False and 0, 1 and True) are checked differently.
+    key = arguments + (type(position_only), type(position_tolerance),
+                       type(orientation_tolerance), type(orientation_fallback))
     try:
         checked = _CHECKED.get(key)
     except TypeError:  # an argument is not hashable (a list, an array): check it every time
-        return _checked_goal(*key)
+        return _checked_goal(*arguments)
     if checked is None:
-        checked = _checked_goal(*key)
+        checked = _checked_goal(*arguments)
         if len(_CHECKED) >= _CHECKED_CAPACITY:
             _CHECKED.clear()
         _CHECKED[key] = checked

@@ -21,7 +21,7 @@ def target_array(target: Any) -> np.ndarray:
     # A fresh, writable, contiguous float array: any other layout would make numba compile
     # another version of the search, seconds in the middle of a solve.
     try:
-        pose = np.array(target, dtype=float)
+        pose = np.array(target, dtype=float, order='C')
     except (TypeError, ValueError):
         raise InvalidTargetError('target must be a 4x4 array of numbers') from None
     if pose.shape != (4, 4):
@@ -48,7 +48,7 @@ def seed_array(seed: Any, chain) -> np.ndarray:
     if seed is None:
         return chain.mid_configuration()
     try:
-        q = np.array(seed, dtype=float)
+        q = np.array(seed, dtype=float, order='C')
     except (TypeError, ValueError):
         raise InvalidSeedError('seed must be an array of %d numbers' % chain.num_joints) \
             from None

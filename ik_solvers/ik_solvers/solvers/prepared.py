@@ -32,7 +32,9 @@ from .layout import (
 )
 from .input_arrays import seed_array, target_array, target_problem
 from .registry import solver_class
-from .solve import _ORIENTATION_WEIGHT_PER_LENGTH, _settings, _solver_and_options
+from .search_entry import search_entry
+from .search_options import (check_counts, checked_orientation_weight,
+                             heuristic_and_options, search_settings)
 from .walk import walk_targets
 from .warm_up import is_warm, warm_up
 
@@ -97,25 +99,15 @@ class PreparedSolver:
         goal = goal_options(orientation_mode=orientation_mode, tip_axis=tip_axis,
                             position_tolerance=position_tolerance,
                             orientation_tolerance=orientation_tolerance)
-        if (isinstance(polish_iterations, bool)
-                or not isinstance(polish_iterations, (int, np.integer)) or polish_iterations < 1):
-            raise InvalidSolverOptionError('polish_iterations must be a positive integer, '
-                                           'got %r' % (polish_iterations,))
-        if max_attempts is not None and (isinstance(max_attempts, bool) or not isinstance(
-                max_attempts, (int, np.integer)) or max_attempts < 1):
-            raise InvalidSolverOptionError('max_attempts must be None or a positive integer, '
-                                           'got %r' % (max_attempts,))
-        weight = solver_options.pop('orientation_weight', None)
-        if weight is None:
-            weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
-        elif not is_positive_number(weight):
-            raise InvalidSolverOptionError('orientation_weight must be a finite positive '
-                                           'number, got %r' % (weight,))
-        heuristic, self._options = _solver_and_options(self._implementation, chain,
-                                                       dict(solver_options))
+        check_counts(polish_iterations, max_attempts)
+        solver_options = dict(solver_options)
+        weight = checked_orientation_weight(chain,
+                                            solver_options.pop('orientation_weight', None))
+        heuristic, self._options = heuristic_and_options(self._implementation, chain,
+                                                         solver_options)
         finisher = self._implementation.polish_by_default if polish is None else bool(polish)
-        self._settings = _settings(heuristic, finisher, goal, weight, polish_iterations,
-                                   max_attempts).copy()
+        self._settings = search_settings(heuristic, finisher, goal, weight, polish_iterations,
+                                         max_attempts).copy()
         self._chain = chain
         self._shape = (chain.num_joints,)
         self._report = np.empty(REPORT_SIZE)
@@ -157,8 +149,9 @@ class PreparedSolver:
         settings = self._settings
         settings[DEADLINE] = start_time + float(timeout)
         report = self._report
-        self._implementation.search(self._chain.arrays, target, settings, self._options, q,
-                                    report)
+        arrays = self._chain.arrays
+        search_entry(self._implementation.search, arrays)(arrays, target, settings,
+                                                          self._options, q, report)
         status = report[REPORT_STATUS]
         if status == STATUS_INVALID_TARGET:
             raise InvalidTargetError(target_problem(target))
@@ -251,7 +244,8 @@ class PreparedSolver:
         :returns: ``(index, None)`` when every target up to ``last`` was met (``index`` is
             ``last + 1``); else the index of the first target not met and its answer (status
             ``'timed_out'`` with zero errors when ``deadline`` passed before it was tried).
-        :raises InvalidTargetError: A target is not a finite rigid transform.
+        :raises InvalidTargetError: ``targets`` is not (K, 4, 4), or a target is not a finite
+            rigid transform.
         :raises InvalidSolverOptionError: ``point_timeout`` is not a finite positive number.
         """
         if not (type(point_timeout) is float and 0.0 < point_timeout < math.inf) \
@@ -262,7 +256,11 @@ class PreparedSolver:
         targets = np.ascontiguousarray(targets, dtype=np.float64)
         if not targets.flags.writeable:
             targets = targets.copy()
-        search, arrays, options = self._implementation.search, self._chain.arrays, self._options
+        if targets.ndim != 3 or targets.shape[1:] != (4, 4):
+            raise InvalidTargetError('targets must have shape (K, 4, 4), got %s'
+                                     % (targets.shape,))
+        arrays, options = self._chain.arrays, self._options
+        search = search_entry(self._implementation.search, arrays)
         settings, report = self._settings, self._report
         clock = time.perf_counter
         for index in range(first, last + 1):
@@ -273,7 +271,7 @@ class PreparedSolver:
                     return index, PreparedAnswer(out[index - 1].copy(), False, 'timed_out',
                                                  0.0, 0.0)
                 settings[DEADLINE] = now + min(point_timeout, deadline - now)
-                q = out[index - 1].copy()
+                q = np.array(out[index - 1], dtype=np.float64)  # a copy, as the call needs
                 search(arrays, targets[index], settings, options, q, report)
                 tries -= 1
                 if report[REPORT_STATUS] != STATUS_TIMED_OUT or tries == 0:

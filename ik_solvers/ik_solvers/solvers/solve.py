@@ -13,22 +13,22 @@ in docs/DECISIONS.md.
 """
 
 import time
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
-from .base import Solver
 from .inputs import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from .registry import solver_class
+from .search_entry import search_entry
+from .search_options import (check_counts, checked_orientation_weight,
+                             heuristic_and_options, search_settings)
 from .closest_orientation import closest_orientation
 from .collision_avoidance import avoid_collisions, CollisionCheck
 from .goal_options import goal_options, GoalOptions, is_positive_number
 from .input_arrays import seed_array, target_array, target_problem
 from .layout import (
     DEADLINE,
-    FINISHER_ITERATIONS,
-    MAX_ATTEMPTS,
     MODE_NONE,
     ORIENTATION_MODE,
     REPORT_ATTEMPTS,
@@ -54,18 +54,15 @@ from .warm_up import is_warm, warm_up
 
 __all__ = ['nearest_turn', 'solve']
 
-# An orientation error of 1 rad weighs as much as this fraction of the chain's length.
-_ORIENTATION_WEIGHT_PER_LENGTH = 0.2
 # With the orientation fallback on, the search has this share of the timeout; the fallback
 # the rest.
 _SEARCH_SHARE_WITH_FALLBACK = 0.7
 _STATUS_NAMES = (STATUS_SUCCESS, STATUS_NO_SOLUTION, STATUS_TIMED_OUT)
-# Solvers built without options, kept: building one checks every option each time.
-_DEFAULT_SOLVERS: Dict[type, Solver] = {}
-# Settings arrays but for the deadline, by everything they are made of: filling one costs
-# microseconds, a look-up a fraction of one.
-_SETTINGS: Dict[tuple, np.ndarray] = {}
-_SETTINGS_CAPACITY = 256
+# What solve() derives from its options, by the options (and the chain): checking and deriving
+# cost several microseconds a call, a look-up a fraction of one.
+_CALLS: Dict[tuple, '_Call'] = {}
+_CALLS_CAPACITY = 256
+_FLOAT64 = np.dtype(np.float64)
 
 
 def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
@@ -145,73 +142,89 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     if not is_warm(solver):  # never let a compilation eat the deadline
         warm_up((solver,))
     start_time = time.perf_counter()
-    implementation = solver_class(solver)
-    goal = goal_options(orientation_mode=orientation_mode, tip_axis=tip_axis,
-                        position_only=position_only, position_tolerance=position_tolerance,
-                        orientation_tolerance=orientation_tolerance,
-                        position_bounds=position_bounds, rotation_bounds=rotation_bounds,
-                        orientation_fallback=orientation_fallback)
+    arrays = chain.arrays
+    call = None
+    if not solver_options:
+        # Equal values of other types (True and 1, 20 and 20.0) are checked differently.
+        key = (solver, orientation_mode, tip_axis, position_only, position_tolerance,
+               orientation_tolerance, position_bounds, rotation_bounds, orientation_fallback,
+               polish, polish_iterations, max_attempts, id(arrays), type(position_only),
+               type(position_tolerance), type(orientation_tolerance), type(orientation_fallback),
+               type(polish), type(polish_iterations), type(max_attempts))
+        try:
+            call = _CALLS.get(key)
+        except TypeError:  # an option is not hashable (a list, an array): checked every time
+            key = None
+        if call is not None and call.arrays is not arrays:
+            call = None
+    if call is None:
+        call = _checked_call(chain, solver, dict(
+            orientation_mode=orientation_mode, tip_axis=tip_axis, position_only=position_only,
+            position_tolerance=position_tolerance, orientation_tolerance=orientation_tolerance,
+            position_bounds=position_bounds, rotation_bounds=rotation_bounds,
+            orientation_fallback=orientation_fallback), polish, polish_iterations, max_attempts,
+            solver_options)
+        if not solver_options and key is not None:
+            if len(_CALLS) >= _CALLS_CAPACITY:
+                _CALLS.clear()
+            _CALLS[key] = call
     if not is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
                                        'got %r' % (timeout,))
-    if (isinstance(polish_iterations, bool) or not isinstance(polish_iterations, (int, np.integer))
-            or polish_iterations < 1):
-        raise InvalidSolverOptionError('polish_iterations must be a positive integer, got %r'
-                                       % (polish_iterations,))
-    if max_attempts is not None and (isinstance(max_attempts, bool) or not isinstance(
-            max_attempts, (int, np.integer)) or max_attempts < 1):
-        raise InvalidSolverOptionError('max_attempts must be None or a positive integer, '
-                                       'got %r' % (max_attempts,))
     if collision is not None and not callable(getattr(collision, 'check', None)):
         raise InvalidSolverOptionError('collision must offer check(q, stop_at_first), got %s'
                                        % type(collision).__name__)
-    orientation_weight = solver_options.pop('orientation_weight', None)
-    if orientation_weight is None:
-        orientation_weight = _ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
-    elif not is_positive_number(orientation_weight):
-        raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
-                                       'got %r' % (orientation_weight,))
-    heuristic, options = _solver_and_options(implementation, chain, solver_options)
-    finisher = implementation.polish_by_default if polish is None else bool(polish)
-    pose = target_array(target)
-    q = seed_array(seed, chain)
+    implementation, goal, options = call.implementation, call.goal, call.options
+    # The layout the direct call below needs; arrays as callers usually pass them take the
+    # short way (the general conversions cost a few microseconds).
+    if (type(target) is np.ndarray and target.dtype is _FLOAT64 and target.shape == (4, 4)
+            and target.flags.c_contiguous and target.flags.writeable):
+        pose = target  # the search only reads it
+    else:
+        pose = target_array(target)
+    if type(seed) is np.ndarray and seed.dtype is _FLOAT64 and seed.shape == call.seed_shape:
+        q = seed.copy()  # the search writes into it
+    else:
+        q = seed_array(seed, chain)
+    # The search overwrites q; the reseeds and the fallback need the seed itself.
+    start = q.copy() if collision is not None or goal.orientation_fallback else q
 
     budget = float(timeout)
     if goal.orientation_fallback:
         budget *= _SEARCH_SHARE_WITH_FALLBACK
-    settings = _settings(heuristic, finisher, goal, orientation_weight, polish_iterations,
-                         max_attempts).copy()
+    settings = call.settings.copy()
     settings[DEADLINE] = start_time + budget
     report = np.empty(REPORT_SIZE)
-    implementation.search(chain.arrays, pose, settings, options, q, report)
-    status = report[REPORT_STATUS]
-    attempts = int(report[REPORT_ATTEMPTS])
-    iterations = int(report[REPORT_HEURISTIC_ITERATIONS] + report[REPORT_FINISHER_ITERATIONS])
+    call.search(arrays, pose, settings, options, q, report)
+    values = report.tolist()  # Python floats: cheaper to read than numpy scalars
+    status = values[REPORT_STATUS]
+    attempts = int(values[REPORT_ATTEMPTS])
+    iterations = int(values[REPORT_HEURISTIC_ITERATIONS] + values[REPORT_FINISHER_ITERATIONS])
+    position_error = values[REPORT_POSITION_ERROR]
+    orientation_error = values[REPORT_ORIENTATION_ERROR]
     if status == STATUS_INVALID_TARGET:
         raise InvalidTargetError(target_problem(pose))
     if status == STATUS_INVALID_SEED:
         raise InvalidSeedError('seed has non-finite values')
     status_name = _STATUS_NAMES[int(status)]
-    position_error = report[REPORT_POSITION_ERROR]
-    orientation_error = report[REPORT_ORIENTATION_ERROR]
-    success = report[REPORT_MET] != 0.0
+    success = values[REPORT_MET] != 0.0
     if not success and status_name == STATUS_SUCCESS:  # lost to rounding on the nearest turn
         status_name = STATUS_NO_SOLUTION
     finding = None
     if collision is not None:
         q, finding, reseeds, more = avoid_collisions(implementation, chain, pose, settings,
-                                                     options, q, report, collision,
-                                                     seed_array(seed, chain))
+                                                     options, q, report, collision, start)
         attempts += reseeds
         iterations += more
-        position_error = report[REPORT_POSITION_ERROR]
-        orientation_error = report[REPORT_ORIENTATION_ERROR]
+        if reseeds:
+            position_error = report[REPORT_POSITION_ERROR]
+            orientation_error = report[REPORT_ORIENTATION_ERROR]
         if finding.colliding and success:
             success, status_name = False, STATUS_IN_COLLISION
     if not success and goal.orientation_fallback:
         settings[DEADLINE] = start_time + float(timeout)
         fallback = _closest_orientation(implementation, chain, pose, settings, options, q,
-                                        seed_array(seed, chain))
+                                        start)
         if fallback is not None:
             q, position_error, orientation_error = fallback
             status_name = STATUS_CLOSEST_ORIENTATION
@@ -222,9 +235,40 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                     iterations=iterations,
                     elapsed=time.perf_counter() - start_time, status=status_name,
                     solver=implementation.name, attempts=attempts,
-                    polished=finisher, collision_checked=finding is not None,
+                    polished=call.finisher, collision_checked=finding is not None,
                     collision_pair=_first_pair(finding),
                     unchecked_links=tuple(finding.unchecked_links) if finding else ())
+
+
+class _Call(NamedTuple):
+    """Everything a solve() derives from its options, checked: the same for equal options."""
+
+    arrays: Any
+    implementation: type
+    search: Callable
+    options: np.ndarray
+    settings: np.ndarray
+    goal: GoalOptions
+    finisher: bool
+    seed_shape: Tuple[int]
+
+
+def _checked_call(chain, solver: Any, goal_keywords: Dict[str, Any], polish: Any,
+                  polish_iterations: Any, max_attempts: Any,
+                  solver_options: Dict[str, Any]) -> _Call:
+    """Check solve()'s options and derive what its search needs (raises as solve() says)."""
+    implementation = solver_class(solver)
+    goal = goal_options(**goal_keywords)
+    check_counts(polish_iterations, max_attempts)
+    solver_options = dict(solver_options)
+    orientation_weight = checked_orientation_weight(
+        chain, solver_options.pop('orientation_weight', None))
+    heuristic, options = heuristic_and_options(implementation, chain, solver_options)
+    finisher = implementation.polish_by_default if polish is None else bool(polish)
+    settings = search_settings(heuristic, finisher, goal, orientation_weight,
+                               polish_iterations, max_attempts)
+    return _Call(chain.arrays, implementation, search_entry(implementation.search, chain.arrays),
+                 options, settings, goal, finisher, (chain.num_joints,))
 
 
 def _first_pair(finding) -> Optional[Tuple[str, str]]:
@@ -255,35 +299,6 @@ def _closest_orientation(implementation: type, chain, pose: np.ndarray, settings
             return None
     _nearest_turn_kernel(q, seed, chain.arrays)
     return q, float(report[REPORT_POSITION_ERROR]), float(report[REPORT_ORIENTATION_ERROR])
-
-
-def _settings(heuristic: Solver, finisher: bool, goal: GoalOptions, orientation_weight: float,
-              polish_iterations: int, max_attempts: Optional[int]) -> np.ndarray:
-    key = (heuristic, finisher, goal, orientation_weight, polish_iterations, max_attempts)
-    settings = _SETTINGS.get(key)
-    if settings is None:
-        settings = heuristic.settings_template(finisher).copy()
-        goal.pack(settings, orientation_weight, 0.0, heuristic.handoff_position_tolerance,
-                  heuristic.handoff_orientation_tolerance)
-        if finisher:
-            settings[FINISHER_ITERATIONS] = polish_iterations
-        if max_attempts is not None:
-            settings[MAX_ATTEMPTS] = max_attempts
-        if len(_SETTINGS) >= _SETTINGS_CAPACITY:
-            _SETTINGS.clear()
-        _SETTINGS[key] = settings
-    return settings
-
-
-def _solver_and_options(implementation: type, chain,
-                        solver_options: Dict[str, Any]) -> Tuple[Solver, np.ndarray]:
-    if solver_options:
-        heuristic = implementation(**solver_options)
-    else:
-        heuristic = _DEFAULT_SOLVERS.get(implementation)
-        if heuristic is None:
-            heuristic = _DEFAULT_SOLVERS[implementation] = implementation()
-    return heuristic, heuristic.packed_options(chain)
 
 
 def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:

@@ -20,6 +20,7 @@ from .closest_orientation import closest_orientation
 from .goal_options import goal_options
 from .layout import PER_CALL_SETTINGS, REPORT_SIZE, SETTINGS_SIZE
 from .registry import SOLVERS, solver_class
+from .search import nearest_turn
 from .walk import walk_targets
 from ..kinematics import Chain, RobotModel
 from ..kinematics.jit import JIT_ENABLED
@@ -98,5 +99,8 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
                 path[0] = chain.mid_configuration()
                 walk_targets(chain.arrays, np.stack((target, target)), settings, path, 1, 1, 4,
                              0.5, time.perf_counter() + 60.0)
+                # A collision-checked solve's reseeds call it from Python.
+                nearest_turn(chain.mid_configuration(), chain.mid_configuration(),
+                             chain.arrays)
             _WARM.add(name)
     return time.perf_counter() - started
