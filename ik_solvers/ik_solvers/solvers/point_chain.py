@@ -18,7 +18,8 @@ Joint values are recovered from desired points by a sweep from the base to the t
 takes the value that best aligns every point beyond it (and, for a full pose, the tip frame's
 axes) with their desired places, in closed form and clamped to its limits (see :mod:`.hinge`);
 the points beyond it then move rigidly with it. The hinge axes, offsets and limits are thereby
-enforced exactly: the recovered configuration is a real one. All functions are compiled.
+enforced exactly: the recovered configuration is a real one. All functions are compiled, and
+inlined into the steps that call them.
 """
 
 import math
@@ -81,20 +82,20 @@ def fix_goal(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
         rotation aims the tip axis with the least turn, which fixes the last joint point too.
     """
     count = points.shape[0] - 1
-    # Element by element: assigning a column view would go through a temporary copy.
+    # Element by element, without the views a slice assignment makes.
     for row in range(3):
         points[count, row] = target[row, 3]
     if settings[ORIENTATION_MODE] == MODE_NONE or not chain.tip_follows_last_joint:
         return count
     # The last joint's frame must sit at target @ inverse(tip offset).
-    last = chain.segments.shape[0] - 1
-    offset = chain.segments
+    segments = chain.segments
+    last = segments.shape[0] - 1  # the tip offset
     for row in range(3):
         total = target[row, 3]
         for k in range(3):
             back = 0.0
             for m in range(3):
-                back += offset[last, m, k] * offset[last, m, 3]
+                back += segments[last, m, k] * segments[last, m, 3]
             total -= target[row, k] * back
         points[count - 1, row] = total
     return count - 1
