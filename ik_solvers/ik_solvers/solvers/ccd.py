@@ -21,13 +21,14 @@ optimal motion (0 locks it), which spreads the motion over the chain as Welman d
 zig-zagging convergence of coordinate descent along narrow valleys.
 """
 
+import math
 from typing import Any
 
 import numpy as np
 
 from .base import non_negative_float, Option, over_relaxation, Solver
-from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, rotate_about_axis
-from .hinge import sinusoid_coefficients
+from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
+from .hinge import turn_rows
 from .goal import orientation_vectors
 from .search import relaxation_gain, run_search
 from ..exceptions import InvalidSolverOptionError
@@ -47,51 +48,69 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
              memory) -> None:
     """One sweep from the tip joint to the base joint; see :func:`.search.run_search`."""
     count = q.shape[0]
-    tip = np.empty(3)
-    tip[:] = frames[-1, :3, 3]
-    tip_vectors, goal_vectors, vector_weight = orientation_vectors(settings, frames[-1], goal)
+    # One scratch array for the step: row 0 the tip point, rows 1-3 the tip vectors, rows 4-6
+    # the goal vectors, so that each joint turns the tip point and vectors in one call.
+    work = np.empty((7, 3))
+    work[0, 0], work[0, 1], work[0, 2] = frames[-1, 0, 3], frames[-1, 1, 3], frames[-1, 2, 3]
+    vector_count, vector_weight = orientation_vectors(settings, frames[-1], goal, work[1:4],
+                                                      work[4:7])
     orientation_weight = vector_weight * options[_EMPHASIS]
     tx, ty, tz = goal[0, 3], goal[1, 3], goal[2, 3]
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
     slide = radius * chain.length_scale
     gain = relaxation_gain(settings, options[_OVER_RELAXATION])
-    tip_points = tip.reshape(1, 3)
     moment = np.empty((3, 3))
     for i in range(count - 1, -1, -1):
         stiffness = options[_STIFFNESS + i]
         if stiffness == 0.0:
             continue
-        frame = frames[chain.joint_segment[i]]
-        ux, uy, uz = frame[0, 2], frame[1, 2], frame[2, 2]
+        segment = chain.joint_segment[i]
+        ux, uy, uz = frames[segment, 0, 2], frames[segment, 1, 2], frames[segment, 2, 2]
         lower = chain.joint_limits[i, LIMIT_LOWER]
         upper = chain.joint_limits[i, LIMIT_UPPER]
         if chain.joint_prismatic[i] != 0.0:
-            shift = stiffness * (ux * (tx - tip[0]) + uy * (ty - tip[1]) + uz * (tz - tip[2]))
+            shift = stiffness * (ux * (tx - work[0, 0]) + uy * (ty - work[0, 1])
+                                 + uz * (tz - work[0, 2]))
             new = min(max(q[i] + shift, lower, q[i] - slide), upper, q[i] + slide)
-            tip[0] += (new - q[i]) * ux
-            tip[1] += (new - q[i]) * uy
-            tip[2] += (new - q[i]) * uz
+            work[0, 0] += (new - q[i]) * ux
+            work[0, 1] += (new - q[i]) * uy
+            work[0, 2] += (new - q[i]) * uz
             q[i] = new
             continue
-        origin = frame[:3, 3]
-        vx, vy, vz = tip[0] - origin[0], tip[1] - origin[1], tip[2] - origin[2]
-        dx, dy, dz = tx - origin[0], ty - origin[1], tz - origin[2]
+        ox, oy, oz = frames[segment, 0, 3], frames[segment, 1, 3], frames[segment, 2, 3]
+        vx, vy, vz = work[0, 0] - ox, work[0, 1] - oy, work[0, 2] - oz
+        dx, dy, dz = tx - ox, ty - oy, tz - oz
         along = ux * vx + uy * vy + uz * vz
         a = dx * vx + dy * vy + dz * vz - along * (ux * dx + uy * dy + uz * dz)
         b = ux * (vy * dz - vz * dy) + uy * (vz * dx - vx * dz) + uz * (vx * dy - vy * dx)
-        if orientation_weight > 0.0 and tip_vectors.shape[0] > 0:
-            moment[:, :] = 0.0
-            for k in range(tip_vectors.shape[0]):
-                for r in range(3):
-                    for c in range(3):
-                        moment[r, c] += tip_vectors[k, r] * goal_vectors[k, c]
+        if orientation_weight > 0.0 and vector_count > 0:
+            # Summed in locals, which stay in registers, and stored once.
+            m00 = m01 = m02 = m10 = m11 = m12 = m20 = m21 = m22 = 0.0
+            for k in range(vector_count):
+                vx, vy, vz = work[1 + k, 0], work[1 + k, 1], work[1 + k, 2]
+                dx, dy, dz = work[4 + k, 0], work[4 + k, 1], work[4 + k, 2]
+                m00 += vx * dx
+                m01 += vx * dy
+                m02 += vx * dz
+                m10 += vy * dx
+                m11 += vy * dy
+                m12 += vy * dz
+                m20 += vz * dx
+                m21 += vz * dy
+                m22 += vz * dz
+            moment[0, 0], moment[0, 1], moment[0, 2] = m00, m01, m02
+            moment[1, 0], moment[1, 1], moment[1, 2] = m10, m11, m12
+            moment[2, 0], moment[2, 1], moment[2, 2] = m20, m21, m22
             a_rotation, b_rotation = sinusoid_coefficients(ux, uy, uz, moment)
             a += orientation_weight * a_rotation
             b += orientation_weight * b_rotation
         new = best_joint_value(q[i], a, b, max(lower, q[i] - radius), min(upper, q[i] + radius),
                                stiffness * gain, negligible)
         if new != q[i]:
-            rotate_about_axis(ux, uy, uz, new - q[i], origin, tip_points, tip_vectors)
+            angle = new - q[i]
+            cosine, sine = math.cos(angle), math.sin(angle)
+            turn_rows(work, 0, 1, ux, uy, uz, cosine, sine, ox, oy, oz)
+            turn_rows(work, 1, 1 + vector_count, ux, uy, uz, cosine, sine, 0.0, 0.0, 0.0)
             q[i] = new
 
 

@@ -42,7 +42,7 @@ __all__ = ['FABRIKSolver']
 _OVER_RELAXATION = 0
 
 
-@compiled
+@compiled(inline=True)
 def _reach(points: np.ndarray, moving: int, anchor: int, length: float) -> None:
     """Pull ``points[moving]`` onto the line from ``points[anchor]`` at ``length``."""
     if math.isnan(length):  # a sliding segment keeps its far point
@@ -63,16 +63,24 @@ def _reach(points: np.ndarray, moving: int, anchor: int, length: float) -> None:
 def fabrik_step(chain, target, goal, settings, options, q, frames, error, radius,
                 memory) -> None:
     """One backward and forward pass, then joint recovery; see :func:`.search.run_search`."""
-    points, lengths = chain_points(chain, frames)
-    base = points[0].copy()
+    count = q.shape[0]
+    # The current points (which the recovery then turns) and the desired ones, side by side.
+    both = np.empty((2, count + 1, 3))
+    current, points = both[0], both[1]
+    lengths = np.empty(count)
+    chain_points(chain, frames, current, lengths)
+    for j in range(count + 1):
+        for r in range(3):
+            points[j, r] = current[j, r]
     fixed_from = fix_goal(chain, goal, settings, points)
     for j in range(fixed_from - 1, -1, -1):
         _reach(points, j, j + 1, lengths[j])
-    points[0] = base
-    for j in range(lengths.shape[0]):
+    for r in range(3):
+        points[0, r] = current[0, r]  # the base does not move
+    for j in range(count):
         _reach(points, j + 1, j, lengths[j])
     recover_joint_values(chain, goal, settings, options[_OVER_RELAXATION], q, frames,
-                         points, radius)
+                         current, points, radius)
 
 
 @compiled

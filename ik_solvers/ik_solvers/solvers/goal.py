@@ -195,13 +195,16 @@ def assess(target: np.ndarray, settings: np.ndarray, position_error: float,
 
 
 @compiled
-def _exponential_times(vector: np.ndarray, rotation: np.ndarray, out: np.ndarray) -> None:
-    """Write ``exp([vector]x) @ rotation`` (3x3) into ``out[:3, :3]`` (Rodrigues)."""
-    angle = math.sqrt(vector[0] * vector[0] + vector[1] * vector[1] + vector[2] * vector[2])
+def _exponential_times(vx: float, vy: float, vz: float, rotation: np.ndarray,
+                       out: np.ndarray) -> None:
+    """Write ``exp([v]x) @ rotation[:3, :3]`` into ``out[:3, :3]`` (Rodrigues)."""
+    angle = math.sqrt(vx * vx + vy * vy + vz * vz)
     if angle == 0.0:
-        out[:3, :3] = rotation
+        for r in range(3):
+            for c in range(3):
+                out[r, c] = rotation[r, c]
         return
-    ux, uy, uz = vector[0] / angle, vector[1] / angle, vector[2] / angle
+    ux, uy, uz = vx / angle, vy / angle, vz / angle
     cosine, sine = math.cos(angle), math.sin(angle)
     for c in range(3):
         x, y, z = rotation[0, c], rotation[1, c], rotation[2, c]
@@ -211,7 +214,7 @@ def _exponential_times(vector: np.ndarray, rotation: np.ndarray, out: np.ndarray
         out[2, c] = z * cosine + (ux * y - uy * x) * sine + uz * along
 
 
-@compiled
+@compiled(inline=True)
 def effective_goal(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                    error: np.ndarray, goal: np.ndarray) -> None:
     """
@@ -222,7 +225,11 @@ def effective_goal(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     is not corrected, and in MODE_AXIS the tip turns by the shortest rotation that aims its
     axis (its spin stays). ``error`` is the residual of ``tip`` (:func:`goal_residual`).
     """
-    goal[:, :] = target
+    # Element loops and scalars: this runs before every heuristic step, and temporary arrays
+    # would cost more than the arithmetic.
+    for r in range(4):
+        for c in range(4):
+            goal[r, c] = target[r, c]
     mode = settings[ORIENTATION_MODE]
     bounded = settings[POSITION_BOUNDED] != 0.0 or settings[ROTATION_BOUNDED] != 0.0
     if mode != MODE_AXIS and not bounded:
@@ -230,24 +237,31 @@ def effective_goal(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     for i in range(3):
         if not _counts(error[i], settings, POSITION_BOUNDED, i):
             goal[i, 3] = tip[i, 3]
-    correction = error[3:].copy()
+    cx, cy, cz = error[3], error[4], error[5]
     if mode == MODE_FULL:
-        rotation = np.empty(3)
-        _rotation_in_target(target, error, rotation)
-        for i in range(3):
-            if not _counts(rotation[i], settings, ROTATION_BOUNDED, i):
-                rotation[i] = 0.0
-        for i in range(3):
-            correction[i] = (target[i, 0] * rotation[0] + target[i, 1] * rotation[1]
-                             + target[i, 2] * rotation[2])
+        # The rotation bounds are per axis of the target frame: R_target^T r, cleared where
+        # within its bound, then back to the base frame.
+        rx = target[0, 0] * error[3] + target[1, 0] * error[4] + target[2, 0] * error[5]
+        ry = target[0, 1] * error[3] + target[1, 1] * error[4] + target[2, 1] * error[5]
+        rz = target[0, 2] * error[3] + target[1, 2] * error[4] + target[2, 2] * error[5]
+        if not _counts(rx, settings, ROTATION_BOUNDED, 0):
+            rx = 0.0
+        if not _counts(ry, settings, ROTATION_BOUNDED, 1):
+            ry = 0.0
+        if not _counts(rz, settings, ROTATION_BOUNDED, 2):
+            rz = 0.0
+        cx = target[0, 0] * rx + target[0, 1] * ry + target[0, 2] * rz
+        cy = target[1, 0] * rx + target[1, 1] * ry + target[1, 2] * rz
+        cz = target[2, 0] * rx + target[2, 1] * ry + target[2, 2] * rz
     if mode != MODE_NONE:
-        _exponential_times(correction, tip[:3, :3], goal)
+        _exponential_times(cx, cy, cz, tip, goal)
 
 
-@compiled
-def orientation_vectors(settings: np.ndarray, tip: np.ndarray, goal: np.ndarray) -> tuple:
+@compiled(inline=True)
+def orientation_vectors(settings: np.ndarray, tip: np.ndarray, goal: np.ndarray,
+                        tip_vectors: np.ndarray, goal_vectors: np.ndarray) -> tuple:
     """
-    Return the tip vectors a heuristic aligns with goal vectors, and the weight of each.
+    Write the tip vectors a heuristic aligns with goal vectors; return their count and weight.
 
     For small errors, ``weight * sum_k goal_k . tip_k`` is a constant minus half the squared
     weighted orientation error (m^2), comparable with the squared position error: CCD and the
@@ -256,19 +270,28 @@ def orientation_vectors(settings: np.ndarray, tip: np.ndarray, goal: np.ndarray)
     :param settings: the search settings (mode, tip axis, orientation weight).
     :param tip: (4, 4) reached tip pose.
     :param goal: (4, 4) the effective goal (:func:`effective_goal`).
-    :returns: ``(tip_vectors, goal_vectors, weight)``: (K, 3) arrays, K = 3 (the frame's axes)
-        for a full pose, 1 (the tip axis) for MODE_AXIS, 0 for MODE_NONE; weight in m^2.
+    :param tip_vectors: (3, 3) output: the tip vectors in its first K rows (unit, base frame).
+    :param goal_vectors: (3, 3) output: the goal vectors in its first K rows.
+    :returns: ``(K, weight)``: K = 3 (the frame's axes) for a full pose, 1 (the tip axis) for
+        MODE_AXIS, 0 for MODE_NONE; the weight of each alignment, m^2.
     """
     mode = settings[ORIENTATION_MODE]
     squared_weight = settings[ORIENTATION_WEIGHT] ** 2
     if mode == MODE_FULL:
-        return tip[:3, :3].T.copy(), goal[:3, :3].T.copy(), 0.5 * squared_weight
-    tip_vectors = np.zeros((1 if mode == MODE_AXIS else 0, 3))
-    goal_vectors = np.zeros_like(tip_vectors)
-    if mode == MODE_AXIS:
-        tip_vectors[0] = _aimed_axis(tip, settings)
-        goal_vectors[0] = _aimed_axis(goal, settings)
-    return tip_vectors, goal_vectors, squared_weight
+        for k in range(3):
+            for r in range(3):
+                tip_vectors[k, r] = tip[r, k]
+                goal_vectors[k, r] = goal[r, k]
+        return 3, 0.5 * squared_weight
+    if mode != MODE_AXIS:
+        return 0, squared_weight
+    for r in range(3):
+        tip_vectors[0, r] = (tip[r, 0] * settings[TIP_AXIS] + tip[r, 1] * settings[TIP_AXIS + 1]
+                             + tip[r, 2] * settings[TIP_AXIS + 2])
+        goal_vectors[0, r] = (goal[r, 0] * settings[TIP_AXIS]
+                              + goal[r, 1] * settings[TIP_AXIS + 1]
+                              + goal[r, 2] * settings[TIP_AXIS + 2])
+    return 1, squared_weight
 
 
 @compiled

@@ -11,7 +11,9 @@ Rotating vectors ``v_k`` (taken from a point on a joint axis ``u``) by an angle 
 (Welman 1993), where, with ``M = sum_k w_k v_k d_k^T``, ``a = trace(M) - u^T M u`` and ``b``
 is ``u`` dotted with the vector of the antisymmetric part of ``M``. Its maximum is at
 ``atan2(b, a)``. Orientation terms fit the same form: the columns of the reached and the target
-rotation are vectors from any point of the axis. All functions are compiled kernels.
+rotation are vectors from any point of the axis. All functions are compiled kernels, inlined
+into their callers: they run for every joint of every sweep, where calls cost a measurable
+share of the time.
 """
 
 import math
@@ -20,7 +22,7 @@ import numpy as np
 
 from ..kinematics.jit import compiled
 
-__all__ = ['best_joint_value', 'rotate_about_axis', 'sinusoid_coefficients']
+__all__ = ['best_joint_value', 'sinusoid_coefficients', 'turn_rows']
 
 _TWO_PI = 2.0 * math.pi
 # Relative to the squared chain length, amplitudes below this are rounding noise (doubles keep
@@ -28,7 +30,7 @@ _TWO_PI = 2.0 * math.pi
 NEGLIGIBLE_RELATIVE_AMPLITUDE = 1e-12
 
 
-@compiled
+@compiled(inline=True)
 def sinusoid_coefficients(ux: float, uy: float, uz: float, moment: np.ndarray):
     """
     Return ``(a, b)`` of ``f(t) = c0 + a cos(t) + b sin(t)`` for a unit joint axis and a moment.
@@ -45,7 +47,7 @@ def sinusoid_coefficients(ux: float, uy: float, uz: float, moment: np.ndarray):
     return a, b
 
 
-@compiled
+@compiled(inline=True)
 def best_joint_value(value: float, a: float, b: float, lower: float, upper: float,
                      gain: float, negligible: float) -> float:
     """
@@ -81,30 +83,25 @@ def best_joint_value(value: float, a: float, b: float, lower: float, upper: floa
     return lower if low_score > high_score else upper
 
 
-@compiled
-def rotate_about_axis(ux: float, uy: float, uz: float, angle: float, origin: np.ndarray,
-                      points: np.ndarray, vectors: np.ndarray) -> None:
+@compiled(inline=True)
+def turn_rows(rows: np.ndarray, start: int, stop: int, ux: float, uy: float, uz: float,
+              cosine: float, sine: float, ox: float, oy: float, oz: float) -> None:
     """
-    Turn points and free vectors in place by ``angle`` (rad) about an axis through ``origin``.
+    Turn ``rows[start:stop]`` in place about an axis through ``(ox, oy, oz)``.
 
+    Rows are points (m); with the origin at zero they are free directions, turned by the
+    rotation alone. The rows are indexed in place, not sliced: on a chain this small, making
+    array views costs more than the arithmetic.
+
+    :param rows: (K, 3) points or directions.
+    :param start: first row turned; ``stop`` one past the last (``start == stop``: none).
     :param ux: first component of the unit axis (``uy``, ``uz`` the others).
-    :param origin: (3,) a point of the axis, m.
-    :param points: (K, 3) points, m, turned about the axis (K may be 0).
-    :param vectors: (L, 3) directions, turned with the rotation alone (L may be 0).
+    :param cosine: cosine of the angle of rotation (``sine`` its sine).
+    :param ox: first coordinate of a point of the axis, m (``oy``, ``oz`` the others).
     """
-    cosine, sine = math.cos(angle), math.sin(angle)
-    for k in range(points.shape[0] + vectors.shape[0]):
-        if k < points.shape[0]:
-            row = points[k]
-            x, y, z = row[0] - origin[0], row[1] - origin[1], row[2] - origin[2]
-        else:
-            row = vectors[k - points.shape[0]]
-            x, y, z = row[0], row[1], row[2]
+    for k in range(start, stop):
+        x, y, z = rows[k, 0] - ox, rows[k, 1] - oy, rows[k, 2] - oz
         along = (ux * x + uy * y + uz * z) * (1.0 - cosine)
-        rx = x * cosine + (uy * z - uz * y) * sine + ux * along
-        ry = y * cosine + (uz * x - ux * z) * sine + uy * along
-        rz = z * cosine + (ux * y - uy * x) * sine + uz * along
-        if k < points.shape[0]:
-            row[0], row[1], row[2] = rx + origin[0], ry + origin[1], rz + origin[2]
-        else:
-            row[0], row[1], row[2] = rx, ry, rz
+        rows[k, 0] = x * cosine + (uy * z - uz * y) * sine + ux * along + ox
+        rows[k, 1] = y * cosine + (uz * x - ux * z) * sine + uy * along + oy
+        rows[k, 2] = z * cosine + (ux * y - uy * x) * sine + uz * along + oz

@@ -34,63 +34,69 @@ _PREVIOUS_NORM = 2
 
 
 @compiled
-def _dot(first: np.ndarray, second: np.ndarray) -> float:
-    total = 0.0
-    for i in range(first.shape[0]):
-        total += first[i] * second[i]
-    return total
-
-
-@compiled
 def jacobian_transpose_step(chain, target, goal, settings, options, q, frames, error, radius,
                             memory) -> None:
     """One step along the gradient, or a conjugate direction; see :func:`.search.run_search`."""
     count = q.shape[0]
-    full_jacobian = np.empty((6, count))
+    # Two scratch arrays per step instead of one per quantity: on a chain this small the
+    # allocations cost more than the arithmetic.
+    matrices = np.empty((2, 6, count))
+    full_jacobian, jacobian = matrices[0], matrices[1]
+    vectors = np.empty((4, max(count, 6)))
+    residual, image, gradient, direction = vectors[0], vectors[1], vectors[2], vectors[3]
     jacobian_from_frames(chain, frames, full_jacobian)
-    jacobian = np.empty((6, count))
-    residual = np.empty(6)
     rows = weighted_system(target, frames[-1], settings, error, full_jacobian, jacobian,
                            residual)
     # Plain loops: on matrices this small a BLAS call costs more than its arithmetic.
-    gradient = np.zeros(count)
+    gradient_norm = 0.0
     for i in range(count):
+        total = 0.0
         for k in range(rows):
-            gradient[i] += jacobian[k, i] * residual[k]
-    direction = gradient.copy()
-    gradient_norm = _dot(gradient, gradient)
+            total += jacobian[k, i] * residual[k]
+        gradient[i] = total
+        direction[i] = total
+        gradient_norm += total * total
     previous_norm = memory[0, _PREVIOUS_NORM]
     if options[_CONJUGATE] != 0.0 and previous_norm > 0.0:
         # Polak-Ribiere: beta = g.(g - g_previous) / |g_previous|^2, restarted when negative.
-        beta = max(0.0, (gradient_norm - _dot(gradient, memory[:, _PREVIOUS_GRADIENT]))
-                   / previous_norm)
+        overlap = 0.0
+        for i in range(count):
+            overlap += gradient[i] * memory[i, _PREVIOUS_GRADIENT]
+        beta = max(0.0, (gradient_norm - overlap) / previous_norm)
+        descent = 0.0
         for i in range(count):
             direction[i] += beta * memory[i, _PREVIOUS_DIRECTION]
-        if _dot(direction, gradient) <= 0.0:  # not a descent direction: start afresh
-            direction[:] = gradient
-    image = np.zeros(rows)
-    for k in range(rows):
-        for i in range(count):
-            image[k] += jacobian[k, i] * direction[i]
+            descent += direction[i] * gradient[i]
+        if descent <= 0.0:  # not a descent direction: start afresh
+            for i in range(count):
+                direction[i] = gradient[i]
     image_norm = 0.0
     for k in range(rows):
-        image_norm += image[k] * image[k]
+        total = 0.0
+        for i in range(count):
+            total += jacobian[k, i] * direction[i]
+        image[k] = total
+        image_norm += total * total
     if image_norm == 0.0:  # no joint can reduce the error: a stationary point
         return
     # The step that best reduces the linearised error along the direction.
     along = 0.0
     for k in range(rows):
         along += residual[k] * image[k]
-    step = (along / image_norm) * direction
-    memory[:, _PREVIOUS_GRADIENT] = gradient
-    memory[:, _PREVIOUS_DIRECTION] = direction
-    memory[0, _PREVIOUS_NORM] = gradient_norm
-    largest = np.max(np.abs(step))
-    limit = min(options[_MAX_STEP], radius)
-    if largest > limit:
-        step *= limit / largest
+    scale = along / image_norm
+    largest = 0.0
     for i in range(count):
-        q[i] = min(max(q[i] + step[i], chain.joint_limits[i, LIMIT_LOWER]),
+        largest = max(largest, abs(scale * direction[i]))
+        memory[i, _PREVIOUS_GRADIENT] = gradient[i]
+        memory[i, _PREVIOUS_DIRECTION] = direction[i]
+    memory[0, _PREVIOUS_NORM] = gradient_norm
+    limit = min(options[_MAX_STEP], radius)
+    shrink = limit / largest if largest > limit else 1.0
+    for i in range(count):
+        step = scale * direction[i]
+        if largest > limit:
+            step *= shrink
+        q[i] = min(max(q[i] + step, chain.joint_limits[i, LIMIT_LOWER]),
                    chain.joint_limits[i, LIMIT_UPPER])
 
 

@@ -42,34 +42,49 @@ _OVER_RELAXATION = 1
 def length_relaxation_step(chain, target, goal, settings, options, q, frames, error, radius,
                            memory) -> None:
     """Relax the segment lengths, then recover the joints; see :func:`.search.run_search`."""
-    points, lengths = chain_points(chain, frames)
-    count = lengths.shape[0]
+    count = q.shape[0]
+    # The current points (which the recovery then turns), the desired ones, and the
+    # corrections of the segments (the first N rows), side by side. Element loops: temporary
+    # 3-vectors would cost more than their arithmetic.
+    work = np.empty((3, count + 1, 3))
+    current, points, corrections = work[0], work[1], work[2]
+    lengths = np.empty(count)
+    chain_points(chain, frames, current, lengths)
+    for j in range(count + 1):
+        for r in range(3):
+            points[j, r] = current[j, r]
     fixed_from = fix_goal(chain, goal, settings, points)
-    corrections = np.empty((count, 3))
     for _ in range(int(options[_SWEEPS])):
         for j in range(count):
-            corrections[j] = 0.0
+            for r in range(3):
+                corrections[j, r] = 0.0
             if math.isnan(lengths[j]):
                 continue
-            delta = points[j + 1] - points[j]
-            distance = math.sqrt(delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2])
+            dx = points[j + 1, 0] - points[j, 0]
+            dy = points[j + 1, 1] - points[j, 1]
+            dz = points[j + 1, 2] - points[j, 2]
+            distance = math.sqrt(dx * dx + dy * dy + dz * dz)
             if distance > 0.0:
-                corrections[j] = delta * ((distance - lengths[j]) / distance)
+                scale = (distance - lengths[j]) / distance
+                corrections[j, 0] = dx * scale
+                corrections[j, 1] = dy * scale
+                corrections[j, 2] = dz * scale
         # All segments move from the same positions: a simultaneous update.
         for j in range(count):
             near_fixed = j == 0 or j >= fixed_from
             far_fixed = j + 1 >= fixed_from
             if near_fixed and far_fixed:
                 continue
-            if near_fixed:
-                points[j + 1] -= corrections[j]
-            elif far_fixed:
-                points[j] += corrections[j]
-            else:
-                points[j] += 0.5 * corrections[j]
-                points[j + 1] -= 0.5 * corrections[j]
+            for r in range(3):
+                if near_fixed:
+                    points[j + 1, r] -= corrections[j, r]
+                elif far_fixed:
+                    points[j, r] += corrections[j, r]
+                else:
+                    points[j, r] += 0.5 * corrections[j, r]
+                    points[j + 1, r] -= 0.5 * corrections[j, r]
     recover_joint_values(chain, goal, settings, options[_OVER_RELAXATION], q, frames,
-                         points, radius)
+                         current, points, radius)
 
 
 @compiled

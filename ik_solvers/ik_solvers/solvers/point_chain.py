@@ -18,15 +18,16 @@ Joint values are recovered from desired points by a sweep from the base to the t
 takes the value that best aligns every point beyond it (and, for a full pose, the tip frame's
 axes) with their desired places, in closed form and clamped to its limits (see :mod:`.hinge`);
 the points beyond it then move rigidly with it. The hinge axes, offsets and limits are thereby
-enforced exactly: the recovered configuration is a real one. All functions are compiled.
+enforced exactly: the recovered configuration is a real one. All functions are compiled, and
+inlined into the steps that call them.
 """
 
 import math
 
 import numpy as np
 
-from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, rotate_about_axis
-from .hinge import sinusoid_coefficients
+from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
+from .hinge import turn_rows
 from .base import Option, over_relaxation
 from .goal import orientation_vectors
 from .layout import MODE_NONE, ORIENTATION_MODE
@@ -43,28 +44,35 @@ OVER_RELAXATION_OPTION = Option(
     'points, in (0, 2), when the heuristic runs alone (polish=False)')
 
 
-@compiled
-def chain_points(chain: ChainArrays, frames: np.ndarray) -> tuple:
+@compiled(inline=True)
+def chain_points(chain: ChainArrays, frames: np.ndarray, points: np.ndarray,
+                 lengths: np.ndarray) -> None:
     """
-    Return the points (N + 1, 3) of the current configuration and the segment lengths (N,).
+    Write the points of the configuration of ``frames`` and the lengths between them.
 
-    A segment whose far end is a prismatic joint has length NaN: it has no fixed length.
+    :param frames: forward kinematics of the configuration.
+    :param points: (N + 1, 3) output: the joint points, then the tip, m.
+    :param lengths: (N,) output: the segment lengths, m; NaN for a segment whose far end is a
+        prismatic joint (it has no fixed length).
     """
     count = chain.joint_segment.shape[0]
-    points = np.empty((count + 1, 3))
     for i in range(count):
-        points[i] = frames[chain.joint_segment[i], :3, 3]
-    points[count] = frames[-1, :3, 3]
-    lengths = np.empty(count)
+        segment = chain.joint_segment[i]
+        for r in range(3):
+            points[i, r] = frames[segment, r, 3]
+    for r in range(3):
+        points[count, r] = frames[-1, r, 3]
     for i in range(count):
         if i + 1 < count and chain.joint_prismatic[i + 1] != 0.0:
             lengths[i] = math.nan
         else:
-            lengths[i] = math.sqrt(np.sum((points[i + 1] - points[i]) ** 2))
-    return points, lengths
+            dx = points[i + 1, 0] - points[i, 0]
+            dy = points[i + 1, 1] - points[i, 1]
+            dz = points[i + 1, 2] - points[i, 2]
+            lengths[i] = math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
-@compiled
+@compiled(inline=True)
 def fix_goal(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
              points: np.ndarray) -> int:
     """
@@ -74,26 +82,29 @@ def fix_goal(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
         rotation aims the tip axis with the least turn, which fixes the last joint point too.
     """
     count = points.shape[0] - 1
-    points[count] = target[:3, 3]
+    # Element by element, without the views a slice assignment makes.
+    for row in range(3):
+        points[count, row] = target[row, 3]
     if settings[ORIENTATION_MODE] == MODE_NONE or not chain.tip_follows_last_joint:
         return count
     # The last joint's frame must sit at target @ inverse(tip offset).
-    offset = chain.segments[-1]
+    segments = chain.segments
+    last = segments.shape[0] - 1  # the tip offset
     for row in range(3):
         total = target[row, 3]
         for k in range(3):
             back = 0.0
             for m in range(3):
-                back += offset[m, k] * offset[m, 3]
+                back += segments[last, m, k] * segments[last, m, 3]
             total -= target[row, k] * back
         points[count - 1, row] = total
     return count - 1
 
 
-@compiled
+@compiled(inline=True)
 def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
                          over_relaxation: float, q: np.ndarray, frames: np.ndarray,
-                         desired: np.ndarray, radius: float) -> None:
+                         points: np.ndarray, desired: np.ndarray, radius: float) -> None:
     """
     Change ``q`` in place to the joint values whose points best match ``desired``.
 
@@ -104,6 +115,8 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
     :param over_relaxation: the heuristic's option; see :func:`.search.relaxation_gain`.
     :param q: (N,) current configuration.
     :param frames: forward kinematics of ``q`` (see ``kinematics.kernels.forward_frames``).
+    :param points: (N + 1, 3) the points of ``q`` (:func:`chain_points`), m; overwritten: they
+        follow the joints as these are recovered.
     :param desired: (N + 1, 3) desired points, m.
     :param radius: largest motion of a revolute joint, rad (prismatic ones: this times the
         chain's length, m).
@@ -112,20 +125,20 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
     # Over-relaxing assumes the point model is exact, which it is not when a mimic joint
     # turns the tip after the last independent joint.
     gain = relaxation_gain(settings, over_relaxation) if chain.tip_follows_last_joint else 1.0
-    points, _ = chain_points(chain, frames)
-    axes = np.empty((count, 3))
+    # One scratch array: the joint axes, then the tip vectors (so that a joint turns the axes
+    # beyond it and the tip vectors in one call), the goal vectors, and the moment.
+    work = np.empty((count + 9, 3))
     for i in range(count):
-        axes[i] = frames[chain.joint_segment[i], :3, 2]
-    tip_vectors, goal_vectors, orientation_weight = orientation_vectors(settings, frames[-1],
-                                                                        target)
+        segment = chain.joint_segment[i]
+        for r in range(3):
+            work[i, r] = frames[segment, r, 2]
+    vector_count, orientation_weight = orientation_vectors(
+        settings, frames[-1], target, work[count:count + 3], work[count + 3:count + 6])
+    moment = work[count + 6:]
     slide = radius * chain.length_scale
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
-    moment = np.empty((3, 3))
-    no_vectors = np.empty((0, 3))
-    origin = np.empty(3)
     for i in range(count):
-        ux, uy, uz = axes[i, 0], axes[i, 1], axes[i, 2]
-        origin[:] = points[i]
+        ux, uy, uz = work[i, 0], work[i, 1], work[i, 2]
         lower = max(chain.joint_limits[i, LIMIT_LOWER], q[i] - radius)
         upper = min(chain.joint_limits[i, LIMIT_UPPER], q[i] + radius)
         if chain.joint_prismatic[i] != 0.0:
@@ -142,18 +155,45 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
                 points[k, 2] += (new - q[i]) * uz
             q[i] = new
             continue
-        moment[:, :] = 0.0
+        # The moment is summed in locals, which stay in registers, and stored once. Row i,
+        # the joint's own point, lies on its axis: it does not move below.
+        ox, oy, oz = points[i, 0], points[i, 1], points[i, 2]
+        m00 = m01 = m02 = m10 = m11 = m12 = m20 = m21 = m22 = 0.0
         for k in range(i + 1, count + 1):
-            for r in range(3):
-                for c in range(3):
-                    moment[r, c] += (points[k, r] - origin[r]) * (desired[k, c] - origin[c])
-        for k in range(tip_vectors.shape[0]):
-            for r in range(3):
-                for c in range(3):
-                    moment[r, c] += orientation_weight * tip_vectors[k, r] * goal_vectors[k, c]
+            vx, vy, vz = points[k, 0] - ox, points[k, 1] - oy, points[k, 2] - oz
+            dx, dy, dz = desired[k, 0] - ox, desired[k, 1] - oy, desired[k, 2] - oz
+            m00 += vx * dx
+            m01 += vx * dy
+            m02 += vx * dz
+            m10 += vy * dx
+            m11 += vy * dy
+            m12 += vy * dz
+            m20 += vz * dx
+            m21 += vz * dy
+            m22 += vz * dz
+        for k in range(vector_count):
+            vx = orientation_weight * work[count + k, 0]
+            vy = orientation_weight * work[count + k, 1]
+            vz = orientation_weight * work[count + k, 2]
+            dx, dy, dz = work[count + 3 + k, 0], work[count + 3 + k, 1], work[count + 3 + k, 2]
+            m00 += vx * dx
+            m01 += vx * dy
+            m02 += vx * dz
+            m10 += vy * dx
+            m11 += vy * dy
+            m12 += vy * dz
+            m20 += vz * dx
+            m21 += vz * dy
+            m22 += vz * dz
+        moment[0, 0], moment[0, 1], moment[0, 2] = m00, m01, m02
+        moment[1, 0], moment[1, 1], moment[1, 2] = m10, m11, m12
+        moment[2, 0], moment[2, 1], moment[2, 2] = m20, m21, m22
         a, b = sinusoid_coefficients(ux, uy, uz, moment)
         new = best_joint_value(q[i], a, b, lower, upper, gain, negligible)
         if new != q[i]:
-            rotate_about_axis(ux, uy, uz, new - q[i], origin, points[i + 1:], axes[i + 1:])
-            rotate_about_axis(ux, uy, uz, new - q[i], origin, no_vectors, tip_vectors)
+            angle = new - q[i]
+            cosine, sine = math.cos(angle), math.sin(angle)
+            turn_rows(points, i + 1, count + 1, ux, uy, uz, cosine, sine, ox, oy, oz)
+            turn_rows(work, i + 1, count + vector_count, ux, uy, uz, cosine, sine, 0.0, 0.0,
+                      0.0)
             q[i] = new
