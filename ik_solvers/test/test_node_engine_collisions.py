@@ -138,3 +138,32 @@ def test_an_obstacle_named_like_a_link_of_a_new_description_is_removed_not_fatal
         engine.collisions.summary(None)
     outcome = engine.handle(_request(chain.fk(Q_FREE), execute=True), SETTINGS)
     assert outcome.success and outcome.collision.checked, outcome.message
+
+
+def test_an_obstacle_keeps_its_place_in_the_cell_when_a_joint_above_the_chain_moves():
+    # A lift between the description's root and the arm's base: the box is put in the root
+    # frame, then the lift raises the arm; the box must stay where it was put, not ride along.
+    lifted = UR5.replace('<link name="base_link">', """<link name="cell"/>
+  <joint name="lift" type="prismatic"><parent link="cell"/><child link="base_link"/>
+    <axis xyz="0 0 1"/><limit lower="0" upper="0.5" effort="1" velocity="1"/></joint>
+  <link name="base_link">""", 1)
+    engine = IKEngine()
+    chain = engine.load_description(lifted, 'base_link', 'tool0')
+    engine.update_joint_states(['lift'], [0.0])
+    box = np.eye(4)
+    box[:3, 3] = chain.fk(Q_IN_BOX)[:3, 3]
+    engine.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.15, 0.15, 0.15))),)),
+                          'cell', SETTINGS)
+    settings = dataclasses.replace(SETTINGS, approximate_tracking=False)
+    before = engine.handle(_request(chain.fk(Q_IN_BOX), execute=True), settings)
+    assert before.error_code == ErrorCode.IN_COLLISION, before.message
+    engine.update_joint_states(['lift'], [0.3])
+    # In the arm's base frame the box is now 0.3 m lower: the old goal is clear of it ...
+    clear = engine.handle(_request(chain.fk(Q_IN_BOX), execute=True), settings)
+    assert clear.success and clear.collision.checked, clear.message
+    # ... and a goal 0.3 m lower, inside the box, is not.
+    lowered = chain.fk(Q_IN_BOX)
+    lowered[2, 3] -= 0.3
+    blocked = engine.handle(_request(lowered, execute=True), settings)
+    assert blocked.error_code == ErrorCode.IN_COLLISION, blocked.message
+    assert dict(blocked.collision.poses)['box'][:3, 3] == pytest.approx(lowered[:3, 3])

@@ -191,6 +191,16 @@ class ObstacleSet:
         obstacles[obstacle.id] = Obstacle(obstacle.id, pose, primitives, ADD)
         return ObstacleSet(obstacles, max_obstacles=self._max_obstacles)
 
+    def posed_by(self, transform: np.ndarray) -> 'ObstacleSet':
+        """
+        Return the same obstacles with ``transform`` (4, 4) applied to their poses.
+
+        :param transform: the pose of the frame they are given in, in the new frame.
+        """
+        moved = {name: Obstacle(name, transform @ obstacle.pose, obstacle.primitives, ADD)
+                 for name, obstacle in self._obstacles.items()}
+        return ObstacleSet(moved, max_obstacles=self._max_obstacles)
+
     def __repr__(self) -> str:
         """List the ids."""
         return 'ObstacleSet(%s)' % ', '.join(self._obstacles)

@@ -95,7 +95,11 @@ def place_obstacle(scene: CollisionScene, obstacle: Obstacle, frame_id: str,
                    joint_positions: Mapping[str, float],
                    external_lookup: Optional[ExternalLookup]) -> ObstacleSet:
     """
-    Pose an obstacle in the chain's base frame and add, move or remove it.
+    Pose an obstacle in the description's root frame and add, move or remove it.
+
+    Obstacles stay where they were put in the robot's root frame, as a planning scene keeps
+    them in its planning frame: when a joint above the chain's base moves (a torso, a lift, a
+    mobile base in the description), or the chain changes, they keep their place in the cell.
 
     :param scene: The node's collision inputs.
     :param obstacle: The obstacle, its pose in ``frame_id``.
@@ -111,11 +115,13 @@ def place_obstacle(scene: CollisionScene, obstacle: Obstacle, frame_id: str,
     try:
         chain, model = chain_and_model()
         if obstacle.operation != REMOVE:
-            base_from_frame = frame_to_base(model, chain.base_link, frame_id, joint_positions,
+            # An empty frame is the chain's base, as for a target.
+            frame = frame_id.strip().lstrip('/') or chain.base_link
+            root_from_frame = frame_to_base(model, model.root_link, frame, joint_positions,
                                             external_lookup=external_lookup,
                                             lookup_timeout=0.0)
             with np.errstate(invalid='ignore', over='ignore'):
-                pose = base_from_frame @ np.asarray(obstacle.pose, dtype=float)
+                pose = root_from_frame @ np.asarray(obstacle.pose, dtype=float)
             obstacle = dataclasses.replace(obstacle, pose=pose)
         return scene.apply_obstacle(obstacle, model.link_names)
     except IKError as error:

@@ -168,7 +168,7 @@ class CollisionScene:
 
     def apply_obstacle(self, obstacle: Obstacle, link_names) -> ObstacleSet:
         """
-        Add, move or remove an obstacle already posed in the chain's base frame.
+        Add, move or remove an obstacle already posed in the description's root frame.
 
         :param obstacle: The obstacle (see :class:`~ik_solvers.collision.ObstacleSet`).
         :param link_names: The description's links: an obstacle may not take a link's name.
@@ -244,14 +244,17 @@ class CollisionScene:
         key = (id(base), id(obstacles), float(padding), off_chain)
         if derived is not None and derived[0] == key:
             return derived[1]
+        positions = {name: steps * OFF_CHAIN_RESOLUTION for name, steps in off_chain}
         model = base
         if len(obstacles):
+            if robot_model.root_link != chain.base_link:  # kept in the root frame
+                obstacles = obstacles.posed_by(
+                    robot_model.transform(chain.base_link, robot_model.root_link, positions))
             model = model.with_obstacles(obstacles)
         if padding != model.padding:
             model = model.with_padding(padding)
         if off_chain:
-            model = model.with_joint_positions(
-                {name: steps * OFF_CHAIN_RESOLUTION for name, steps in off_chain})
+            model = model.with_joint_positions(positions)
         with self._lock:
             self._derived = (key, model)
         return model
