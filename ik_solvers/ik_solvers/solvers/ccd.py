@@ -28,7 +28,7 @@ import numpy as np
 
 from .base import non_negative_float, Option, over_relaxation, Solver
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
-from .hinge import turn_rows
+from .hinge import add_outer_product, turn_rows
 from .goal import orientation_vectors
 from .search import relaxation_gain, run_search
 from ..exceptions import InvalidSolverOptionError
@@ -84,23 +84,12 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
         a = dx * vx + dy * vy + dz * vz - along * (ux * dx + uy * dy + uz * dz)
         b = ux * (vy * dz - vz * dy) + uy * (vz * dx - vx * dz) + uz * (vx * dy - vy * dx)
         if orientation_weight > 0.0 and vector_count > 0:
-            # Summed in locals, which stay in registers, and stored once.
-            m00 = m01 = m02 = m10 = m11 = m12 = m20 = m21 = m22 = 0.0
+            for r in range(3):
+                for c in range(3):
+                    moment[r, c] = 0.0
             for k in range(vector_count):
-                vx, vy, vz = work[1 + k, 0], work[1 + k, 1], work[1 + k, 2]
-                dx, dy, dz = work[4 + k, 0], work[4 + k, 1], work[4 + k, 2]
-                m00 += vx * dx
-                m01 += vx * dy
-                m02 += vx * dz
-                m10 += vy * dx
-                m11 += vy * dy
-                m12 += vy * dz
-                m20 += vz * dx
-                m21 += vz * dy
-                m22 += vz * dz
-            moment[0, 0], moment[0, 1], moment[0, 2] = m00, m01, m02
-            moment[1, 0], moment[1, 1], moment[1, 2] = m10, m11, m12
-            moment[2, 0], moment[2, 1], moment[2, 2] = m20, m21, m22
+                add_outer_product(moment, work[1 + k, 0], work[1 + k, 1], work[1 + k, 2],
+                                  work[4 + k, 0], work[4 + k, 1], work[4 + k, 2])
             a_rotation, b_rotation = sinusoid_coefficients(ux, uy, uz, moment)
             a += orientation_weight * a_rotation
             b += orientation_weight * b_rotation

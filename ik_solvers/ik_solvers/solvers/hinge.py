@@ -22,12 +22,27 @@ import numpy as np
 
 from ..kinematics.jit import compiled
 
-__all__ = ['best_joint_value', 'sinusoid_coefficients', 'turn_rows']
+__all__ = ['add_outer_product', 'best_joint_value', 'sinusoid_coefficients', 'turn_rows']
 
 _TWO_PI = 2.0 * math.pi
 # Relative to the squared chain length, amplitudes below this are rounding noise (doubles keep
 # about 16 digits; products of two lengths lose a few).
 NEGLIGIBLE_RELATIVE_AMPLITUDE = 1e-12
+
+
+@compiled(inline=True)
+def add_outer_product(moment: np.ndarray, vx: float, vy: float, vz: float, dx: float,
+                      dy: float, dz: float) -> None:
+    """Add the outer product ``v d^T`` of two 3-vectors to the (3, 3) ``moment``, in place."""
+    moment[0, 0] += vx * dx
+    moment[0, 1] += vx * dy
+    moment[0, 2] += vx * dz
+    moment[1, 0] += vy * dx
+    moment[1, 1] += vy * dy
+    moment[1, 2] += vy * dz
+    moment[2, 0] += vz * dx
+    moment[2, 1] += vz * dy
+    moment[2, 2] += vz * dz
 
 
 @compiled(inline=True)

@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
-from .hinge import turn_rows
+from .hinge import add_outer_product, turn_rows
 from .base import Option, over_relaxation
 from .goal import orientation_vectors
 from .layout import MODE_NONE, ORIENTATION_MODE
@@ -155,39 +155,19 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
                 points[k, 2] += (new - q[i]) * uz
             q[i] = new
             continue
-        # The moment is summed in locals, which stay in registers, and stored once. Row i,
-        # the joint's own point, lies on its axis: it does not move below.
+        # Row i, the joint's own point, lies on its axis: it does not move below.
         ox, oy, oz = points[i, 0], points[i, 1], points[i, 2]
-        m00 = m01 = m02 = m10 = m11 = m12 = m20 = m21 = m22 = 0.0
+        for r in range(3):
+            for c in range(3):
+                moment[r, c] = 0.0
         for k in range(i + 1, count + 1):
-            vx, vy, vz = points[k, 0] - ox, points[k, 1] - oy, points[k, 2] - oz
-            dx, dy, dz = desired[k, 0] - ox, desired[k, 1] - oy, desired[k, 2] - oz
-            m00 += vx * dx
-            m01 += vx * dy
-            m02 += vx * dz
-            m10 += vy * dx
-            m11 += vy * dy
-            m12 += vy * dz
-            m20 += vz * dx
-            m21 += vz * dy
-            m22 += vz * dz
+            add_outer_product(moment, points[k, 0] - ox, points[k, 1] - oy, points[k, 2] - oz,
+                              desired[k, 0] - ox, desired[k, 1] - oy, desired[k, 2] - oz)
         for k in range(vector_count):
-            vx = orientation_weight * work[count + k, 0]
-            vy = orientation_weight * work[count + k, 1]
-            vz = orientation_weight * work[count + k, 2]
-            dx, dy, dz = work[count + 3 + k, 0], work[count + 3 + k, 1], work[count + 3 + k, 2]
-            m00 += vx * dx
-            m01 += vx * dy
-            m02 += vx * dz
-            m10 += vy * dx
-            m11 += vy * dy
-            m12 += vy * dz
-            m20 += vz * dx
-            m21 += vz * dy
-            m22 += vz * dz
-        moment[0, 0], moment[0, 1], moment[0, 2] = m00, m01, m02
-        moment[1, 0], moment[1, 1], moment[1, 2] = m10, m11, m12
-        moment[2, 0], moment[2, 1], moment[2, 2] = m20, m21, m22
+            add_outer_product(moment, orientation_weight * work[count + k, 0],
+                              orientation_weight * work[count + k, 1],
+                              orientation_weight * work[count + k, 2], work[count + 3 + k, 0],
+                              work[count + 3 + k, 1], work[count + 3 + k, 2])
         a, b = sinusoid_coefficients(ux, uy, uz, moment)
         new = best_joint_value(q[i], a, b, lower, upper, gain, negligible)
         if new != q[i]:
