@@ -9,7 +9,9 @@ import numpy as np
 from .inputs import RIGID_TOLERANCE
 from ..exceptions import InvalidSeedError, InvalidTargetError
 
-__all__ = ['seed_array', 'target_array', 'target_problem']
+__all__ = ['search_seed', 'search_target', 'seed_array', 'target_array', 'target_problem']
+
+_FLOAT64 = np.dtype(np.float64)
 
 
 def target_array(target: Any) -> np.ndarray:
@@ -56,3 +58,30 @@ def seed_array(seed: Any, chain) -> np.ndarray:
         raise InvalidSeedError('seed must have shape (%d,) for this chain, got %s'
                                % (chain.num_joints, q.shape))
     return q
+
+
+def search_target(target: Any) -> np.ndarray:
+    """
+    Give a target in the one layout the compiled searches are called with.
+
+    A writeable C-contiguous (4, 4) float64 array, as callers usually pass one, is returned as
+    it is (the searches only read it): the general conversion costs a few microseconds.
+
+    :raises InvalidTargetError: ``target`` is not a 4x4 array of numbers.
+    """
+    if (type(target) is np.ndarray and target.dtype is _FLOAT64 and target.shape == (4, 4)
+            and target.flags.c_contiguous and target.flags.writeable):
+        return target
+    return target_array(target)
+
+
+def search_seed(seed: Any, chain) -> np.ndarray:
+    """
+    Copy a seed into the one layout the compiled searches are called with (they write into it).
+
+    :raises InvalidSeedError: ``seed`` is not N numbers.
+    """
+    if type(seed) is np.ndarray and seed.dtype is _FLOAT64 and seed.shape == (
+            chain.num_joints,):
+        return seed.copy()
+    return seed_array(seed, chain)

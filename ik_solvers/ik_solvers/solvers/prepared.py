@@ -30,7 +30,7 @@ from .layout import (
     STATUS_SUCCESS,
     STATUS_TIMED_OUT,
 )
-from .input_arrays import seed_array, target_array, target_problem
+from .input_arrays import search_seed, search_target, target_problem
 from .registry import solver_class
 from .search_entry import search_entry
 from .search_options import (check_counts, checked_orientation_weight,
@@ -138,14 +138,8 @@ class PreparedSolver:
                 and not is_positive_number(timeout):
             raise InvalidSolverOptionError('timeout must be a finite positive number of '
                                            'seconds, got %r' % (timeout,))
-        if not (type(target) is np.ndarray and target.dtype == np.float64
-                and target.shape == (4, 4) and target.flags.c_contiguous
-                and target.flags.writeable):  # another layout would compile another search
-            target = target_array(target)
-        if type(seed) is np.ndarray and seed.dtype == np.float64 and seed.shape == self._shape:
-            q = seed.copy()  # the search writes into it
-        else:
-            q = seed_array(seed, self._chain)
+        target = search_target(target)
+        q = search_seed(seed, self._chain)
         settings = self._settings
         settings[DEADLINE] = start_time + float(timeout)
         report = self._report

@@ -26,7 +26,7 @@ from .search_options import (check_counts, checked_orientation_weight,
 from .closest_orientation import closest_orientation
 from .collision_avoidance import avoid_collisions, CollisionCheck
 from .goal_options import goal_options, GoalOptions, is_positive_number
-from .input_arrays import seed_array, target_array, target_problem
+from .input_arrays import search_seed, search_target, target_problem
 from .layout import (
     DEADLINE,
     MODE_NONE,
@@ -62,7 +62,6 @@ _STATUS_NAMES = (STATUS_SUCCESS, STATUS_NO_SOLUTION, STATUS_TIMED_OUT)
 # cost several microseconds a call, a look-up a fraction of one.
 _CALLS: Dict[tuple, '_Call'] = {}
 _CALLS_CAPACITY = 256
-_FLOAT64 = np.dtype(np.float64)
 
 
 def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
@@ -175,17 +174,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         raise InvalidSolverOptionError('collision must offer check(q, stop_at_first), got %s'
                                        % type(collision).__name__)
     implementation, goal, options = call.implementation, call.goal, call.options
-    # The layout the direct call below needs; arrays as callers usually pass them take the
-    # short way (the general conversions cost a few microseconds).
-    if (type(target) is np.ndarray and target.dtype is _FLOAT64 and target.shape == (4, 4)
-            and target.flags.c_contiguous and target.flags.writeable):
-        pose = target  # the search only reads it
-    else:
-        pose = target_array(target)
-    if type(seed) is np.ndarray and seed.dtype is _FLOAT64 and seed.shape == call.seed_shape:
-        q = seed.copy()  # the search writes into it
-    else:
-        q = seed_array(seed, chain)
+    pose = search_target(target)
+    q = search_seed(seed, chain)
     # The search overwrites q; the reseeds and the fallback need the seed itself.
     start = q.copy() if collision is not None or goal.orientation_fallback else q
 
@@ -250,7 +240,6 @@ class _Call(NamedTuple):
     settings: np.ndarray
     goal: GoalOptions
     finisher: bool
-    seed_shape: Tuple[int]
 
 
 def _checked_call(chain, solver: Any, goal_keywords: Dict[str, Any], polish: Any,
@@ -268,7 +257,7 @@ def _checked_call(chain, solver: Any, goal_keywords: Dict[str, Any], polish: Any
     settings = search_settings(heuristic, finisher, goal, orientation_weight,
                                polish_iterations, max_attempts)
     return _Call(chain.arrays, implementation, search_entry(implementation.search, chain.arrays),
-                 options, settings, goal, finisher, (chain.num_joints,))
+                 options, settings, goal, finisher)
 
 
 def _first_pair(finding) -> Optional[Tuple[str, str]]:
