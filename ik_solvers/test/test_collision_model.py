@@ -75,10 +75,31 @@ def test_without_an_srdf_the_pairs_touching_at_zero_are_allowed_and_named():
     assert not model.check(np.zeros(chain.num_joints)).colliding
     assert any('zero configuration' in warning and 'panda_leftfinger-panda_rightfinger'
                in warning for warning in model.warnings)
-    with_srdf = CollisionModel(robot, chain, geometry, disabled=parse_srdf('<robot/>'))
-    assert with_srdf.zero_contacts == ()
-    assert ('panda_leftfinger', 'panda_rightfinger') in with_srdf.check(
-        np.zeros(chain.num_joints)).pairs
+
+
+@pytest.mark.parametrize('srdf', ['<robot name="p"/>', '<robot name="p"><disable_collisions '
+                                  'link1="panda_link1" link2="panda_link3" reason="Never"/>'
+                                  '</robot>'])
+def test_an_srdf_that_misses_pairs_touching_at_zero_keeps_them_allowed_and_says_so(srdf):
+    robot, chain, geometry = _bundled('panda_like')
+    model = CollisionModel(robot, chain, geometry, disabled=parse_srdf(srdf))
+    assert ('panda_leftfinger', 'panda_rightfinger') in model.zero_contacts
+    assert any('SRDF does not disable' in warning and 'panda_leftfinger-panda_rightfinger'
+               in warning for warning in model.warnings)
+    # The middle of the joint ranges is free, as it is without an SRDF.
+    assert not model.check(chain.mid_configuration()).colliding
+    assert not model.check(np.zeros(chain.num_joints)).colliding
+
+
+def test_an_srdf_that_disables_the_pairs_touching_at_zero_leaves_nothing_to_name():
+    robot, chain, geometry = _bundled('panda_like')
+    plain = CollisionModel(robot, chain, geometry)
+    pairs = ''.join('<disable_collisions link1="%s" link2="%s" reason="Default"/>' % pair
+                    for pair in plain.zero_contacts)
+    model = CollisionModel(robot, chain, geometry,
+                           disabled=parse_srdf('<robot name="p">%s</robot>' % pairs))
+    assert model.zero_contacts == ()
+    assert not any('zero configuration' in warning for warning in model.warnings)
 
 
 def test_links_off_the_chain_follow_the_joint_states():

@@ -3,6 +3,8 @@
 """The contract of solve(): validation, limits, honesty, determinism, deadline, options."""
 
 from pathlib import Path
+import subprocess
+import sys
 
 from conftest import bundled_oracle, rotation_angle as oracle_rotation_angle, UrdfOracle
 import numpy as np
@@ -391,3 +393,14 @@ def test_chains_with_mimic_joints_are_solved(solver):
         result = solve(chain, target, solver=solver, position_only=True, timeout=TIMEOUT)
         assert result.success, result
         UrdfOracle(MIMIC_URDF, 'base', 'tool').check(result.q, target, orientation_mode='none')
+
+
+def test_a_slow_warm_up_tells_the_user_on_stderr_without_any_logging_setup():
+    # Threshold 0: the notice a first compilation (about a minute) prints after 2 s; loading
+    # from the disk cache is never slow enough to print it.
+    script = ('import importlib, time; '
+              'w = importlib.import_module("ik_solvers.solvers.warm_up"); '
+              'w._NOTICE_AFTER = 0.0; w.warm_up(("ccd",)); time.sleep(0.2)')
+    done = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                          timeout=600, check=True)
+    assert 'compiling the solver kernels on first use' in done.stderr

@@ -14,8 +14,8 @@ pair. Which pairs are checked:
 - minus parent-child links (links without geometry skipped over), which touch by design;
 - minus the SRDF's ``<disable_collisions>`` pairs; pairs naming unknown links are ignored
   with one warning;
-- without an SRDF, minus the pairs already in contact at the zero configuration
-  (:attr:`CollisionModel.zero_contacts` lists them).
+- minus the pairs still in contact at the zero configuration after those, with or without
+  an SRDF (:attr:`CollisionModel.zero_contacts` lists them, and a warning names them).
 
 A model never changes; :meth:`with_obstacles`, :meth:`with_padding` and
 :meth:`with_joint_positions` return new ones cheaply (the meshes are shared), so that a reader
@@ -92,15 +92,18 @@ class CollisionModel:
         self._disabled = disabled
         self._lock = threading.Lock()
         self._assemble()
-        if disabled is None:
-            contacts = self.check(np.zeros(chain.num_joints)).pairs
-            if contacts:
-                self._zero_contacts = contacts
-                self._allowed = allowed | {link_pair(*pair) for pair in contacts}
-                self._warnings.append(
-                    'no SRDF: %d pairs in contact at the zero configuration are not checked: '
-                    '%s' % (len(contacts), ', '.join('%s-%s' % pair for pair in contacts)))
-                self._assemble()
+        # Pairs in contact at the zero configuration are allowed with or without an SRDF:
+        # an SRDF that does not disable them would make every configuration collide (an
+        # empty or partial SRDF must not silently turn the rule off), so they are named.
+        contacts = self.check(np.zeros(chain.num_joints)).pairs
+        if contacts:
+            self._zero_contacts = contacts
+            self._allowed = allowed | {link_pair(*pair) for pair in contacts}
+            source = 'no SRDF' if disabled is None else 'the SRDF does not disable them'
+            self._warnings.append(
+                '%s: %d pairs in contact at the zero configuration are not checked: %s'
+                % (source, len(contacts), ', '.join('%s-%s' % pair for pair in contacts)))
+            self._assemble()
 
     # --- derived models -------------------------------------------------------------------
 
@@ -147,7 +150,7 @@ class CollisionModel:
 
     @property
     def zero_contacts(self) -> Tuple[Tuple[str, str], ...]:
-        """Without an SRDF: the pairs allowed because they touch at the zero configuration."""
+        """Return the pairs allowed because they touch at the zero configuration (SRDF or not)."""
         return self._zero_contacts
 
     @property

@@ -128,7 +128,7 @@ class RobotState:
         Build the collision model of a chain ahead of its first solve; give its warnings.
 
         :returns: Messages for the log: unusable geometry, ignored SRDF pairs, pairs in contact
-            at the zero configuration (without an SRDF).
+            at the zero configuration.
         :raises RobotModelError: If there is no model, or it lacks the links.
         """
         chain, model = self._models.chain_and_model(base_link, tip_link)

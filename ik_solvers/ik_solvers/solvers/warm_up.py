@@ -45,6 +45,11 @@ _TINY_URDF = """<robot name="warm_up">
   </joint>
 </robot>"""
 _TINY_CHAIN: Optional[Chain] = None
+# s a warm-up may take before it is taken for a compilation and announced.
+_NOTICE_AFTER = 2.0
+_COMPILING_NOTICE = (
+    'ik_solvers: compiling the solver kernels on first use; about a minute once after an '
+    'install (all four solvers), then loaded from the disk cache in well under a second')
 
 
 def _settings(deadline: float) -> np.ndarray:
@@ -70,10 +75,25 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
 
     :raises UnknownSolverError: a name is not registered.
     """
+    solvers = tuple(solvers)
+    started = time.perf_counter()
+    # Loading cached machine code takes milliseconds; compiling takes about a minute once after
+    # an install. Say so only when it is the slow case, so that a first solve is not silent.
+    notice = threading.Timer(_NOTICE_AFTER, _LOGGER.warning, args=(_COMPILING_NOTICE,))
+    notice.daemon = True
+    if JIT_ENABLED and not set(solvers) <= _WARM:
+        notice.start()
+    try:
+        _warm_each(solvers)
+    finally:
+        notice.cancel()
+    return time.perf_counter() - started
+
+
+def _warm_each(solvers: Iterable[str]) -> None:
     global _TINY_CHAIN
     # Imported here: the approximate step's module imports solve(), which imports this one.
     from .approximate import approach_search
-    started = time.perf_counter()
     with _LOCK:  # two threads must not compile the same function at once
         for name in solvers:
             implementation = solver_class(name)
@@ -103,4 +123,3 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
                 nearest_turn(chain.mid_configuration(), chain.mid_configuration(),
                              chain.arrays)
             _WARM.add(name)
-    return time.perf_counter() - started

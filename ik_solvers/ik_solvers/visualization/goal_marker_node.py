@@ -13,10 +13,17 @@ tilt (the direction ``tip_axis`` of the tip must point along); with ``none`` a p
 
 from __future__ import annotations
 
+import sys
 from typing import Optional
 
-from interactive_markers import InteractiveMarkerServer
-from interactive_markers.menu_handler import MenuHandler
+# interactive_markers is a ROS package of its own (not in every install): without it the node
+# cannot run, and main() says so in one line instead of an import traceback.
+try:
+    from interactive_markers import InteractiveMarkerServer
+    from interactive_markers.menu_handler import MenuHandler
+    _MISSING: Optional[ImportError] = None
+except ImportError as missing:
+    _MISSING = missing
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 from rclpy.node import Node
 from visualization_msgs.msg import InteractiveMarkerFeedback
@@ -137,6 +144,18 @@ class GoalMarkerNode(Node):
         super().destroy_node()
 
 
+MISSING_PACKAGE_MESSAGE = (
+    'goal_marker needs the ROS 2 package interactive_markers, which is not installed here '
+    '(install ros-$ROS_DISTRO-interactive-markers, or rosdep key interactive_markers)')
+
+
 def main(args: Optional[list[str]] = None) -> None:
-    """Run the goal marker node until interrupted."""
+    """
+    Run the goal marker node until interrupted.
+
+    :raises SystemExit: with one line naming the missing package when interactive_markers is
+        not installed.
+    """
+    if _MISSING is not None:
+        sys.exit('%s: %s' % (MISSING_PACKAGE_MESSAGE, _MISSING))
     run_node(GoalMarkerNode, args)
