@@ -32,12 +32,15 @@ from .layout import (
     MODE_NONE,
     ORIENTATION_MODE,
     REPORT_ATTEMPTS,
+    REPORT_FINAL_COST,
     REPORT_FINISHER_ITERATIONS,
+    REPORT_HANDOFF_COST,
     REPORT_HEURISTIC_ITERATIONS,
     REPORT_MET,
     REPORT_ORIENTATION_ERROR,
     REPORT_POSITION_ERROR,
     REPORT_SIZE,
+    REPORT_START_COST,
     REPORT_STATUS,
     STATUS_SUCCESS as STATUS_CODE_SUCCESS,
 )
@@ -192,6 +195,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     iterations = int(values[REPORT_HEURISTIC_ITERATIONS] + values[REPORT_FINISHER_ITERATIONS])
     position_error = values[REPORT_POSITION_ERROR]
     orientation_error = values[REPORT_ORIENTATION_ERROR]
+    costs = (values[REPORT_START_COST], values[REPORT_HANDOFF_COST], values[REPORT_FINAL_COST])
     if status == STATUS_INVALID_TARGET:
         raise InvalidTargetError(target_problem(pose))
     if status == STATUS_INVALID_SEED:
@@ -227,7 +231,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                     solver=implementation.name, attempts=attempts,
                     polished=call.finisher, collision_checked=finding is not None,
                     collision_pair=_first_pair(finding),
-                    unchecked_links=tuple(finding.unchecked_links) if finding else ())
+                    unchecked_links=tuple(finding.unchecked_links) if finding else (),
+                    costs=costs)
 
 
 class _Call(NamedTuple):
