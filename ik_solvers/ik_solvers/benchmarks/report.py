@@ -58,8 +58,9 @@ def _share(row: Row) -> str:
 
 def _share_spread(row: Row) -> str:
     share = row.get('share')
-    return '—' if not share else '%.0f %% / %.0f %%' % (100.0 * share['median'],
-                                                         100.0 * share['p25'])
+    if not share:
+        return '—'
+    return '%.0f %% / %.0f %%' % (100.0 * share['median'], 100.0 * share['p25'])
 
 
 def _method(row: Row) -> str:

@@ -181,7 +181,7 @@ class Solver:
     iterations_before_finisher: ClassVar[int] = 100
     #: With the finisher on, the heuristic hands over once one iteration leaves more than this
     #: fraction of the cost it started from.
-    handoff_ratio: ClassVar[float] = 0.8
+    handoff_ratio: ClassVar[float] = 0.95
     #: Iterations without a 5 % lower error that end a start.
     stall_iterations: ClassVar[int] = 8
     #: Default gain of the trust region (see :mod:`.search`).

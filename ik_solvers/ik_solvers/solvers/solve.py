@@ -80,9 +80,10 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     Find joint positions that bring the chain's tip to ``target``.
 
     Each start runs the heuristic until it meets the tolerances, stalls, or (with the
-    finisher on) comes within the solver's hand-over errors; then, with ``polish`` on, a few
-    damped least-squares steps finish (see :mod:`ik_solvers.solvers.finisher`). The first
-    start is ``seed``; later ones are drawn by a generator with a fixed seed. The heuristic
+    finisher on) slows down (one iteration leaves more than the solver's ``handoff_ratio`` of
+    the cost it started from) or comes within the solver's hand-over errors; then, with
+    ``polish`` on, a few damped least-squares steps finish (see
+    :mod:`ik_solvers.solvers.finisher`). The first start is ``seed``; later ones are drawn by a generator with a fixed seed. The heuristic
     runs first in every start; its trust region keeps a seed close to a solution near that
     solution. The best configuration wins, each revolute joint on the turn nearest the seed,
     and its errors are measured by forward kinematics.
