@@ -101,6 +101,11 @@ _NEAR_RESTART_RADII = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
 # drag must not flip to another branch when its own is within reach.
 _FAR_SOLUTION = 0.5
 _NEARER_SEARCH_STARTS = 24
+# A warm seed (and its near restarts) has no global work left: its heuristic hands over after
+# this many steps, as every start did before the hand-over by slowing progress. Running on, the
+# heuristics drifted along the redundant joints: 9-20 % of FABRIK's and length relaxation's
+# position-only solutions ended more than 0.1 rad from a warm seed (see docs/DECISIONS.md).
+_WARM_HEURISTIC_ITERATIONS = 2
 _BEYOND_REACH_ITERATIONS = 200
 
 
@@ -293,7 +298,9 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             else:
                 since_decrease += 1
             # Progress per step has slowed: the finisher's quadratic steps do the rest faster.
-            slowed = cost > handoff_ratio * previous
+            slowed = cost > handoff_ratio * previous or (
+                warm_seed and not beyond_reach and attempts <= len(_NEAR_RESTART_RADII) + 1
+                and iteration >= _WARM_HEURISTIC_ITERATIONS)
             previous = cost
             if ((finisher and (near or slowed))
                     or iteration == iteration_cap
