@@ -100,7 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
                         default=[], metavar='KEY=VALUE',
                         help='extra solve() option for every run, e.g. polish=True')
     parser.add_argument('--grid', action='append', type=_grid, default=[],
-                        metavar='KEY=V1,V2', help='run every solver once per value')
+                        metavar='KEY=V1,V2',
+                        help='run every solver once per value, e.g. handoff_ratio=0.9,0.95,0.98 '
+                        "for the hand-over's trade-off (median time against heuristic share)")
     polish = parser.add_mutually_exclusive_group()
     polish.add_argument('--polish', dest='polish', action='store_const', const='on',
                         help='run with polish=True only')

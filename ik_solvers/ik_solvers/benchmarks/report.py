@@ -24,8 +24,8 @@ Row = Dict[str, object]
 _HEADER = ('| method | success % | claimed % | all: median / mean / p95 ms'
            ' | solved: median / mean / p95 ms | median × TRAC-IK | median × ik_LM'
            ' | iterations median / mean | seed distance: median max abs / median L2 (rad)'
-           ' | > 0.1 rad from seed % | refuted claims |')
-_RULE = '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'
+           ' | > 0.1 rad from seed % | refuted claims | heuristic share median / p25 |')
+_RULE = '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'
 
 
 def _times(times: Optional[Mapping[str, float]]) -> str:
@@ -50,6 +50,19 @@ def _claimed(row: Row) -> str:
     return 'n/a' if rate is None else '%.1f' % rate
 
 
+def _share(row: Row) -> str:
+    # The heuristic's share of the log-error reduction in the successful start (1 = all of it).
+    share = row.get('share')
+    return '—' if not share else '%.0f %%' % (100.0 * share['median'])
+
+
+def _share_spread(row: Row) -> str:
+    share = row.get('share')
+    if not share:
+        return '—'
+    return '%.0f %% / %.0f %%' % (100.0 * share['median'], 100.0 * share['p25'])
+
+
 def _method(row: Row) -> str:
     if row['anchor'] is None:
         return row['method']
@@ -64,13 +77,13 @@ def _row_line(row: Row) -> str:
         refuted = '**%d !!**' % refuted
     elif not row['claims_success']:
         refuted = 'n/a'
-    return '| %s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+    return '| %s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
         _method(row), row['success_rate'], _claimed(row), _times(row['time_all']),
         _times(row['time_success']), _ratio(row, 'trac_ik_ratio'), _ratio(row, 'ik_lm_ratio'),
         '—' if not iterations else '%.0f / %.1f' % (iterations['median'], iterations['mean']),
         '—' if not distance else '%.3f / %.3f' % (distance['max_median'],
                                                   distance['l2_median']),
-        '—' if not distance else '%.1f' % distance['far_rate'], refuted)
+        '—' if not distance else '%.1f' % distance['far_rate'], refuted, _share_spread(row))
 
 
 def check_summary(rows: Sequence[Row], scaling_rows: Sequence[Row] = ()) -> Dict[str, int]:
@@ -99,20 +112,21 @@ def check_summary(rows: Sequence[Row], scaling_rows: Sequence[Row] = ()) -> Dict
 def _headline_table(rows: Sequence[Row], *, variants: bool = True) -> List[str]:
     mode, seed, budget = HEADLINE_CASE
     lines = ['| robot | joints | method | success % | claimed % | all: median / p95 ms |'
-             ' solved: median / p95 ms | median × TRAC-IK | median × ik_LM |',
-             '|---|--:|---|--:|--:|--:|--:|--:|--:|']
+             ' solved: median / p95 ms | median × TRAC-IK | median × ik_LM |'
+             ' heuristic share |',
+             '|---|--:|---|--:|--:|--:|--:|--:|--:|--:|']
     for row in rows:
         if (row['mode'], row['seed'], row['budget']) != (mode, seed, budget):
             continue
         if row.get('variant') and not variants:
             continue
-        lines.append('| %s | %d | %s | %.1f | %s | %s | %s | %s | %s |' % (
+        lines.append('| %s | %d | %s | %.1f | %s | %s | %s | %s | %s | %s |' % (
             row['robot'], row['dof'], _method(row), row['success_rate'], _claimed(row),
             '—' if not row['time_all'] else '%.3f / %.3f' % (
                 1e3 * row['time_all']['median'], 1e3 * row['time_all']['p95']),
             '—' if not row['time_success'] else '%.3f / %.3f' % (
                 1e3 * row['time_success']['median'], 1e3 * row['time_success']['p95']),
-            _ratio(row, 'trac_ik_ratio'), _ratio(row, 'ik_lm_ratio')))
+            _ratio(row, 'trac_ik_ratio'), _ratio(row, 'ik_lm_ratio'), _share(row)))
     return lines
 
 

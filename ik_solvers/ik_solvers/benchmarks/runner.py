@@ -18,7 +18,7 @@ from .grid import (BenchConfig, BenchmarkSetupError, cases, config_methods, Meth
                    ORIENTATION_MODES, PreparedRobot)
 from .progress import ProgressBar
 from .protocol import check_solution, draw_seeds, TargetSet
-from .summary import add_anchor_ratios, Attempt, claimed_rate, summarize
+from .summary import add_anchor_ratios, Attempt, claimed_rate, heuristic_share, summarize
 from ..kinematics import Chain, RobotModel
 from ..solvers import solve
 
@@ -27,7 +27,8 @@ __all__ = ['default_log', 'run_benchmark', 'run_method']
 
 def _attempt(chain: Chain, seed: np.ndarray, target: np.ndarray, q: np.ndarray,
              claimed: bool, elapsed: float, iterations: Optional[int], *, model: RobotModel,
-             orientation_mode: str, tolerance: float, error: Optional[str] = None) -> Attempt:
+             orientation_mode: str, tolerance: float, error: Optional[str] = None,
+             share: Optional[float] = None) -> Attempt:
     check = check_solution(chain, q, target, model=model, position_only=False,
                            orientation_mode=orientation_mode, position_tolerance=tolerance,
                            orientation_tolerance=tolerance)
@@ -36,7 +37,7 @@ def _attempt(chain: Chain, seed: np.ndarray, target: np.ndarray, q: np.ndarray,
     return Attempt(q=np.array(q, dtype=float), claimed_success=claimed, check=check,
                    elapsed=elapsed, iterations=iterations,
                    seed_distance_max=float(np.max(np.abs(motion))),
-                   seed_distance_l2=float(np.linalg.norm(motion)), error=error)
+                   seed_distance_l2=float(np.linalg.norm(motion)), error=error, share=share)
 
 
 def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarray, *,
@@ -70,6 +71,7 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
         target = targets.poses[index]
         error = None
         iterations = None
+        share = None
         start = time.perf_counter()
         try:
             if anchor is not None:
@@ -84,6 +86,7 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
                                **method.options)
                 elapsed = time.perf_counter() - start
                 claimed, q, iterations = bool(result.success), result.q, int(result.iterations)
+                share = heuristic_share(result.costs)
         except Exception as caught:  # noqa: B902
             # Any exception on a valid target is a bug to report, but one target's crash
             # must not throw away the minutes of results gathered before it.
@@ -91,7 +94,7 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
             claimed, q, error = False, seed, '%s: %s' % (type(caught).__name__, caught)
         attempts.append(_attempt(chain, seed, target, q, claimed, elapsed, iterations,
                                  model=model, orientation_mode=orientation_mode,
-                                 tolerance=tolerance, error=error))
+                                 tolerance=tolerance, error=error, share=share))
         on_attempt()
     return attempts
 

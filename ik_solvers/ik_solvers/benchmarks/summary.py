@@ -22,6 +22,7 @@ __all__ = [
     'Attempt',
     'claimed_rate',
     'FAR_FROM_SEED',
+    'heuristic_share',
     'summarize',
 ]
 
@@ -46,6 +47,8 @@ class Attempt:
     :ivar seed_distance_max: Largest joint motion from the seed, in rad or m.
     :ivar seed_distance_l2: Euclidean norm of the joint motion from the seed.
     :ivar error: The message of an exception the call raised, or None.
+    :ivar share: The heuristic's share of the log-error reduction in the successful start
+        (see :func:`heuristic_share`), or None (a failure, an anchor, a seed already solved).
     """
 
     q: np.ndarray
@@ -56,6 +59,7 @@ class Attempt:
     seed_distance_max: float
     seed_distance_l2: float
     error: Optional[str] = None
+    share: Optional[float] = None
 
     @property
     def success(self) -> bool:
@@ -66,6 +70,26 @@ class Attempt:
     def discrepancy(self) -> bool:
         """Claimed by the solver but refuted by the independent check."""
         return self.claimed_success and not self.check.ok
+
+
+def heuristic_share(costs: Optional[Sequence[float]]) -> Optional[float]:
+    """
+    Return the heuristic's share of the log-error reduction of one start.
+
+    :param costs: ``(e0, e_h, e_final)``, the search's own cost (m) at the start, at the
+        hand-over to the finisher and at the end (``IKResult.costs``).
+    :returns: ``log(e0 / e_h) / log(e0 / e_final)``: 1 when the heuristic did all of it, 0
+        when the finisher did; None when there was nothing to reduce or a cost is not
+        finite and positive.
+    """
+    if costs is None:
+        return None
+    start, handoff, final = (float(cost) for cost in costs)
+    if not all(math.isfinite(cost) and cost > 0.0 for cost in (start, handoff, final)):
+        return None
+    if final >= start:
+        return None
+    return math.log(start / handoff) / math.log(start / final)
 
 
 def _times(values: Sequence[float]) -> Optional[Dict[str, float]]:
@@ -96,12 +120,14 @@ def summarize(attempts: Sequence[Attempt]) -> Dict[str, object]:
         ``far_rate``: % farther than :data:`FAR_FROM_SEED`), ``discrepancies`` (claimed
         but refuted), ``unclaimed`` (reached without a claim), ``limit_violations``
         (returned configurations outside the limits, not counting calls that raised) and
-        ``errors`` (calls that raised) with ``first_error``, the first one's message.
+        ``errors`` (calls that raised) with ``first_error``, the first one's message, and
+        ``share`` (``{median, p25, count}`` of :attr:`Attempt.share` over successes, or None).
     """
     successes = [attempt for attempt in attempts if attempt.success]
     iterations = [attempt.iterations for attempt in attempts if attempt.iterations is not None]
     distances_max = [attempt.seed_distance_max for attempt in successes]
     distances_l2 = [attempt.seed_distance_l2 for attempt in successes]
+    shares = [attempt.share for attempt in successes if attempt.share is not None]
     count = len(attempts)
     seed_distance = None
     if successes:
@@ -130,6 +156,11 @@ def summarize(attempts: Sequence[Attempt]) -> Dict[str, object]:
                                 for attempt in attempts),
         'errors': sum(attempt.error is not None for attempt in attempts),
         'first_error': next((attempt.error for attempt in attempts if attempt.error), None),
+        'share': None if not shares else {
+            'median': float(np.median(shares)),
+            'p25': float(np.percentile(shares, 25)),
+            'count': len(shares),
+        },
     }
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from .layout import (
     FINISHER_ITERATIONS,
+    HANDOFF_RATIO,
     HEURISTIC_ITERATIONS,
     MAX_ATTEMPTS,
     SETTINGS_SIZE,
@@ -42,6 +43,7 @@ __all__ = [
     'over_relaxation',
     'positive_float',
     'positive_integer',
+    'unit_fraction',
 ]
 
 
@@ -98,6 +100,18 @@ def boolean(name: str, value: Any) -> bool:
     return bool(value)
 
 
+def unit_fraction(name: str, value: Any) -> float:
+    """
+    Return ``value`` as a float, checking that it is in (0, 1].
+
+    :raises InvalidSolverOptionError: it is not.
+    """
+    number = positive_float(name, value)
+    if number > 1.0:
+        raise InvalidSolverOptionError('%s must be in (0, 1], got %r' % (name, value))
+    return number
+
+
 def over_relaxation(name: str, value: Any) -> float:
     """
     Return ``value`` as a float, checking that it is in (0, 2), where relaxation converges.
@@ -136,6 +150,11 @@ COMMON_OPTIONS: Dict[str, Option] = {
         None, lambda name, value: None if value is None else positive_integer(name, value),
         'iterations without a 5 % lower error after which a start is given up; None takes '
         'the solver\'s own'),
+    'handoff_ratio': Option(
+        None, lambda name, value: value if value is None else unit_fraction(name, value),
+        'with the finisher on, the heuristic hands over to it once one iteration leaves more '
+        'than this fraction of the error it started from, in (0, 1]; None takes the solver\'s '
+        'own (see docs/DECISIONS.md)'),
     'trust_region': Option(
         None, lambda name, value: value if value is None else positive_float(name, value),
         'a joint moves at most this multiple of the start\'s error over the chain\'s length, '
@@ -156,9 +175,13 @@ class Solver:
     own_options: ClassVar[Dict[str, Option]] = {}
     #: Whether the finisher follows the heuristic when ``solve`` is not told.
     polish_by_default: ClassVar[bool] = True
-    #: Iterations per start when the heuristic runs alone, and when the finisher follows.
+    #: Iterations per start when the heuristic runs alone, and at most when the finisher
+    #: follows (it hands over earlier once its progress slows, see :attr:`handoff_ratio`).
     iterations_alone: ClassVar[int] = 200
-    iterations_before_finisher: ClassVar[int] = 2
+    iterations_before_finisher: ClassVar[int] = 100
+    #: With the finisher on, the heuristic hands over once one iteration leaves more than this
+    #: fraction of the cost it started from.
+    handoff_ratio: ClassVar[float] = 0.95
     #: Iterations without a 5 % lower error that end a start.
     stall_iterations: ClassVar[int] = 8
     #: Default gain of the trust region (see :mod:`.search`).
@@ -202,6 +225,11 @@ class Solver:
         given = self.options['stall_iterations']
         return self.stall_iterations if given is None else given
 
+    def handoff(self) -> float:
+        """Return the ratio of successive costs above which the heuristic hands over."""
+        given = self.options['handoff_ratio']
+        return self.handoff_ratio if given is None else given
+
     def trust_gain(self) -> float:
         """Return the trust region's gain (inf for none)."""
         given = self.options['trust_region']
@@ -221,6 +249,7 @@ class Solver:
             template[TRUST_REGION] = self.trust_gain()
             template[MAX_ATTEMPTS] = math.inf
             template[FINISHER_ITERATIONS] = 0.0
+            template[HANDOFF_RATIO] = self.handoff()
             self._templates[finisher] = template
         return template
 

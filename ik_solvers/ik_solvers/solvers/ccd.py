@@ -18,7 +18,11 @@ so one forward kinematics per sweep suffices: only the tip pose is carried along
 Per-joint ``weights`` in [0, 1] act as stiffness: a joint takes only that fraction of its
 optimal motion (0 locks it), which spreads the motion over the chain as Welman describes.
 ``over_relaxation`` above 1 takes more than the one-joint optimum, which speeds up the slow,
-zig-zagging convergence of coordinate descent along narrow valleys.
+zig-zagging convergence of coordinate descent along narrow valleys. Those valleys come from the
+orientation terms: by default (``None``) a sweep over-relaxes by 1.8 when the orientation counts
+and takes Welman's plain one-joint optimum for a position-only goal, where over-relaxing cost
+iterations on 6-joint arms and on 20-100-joint chains alike (docs/DECISIONS.md). With the
+finisher on, every sweep is plain.
 """
 
 import math
@@ -41,6 +45,8 @@ __all__ = ['CCDSolver']
 _EMPHASIS = 0
 _OVER_RELAXATION = 1
 _STIFFNESS = 2
+# The over-relaxation of a sweep toward a goal with an orientation, unless told otherwise.
+_POSE_OVER_RELAXATION = 1.8
 
 
 @compiled
@@ -58,7 +64,10 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
     tx, ty, tz = goal[0, 3], goal[1, 3], goal[2, 3]
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
     slide = radius * chain.length_scale
-    gain = relaxation_gain(settings, options[_OVER_RELAXATION])
+    relax = options[_OVER_RELAXATION]
+    if relax == 0.0:  # the default: over-relax only where the orientation narrows the valleys
+        relax = _POSE_OVER_RELAXATION if vector_count > 0 else 1.0
+    gain = relaxation_gain(settings, relax)
     moment = np.empty((3, 3))
     for i in range(count - 1, -1, -1):
         stiffness = options[_STIFFNESS + i]
@@ -109,6 +118,10 @@ def ccd_search(chain, target, settings, options, q, report) -> None:
     run_search(ccd_step, chain, target, settings, options, q, report)
 
 
+def _relaxation(name: str, value: Any) -> Any:
+    return None if value is None else over_relaxation(name, value)
+
+
 def _weights(name: str, value: Any) -> Any:
     if value is None:
         return None
@@ -133,9 +146,10 @@ class CCDSolver(Solver):
         'orientation_emphasis': Option(1.0, non_negative_float,
                                        'multiplier of the orientation terms against the '
                                        'position term'),
-        'over_relaxation': Option(1.8, over_relaxation,
+        'over_relaxation': Option(None, _relaxation,
                                   'multiple of the one-joint optimum each joint takes, in '
-                                  '(0, 2), when the heuristic runs alone (polish=False)'),
+                                  '(0, 2), when the heuristic runs alone (polish=False); None: '
+                                  '1.8 when the orientation counts, 1 for position only'),
     }
     iterations_alone = 1000
     stall_iterations = 20
@@ -150,5 +164,6 @@ class CCDSolver(Solver):
         elif weights.shape != (chain.num_joints,):
             raise InvalidSolverOptionError('weights must have %d values for this chain, got %d'
                                            % (chain.num_joints, weights.shape[0]))
+        relax = self.options['over_relaxation']
         return np.concatenate(((self.options['orientation_emphasis'],
-                                self.options['over_relaxation']), weights))
+                                0.0 if relax is None else relax), weights))

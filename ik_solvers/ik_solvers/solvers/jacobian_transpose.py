@@ -1,25 +1,36 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Jacobian transpose: gradient descent on the squared pose error.
+Jacobian transpose: descent on the squared pose error along directions built from ``J^T e``.
 
-Each iteration steps ``dq = alpha J^T e``, where ``e`` stacks the position error (m) and the
-rotation vector of the orientation error scaled by the orientation weight (m per rad), and the
-Jacobian's angular rows are scaled alike. The step length is the one that best reduces the
-linearised error along that direction,
+``e`` stacks the position error (m) and the rotation vector of the orientation error scaled by
+the orientation weight (m per rad), and the Jacobian's angular rows are scaled alike. The
+``direction`` option chooses the step:
 
-    alpha = <e, J J^T e> / ||J J^T e||^2,
+* ``'transpose'``, the method as Wolovich and Elliott and Buss describe it: ``dq = alpha J^T e``
+  with Buss's step length, the one that best reduces the linearised error along ``J^T e``,
 
-and the whole step is shrunk so that no joint moves more than ``max_step`` (rad or m), nor
-beyond the trust region, in one iteration: the linearisation only holds for small motions.
-Each step is clamped to the limits.
+      alpha = <e, J J^T e> / ||J J^T e||^2,
+
+  or a fixed ``alpha`` (rad per m^2) when the option ``alpha`` is given;
+* ``'conjugate'``: nonlinear conjugate gradients. The direction is ``J^T e`` plus a multiple
+  (Polak-Ribiere, restarted when negative or not a descent direction) of the previous
+  direction, and the step length is the same exact line search of the linearised error along
+  it (or the fixed ``alpha``).
+
+The whole step is shrunk so that no joint moves more than ``max_step`` (rad or m), nor beyond
+the trust region, in one iteration: the linearisation only holds for small motions. Each step
+is clamped to the limits. Which direction is the default, and why: docs/DECISIONS.md.
 """
 
 import numpy as np
 
-from .base import boolean, Option, positive_float, Solver
+from typing import Any, Optional
+
+from .base import Option, positive_float, Solver
 from .goal import weighted_system
 from .search import run_search
+from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import jacobian_from_frames, LIMIT_LOWER, LIMIT_UPPER
 
@@ -27,6 +38,9 @@ __all__ = ['JacobianTransposeSolver']
 
 _MAX_STEP = 0
 _CONJUGATE = 1
+_ALPHA = 2  # rad per m^2; 0 takes Buss's step length
+#: The values of the ``direction`` option.
+DIRECTIONS = ('transpose', 'conjugate')
 # Columns of the step's memory.
 _PREVIOUS_GRADIENT = 0
 _PREVIOUS_DIRECTION = 1
@@ -79,11 +93,13 @@ def jacobian_transpose_step(chain, target, goal, settings, options, q, frames, e
         image_norm += total * total
     if image_norm == 0.0:  # no joint can reduce the error: a stationary point
         return
-    # The step that best reduces the linearised error along the direction.
-    along = 0.0
-    for k in range(rows):
-        along += residual[k] * image[k]
-    scale = along / image_norm
+    # The step that best reduces the linearised error along the direction, or a fixed one.
+    scale = options[_ALPHA]
+    if scale == 0.0:
+        along = 0.0
+        for k in range(rows):
+            along += residual[k] * image[k]
+        scale = along / image_norm
     largest = 0.0
     for i in range(count):
         largest = max(largest, abs(scale * direction[i]))
@@ -106,16 +122,31 @@ def jacobian_transpose_search(chain, target, settings, options, q, report) -> No
     run_search(jacobian_transpose_step, chain, target, settings, options, q, report)
 
 
+def _direction(name: str, value: Any) -> str:
+    if value not in DIRECTIONS:
+        raise InvalidSolverOptionError('%s must be one of %s, got %r'
+                                       % (name, ', '.join(DIRECTIONS), value))
+    return value
+
+
+def _alpha(name: str, value: Any) -> Optional[float]:
+    return None if value is None else positive_float(name, value)
+
+
 class JacobianTransposeSolver(Solver):
-    """Jacobian-transpose gradient descent with an adaptive step."""
+    """Jacobian-transpose descent, plain (``direction='transpose'``) or conjugate."""
 
     name = 'jacobian_transpose'
     own_options = {
         'max_step': Option(0.6, positive_float,
                            'largest motion of any joint in one step, rad or m'),
-        'conjugate': Option(True, boolean,
-                            'step along conjugate directions built from successive '
-                            'gradients J^T e (Polak-Ribiere) instead of the gradient alone'),
+        'direction': Option('conjugate', _direction,
+                            "'transpose': dq = alpha J^T e (the plain method); 'conjugate': "
+                            'conjugate directions built from successive J^T e '
+                            '(Polak-Ribiere)'),
+        'alpha': Option(None, _alpha,
+                        "fixed step length, rad per m^2; None takes Buss's, the exact line "
+                        'search of the linearised error'),
     }
     iterations_alone = 2000
     stall_iterations = 20
@@ -123,5 +154,8 @@ class JacobianTransposeSolver(Solver):
     search = staticmethod(jacobian_transpose_search)
 
     def pack_options(self, chain) -> np.ndarray:
-        """Pack ``max_step``; see :meth:`Solver.pack_options`."""
-        return np.array([self.options['max_step'], float(self.options['conjugate'])])
+        """Pack ``max_step``, the direction and ``alpha``; see :meth:`Solver.pack_options`."""
+        alpha = self.options['alpha']
+        return np.array([self.options['max_step'],
+                         float(self.options['direction'] == 'conjugate'),
+                         0.0 if alpha is None else alpha])

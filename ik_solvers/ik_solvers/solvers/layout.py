@@ -39,7 +39,9 @@ STALL_ITERATIONS = 19         # steps without a 5 % lower cost that end a start
 TRUST_REGION = 20             # gain of the trust region; inf for none
 FINISHER_ITERATIONS = 21      # cap on finisher steps per start; 0 turns the finisher off
 MAX_ATTEMPTS = 22             # cap on starts; inf for none
-SETTINGS_SIZE = 23
+HANDOFF_RATIO = 23            # with the finisher: hand over once a step leaves more than this
+#                               fraction of the cost it started from (progress slows)
+SETTINGS_SIZE = 24
 
 # Orientation modes: the whole pose, no orientation, or one tip axis aimed (spin free).
 MODE_FULL = 0.0
@@ -54,7 +56,12 @@ REPORT_FINISHER_ITERATIONS = 3
 REPORT_POSITION_ERROR = 4     # m, of the returned q by forward kinematics
 REPORT_ORIENTATION_ERROR = 5  # rad, likewise, as the mode defines it
 REPORT_MET = 6                # 1.0 when they meet every tolerance and bound of the goal
-REPORT_SIZE = 7
+# The search's own cost (m) in the last start (the one that succeeded, on success): at its
+# beginning, where the heuristic stopped (the hand-over), and at its end.
+REPORT_START_COST = 7
+REPORT_HANDOFF_COST = 8
+REPORT_FINAL_COST = 9
+REPORT_SIZE = 10
 
 STATUS_SUCCESS = 0
 STATUS_NO_SOLUTION = 1

@@ -53,6 +53,11 @@ class IKResult:
         ``q``, or None.
     :ivar unchecked_links: links whose collision geometry could not be loaded, so never
         checked.
+    :ivar costs: the search's own cost (m: position error plus weighted orientation error) in
+        its last start (the one that succeeded, on success): ``(start, hand-over, end)``; the
+        hand-over is where the heuristic stopped and the finisher, if on, took over. The
+        heuristic's share of the work is ``log(start / hand-over) / log(start / end)``. None
+        when the search did not run.
     """
 
     q: np.ndarray = field(repr=False)
@@ -68,13 +73,15 @@ class IKResult:
     collision_checked: bool = False
     collision_pair: Optional[Tuple[str, str]] = None
     unchecked_links: Tuple[str, ...] = ()
+    costs: Optional[Tuple[float, float, float]] = None
 
     def __init__(self, q: np.ndarray, success: bool, position_error: float,
                  orientation_error: float, iterations: int, elapsed: float, status: str,
                  solver: str = '', attempts: int = 1, polished: bool = False,
                  collision_checked: bool = False,
                  collision_pair: Optional[Tuple[str, str]] = None,
-                 unchecked_links: Tuple[str, ...] = ()):
+                 unchecked_links: Tuple[str, ...] = (),
+                 costs: Optional[Tuple[float, float, float]] = None):
         """Set the fields (see the class); the instance is frozen afterwards."""
         # One dictionary update instead of the generated frozen __init__'s thirteen
         # object.__setattr__ calls: 3 us less in every solve(), about 3 % of a typical one.
@@ -83,4 +90,4 @@ class IKResult:
             orientation_error=orientation_error, iterations=iterations, elapsed=elapsed,
             status=status, solver=solver, attempts=attempts, polished=polished,
             collision_checked=collision_checked, collision_pair=collision_pair,
-            unchecked_links=unchecked_links)
+            unchecked_links=unchecked_links, costs=costs)

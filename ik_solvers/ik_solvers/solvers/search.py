@@ -7,9 +7,12 @@ A heuristic supplies one compiled ``step`` that improves a configuration in plac
 owns the rest, once for all of them:
 
 * every start (the seed, then restarts drawn from a seeded generator) runs the heuristic first,
-  for at most ``heuristic_iterations`` steps, until it is within the hand-over errors, meets the
-  tolerances, or stalls (no 5 % lower cost within ``stall_iterations`` steps);
-* the finisher (damped least squares, :mod:`.finisher`) then takes over when it is on;
+  for at most ``heuristic_iterations`` steps, until it meets the tolerances or stalls (no 5 %
+  lower cost within ``stall_iterations`` steps);
+* with the finisher on, the heuristic hands over to it (damped least squares,
+  :mod:`.finisher`) once its progress slows, when one step leaves more than ``handoff_ratio``
+  of the cost it started from, or once within the hand-over errors: the heuristic does the
+  global work, the finisher the last digits (see docs/DECISIONS.md);
 * the best configuration seen anywhere is kept; the deadline is read inside the loop;
 * a trust region bounds each joint's motion per heuristic step to ``trust_region`` times the
   start's cost over the chain's length, so that a warm seed's solution stays near the seed.
@@ -38,15 +41,19 @@ from .inputs import beyond_reach as _beyond_reach, refusal
 from .layout import (
     DEADLINE,
     FINISHER_ITERATIONS,
+    HANDOFF_RATIO,
     HEURISTIC_ITERATIONS,
     MAX_ATTEMPTS,
     POSITION_TOLERANCE,
     REPORT_ATTEMPTS,
+    REPORT_FINAL_COST,
     REPORT_FINISHER_ITERATIONS,
+    REPORT_HANDOFF_COST,
     REPORT_HEURISTIC_ITERATIONS,
     REPORT_MET,
     REPORT_ORIENTATION_ERROR,
     REPORT_POSITION_ERROR,
+    REPORT_START_COST,
     REPORT_STATUS,
     STALL_ITERATIONS,
     STATUS_NO_SOLUTION,
@@ -94,6 +101,11 @@ _NEAR_RESTART_RADII = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
 # drag must not flip to another branch when its own is within reach.
 _FAR_SOLUTION = 0.5
 _NEARER_SEARCH_STARTS = 24
+# A warm seed (and its near restarts) has no global work left: its heuristic hands over after
+# this many steps, as every start did before the hand-over by slowing progress. Running on, the
+# heuristics drifted along the redundant joints: 9-20 % of FABRIK's and length relaxation's
+# position-only solutions ended more than 0.1 rad from a warm seed (see docs/DECISIONS.md).
+_WARM_HEURISTIC_ITERATIONS = 2
 _BEYOND_REACH_ITERATIONS = 200
 
 
@@ -141,7 +153,7 @@ def _evaluate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: n
 @compiled
 def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
             frames: np.ndarray, error: np.ndarray, best_q: np.ndarray, best: np.ndarray) -> tuple:
-    """Damped least-squares steps from q (changed in place); return (steps, solved)."""
+    """Damped least-squares steps from q (changed in place); return (steps, solved, cost)."""
     count = q.shape[0]
     lower = chain.joint_limits[:, LIMIT_LOWER]
     upper = chain.joint_limits[:, LIMIT_UPPER]
@@ -156,18 +168,18 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
     while True:
         cost, solved, _ = _evaluate(chain, target, settings, q, frames, error, best_q, best)
         if solved:
-            return steps, True
+            return steps, True, cost
         if cost < own_best:
             own_best, since_best = cost, 0
         else:
             since_best += 1
         if mark < len(_FINISHER_MARKS) and steps >= _FINISHER_MARKS[mark][0]:
             if own_best > _FINISHER_MARKS[mark][1] * chain.length_scale:
-                return steps, False
+                return steps, False, cost
             mark += 1
         if (since_best >= _FINISHER_PATIENCE or steps >= settings[FINISHER_ITERATIONS]
                 or monotonic_seconds() > settings[DEADLINE]):
-            return steps, False
+            return steps, False, cost
         steps += 1
         jacobian_from_frames(chain, frames, full_jacobian)
         rows = weighted_system(target, frames[-1], settings, error, full_jacobian, system,
@@ -256,16 +268,25 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     fallback = q.copy()
     fallback_distance = math.inf
     far_found_at = 0
+    finisher = settings[FINISHER_ITERATIONS] > 0.0
+    # Beyond reach the heuristic runs on until it stalls (see above), slow or not.
+    handoff_ratio = math.inf if beyond_reach else settings[HANDOFF_RATIO]
+    start_cost = math.inf
+    cost = math.inf
+    handoff_cost = math.inf
     while True:
         attempts += 1
         stall_reference = math.inf
         since_decrease = 0
         radius = math.inf
         solved = False
+        previous = math.inf
         memory[:, :] = 0.0
         for iteration in range(int(iteration_cap) + 1):
             cost, solved, near = _evaluate(chain, target, settings, q, frames, error, best_q,
                                            best)
+            if iteration == 0:
+                start_cost = cost
             if solved:
                 break
             if iteration == 0:
@@ -276,7 +297,12 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                 stall_reference, since_decrease = cost, 0
             else:
                 since_decrease += 1
-            if ((near and settings[FINISHER_ITERATIONS] > 0.0)
+            # Progress per step has slowed: the finisher's quadratic steps do the rest faster.
+            slowed = cost > handoff_ratio * previous or (
+                warm_seed and not beyond_reach and attempts <= len(_NEAR_RESTART_RADII) + 1
+                and iteration >= _WARM_HEURISTIC_ITERATIONS)
+            previous = cost
+            if ((finisher and (near or slowed))
                     or iteration == iteration_cap
                     or since_decrease >= settings[STALL_ITERATIONS]
                     or monotonic_seconds() > settings[DEADLINE]):
@@ -284,8 +310,10 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             effective_goal(target, frames[-1], settings, error, goal)
             step(chain, target, goal, settings, options, q, frames, error, radius, memory)
             heuristic_steps += 1
-        if not solved and settings[FINISHER_ITERATIONS] > 0.0:
-            used, solved = _finish(chain, target, settings, q, frames, error, best_q, best)
+        handoff_cost = cost
+        if not solved and finisher:
+            used, solved, cost = _finish(chain, target, settings, q, frames, error, best_q,
+                                         best)
             finisher_steps += used
         if (best[0] < recorded * (1.0 - _IMPROVEMENT)
                 and recorded - best[0] > _IMPROVEMENT_FLOOR * chain.length_scale):
@@ -341,3 +369,6 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     report[REPORT_POSITION_ERROR] = position_error
     report[REPORT_ORIENTATION_ERROR] = orientation_error
     report[REPORT_MET] = 1.0 if met else 0.0
+    report[REPORT_START_COST] = start_cost
+    report[REPORT_HANDOFF_COST] = handoff_cost
+    report[REPORT_FINAL_COST] = cost

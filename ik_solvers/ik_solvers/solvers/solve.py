@@ -32,12 +32,15 @@ from .layout import (
     MODE_NONE,
     ORIENTATION_MODE,
     REPORT_ATTEMPTS,
+    REPORT_FINAL_COST,
     REPORT_FINISHER_ITERATIONS,
+    REPORT_HANDOFF_COST,
     REPORT_HEURISTIC_ITERATIONS,
     REPORT_MET,
     REPORT_ORIENTATION_ERROR,
     REPORT_POSITION_ERROR,
     REPORT_SIZE,
+    REPORT_START_COST,
     REPORT_STATUS,
     STATUS_SUCCESS as STATUS_CODE_SUCCESS,
 )
@@ -77,12 +80,14 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     Find joint positions that bring the chain's tip to ``target``.
 
     Each start runs the heuristic until it meets the tolerances, stalls, or (with the
-    finisher on) comes within the solver's hand-over errors; then, with ``polish`` on, a few
-    damped least-squares steps finish (see :mod:`ik_solvers.solvers.finisher`). The first
-    start is ``seed``; later ones are drawn by a generator with a fixed seed. The heuristic
-    runs first in every start; its trust region keeps a seed close to a solution near that
-    solution. The best configuration wins, each revolute joint on the turn nearest the seed,
-    and its errors are measured by forward kinematics.
+    finisher on) slows down (one iteration leaves more than the solver's ``handoff_ratio`` of
+    the cost it started from) or comes within the solver's hand-over errors; then, with
+    ``polish`` on, a few damped least-squares steps finish (see
+    :mod:`ik_solvers.solvers.finisher`). A seed already within 5 % of the chain's length hands
+    over after two steps. The first start is ``seed``; later ones are drawn by a generator with
+    a fixed seed. The heuristic runs first in every start; its trust region keeps a seed close
+    to a solution near that solution. The best configuration wins, each revolute joint on the
+    turn nearest the seed, and its errors are measured by forward kinematics.
 
     :param chain: a :class:`ik_solvers.Chain`.
     :param target: (4, 4) pose of the tip in the chain's base frame (m).
@@ -192,6 +197,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     iterations = int(values[REPORT_HEURISTIC_ITERATIONS] + values[REPORT_FINISHER_ITERATIONS])
     position_error = values[REPORT_POSITION_ERROR]
     orientation_error = values[REPORT_ORIENTATION_ERROR]
+    costs = (values[REPORT_START_COST], values[REPORT_HANDOFF_COST], values[REPORT_FINAL_COST])
     if status == STATUS_INVALID_TARGET:
         raise InvalidTargetError(target_problem(pose))
     if status == STATUS_INVALID_SEED:
@@ -227,7 +233,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                     solver=implementation.name, attempts=attempts,
                     polished=call.finisher, collision_checked=finding is not None,
                     collision_pair=_first_pair(finding),
-                    unchecked_links=tuple(finding.unchecked_links) if finding else ())
+                    unchecked_links=tuple(finding.unchecked_links) if finding else (),
+                    costs=costs)
 
 
 class _Call(NamedTuple):

@@ -56,7 +56,7 @@ def _settings(deadline: float) -> np.ndarray:
     settings = np.zeros(SETTINGS_SIZE)
     goal_options(position_tolerance=1e-6, orientation_tolerance=1e-6).pack(
         settings, 0.1, deadline, 1e-3, 1e-2)
-    settings[PER_CALL_SETTINGS:] = (2.0, 2.0, 1.0, 2.0, 1.0)
+    settings[PER_CALL_SETTINGS:] = (2.0, 2.0, 1.0, 2.0, 1.0, 0.8)
     return settings
 
 
