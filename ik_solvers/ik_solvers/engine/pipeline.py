@@ -37,13 +37,14 @@ from .inputs import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
 from .outcome import Command, IKOutcome, IKRequest
 from .path_pipeline import handle_path
-from .path_request import PathOutcome, PathRequest
+from .path_request import PathCommand, PathOutcome, PathRequest
 from .refusal import Refusal, refusal_for
 from .robot_state import RobotState
 from .settings import NodeSettings
-from .trajectory import trajectory_duration
+from .trajectory import command_duration, CommandedMotion
 from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
+from ..paths.controller_spline import ControllerSpline
 from ..solvers import IKResult, solve
 from ..solvers.solve import nearest_turn
 
@@ -81,6 +82,9 @@ class IKEngine(RobotState):
             scene when ``None``.
         """
         super().__init__(external_lookup=external_lookup, clock=clock, collisions=collisions)
+        self._clock = clock
+        # The controller's motion after the last command: its velocity starts the next one.
+        self._motion = CommandedMotion()
         self._judges = tuple(judges)
         self._fallbacks = tuple(fallbacks)
         self._checks = checks if checks is not None else InputChecks()
@@ -190,14 +194,27 @@ class IKEngine(RobotState):
 
     def _plan(self, candidate: Candidate) -> Tuple[Optional[Command], Optional[Refusal]]:
         settings, chain, q = candidate.settings, candidate.chain, candidate.q
+        now = self._clock()
+        with self._lock:
+            velocity = self._motion.velocity(chain.joint_names, now)
+        # Timed on the controller's cubic from its state, so that every instant keeps the
+        # limits, not only the end (see engine/trajectory.py).
         try:
-            duration = trajectory_duration(candidate.start, q, chain.velocity_limits,
-                                           velocity_scale=settings.velocity_scale,
-                                           min_duration=settings.min_duration)
-        except ValueError as error:
+            duration = command_duration(
+                candidate.start, q, max_velocity=settings.velocity_scale * np.asarray(
+                    chain.velocity_limits, dtype=float),
+                max_acceleration=np.full(chain.num_joints, settings.acceleration_limit),
+                lower=chain.lower, upper=chain.upper, start_velocity=velocity,
+                min_duration=settings.min_duration)
+            spline = ControllerSpline([duration], np.asarray(q, dtype=float)[None],
+                                      np.zeros((1, chain.num_joints)),
+                                      start_positions=candidate.start,
+                                      start_velocities=velocity)
+        except (ValueError, IKError) as error:
             return None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
         with self._lock:
             self._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
+            self._motion.record(chain.joint_names, spline, now)
         return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
                        duration), None
 
@@ -242,9 +259,14 @@ class _PathWorld:
     def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
         return self._engine._where(chain, joint_positions)[0]
 
-    def remember_command(self, chain: Chain, q: np.ndarray) -> None:
+    def remember_command(self, chain: Chain, q: np.ndarray,
+                         command: Optional[PathCommand] = None) -> None:
         with self._engine._lock:
             self._engine._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
+            if command is not None:
+                self._engine._motion.record(chain.joint_names, ControllerSpline(
+                    command.times, command.positions, command.velocities,
+                    command.accelerations), self._engine._clock())
 
 
 def _accepted_message(candidate: Candidate) -> str:
