@@ -28,11 +28,12 @@ from .controller_spline import ControllerSpline, DEFAULT_SAMPLE_PERIOD, limit_ex
 __all__ = ['FittedPoints', 'fit_to_controller']
 
 # Samples inside each segment besides the regular grid: the fine check of short segments.
-_PER_SEGMENT = 8
+_PER_SEGMENT = 2
 # rad or m past a position limit that counts as outside (below the 1e-9 the limits allow).
 _POSITION_TOLERANCE = 1e-12
-# Relative margin of the slow-down factor, so that rounding never leaves a ratio above 1.
-_MARGIN = 1e-6
+# Relative margin of the slow-down factor: the grid falls elsewhere on the slower curve and
+# may see a little more than the samples did; 0.1 % of the duration spares most second rounds.
+_MARGIN = 1e-3
 _ROUNDS = 8
 
 
@@ -50,36 +51,25 @@ class FittedPoints:
     accelerations: np.ndarray
     time_scale: float
     stopped_joints: int
+    spline: ControllerSpline
 
 
-def _samples(times, positions, velocities, accelerations, period):
-    spline = ControllerSpline(times, positions, velocities, accelerations)
-    return spline.sample_every(period, per_segment=_PER_SEGMENT)
-
-
-def _stop_overshoots(times, positions, velocities, accelerations, lower, upper,
-                     period) -> int:
+def _stop_overshoots(samples, times, velocities, accelerations, lower, upper) -> int:
+    """Bring each joint to rest at the ends of the segments where it passes a limit."""
+    outside = (samples.positions < lower - _POSITION_TOLERANCE) | (
+        samples.positions > upper + _POSITION_TOLERANCE)
+    if not outside.any():
+        return 0
+    rows, joints = np.nonzero(outside)
+    segments = np.clip(np.searchsorted(times, samples.times[rows], side='right') - 1, 0,
+                       times.size - 2)
     stopped = 0
-    for _ in range(positions.shape[0]):
-        samples = _samples(times, positions, velocities, accelerations, period)
-        outside = (samples.positions < lower - _POSITION_TOLERANCE) | (
-            samples.positions > upper + _POSITION_TOLERANCE)
-        if not outside.any():
-            break
-        rows, joints = np.nonzero(outside)
-        segments = np.clip(np.searchsorted(times, samples.times[rows], side='right') - 1, 0,
-                           times.size - 2)
-        changed = False
-        for segment, joint in set(zip(segments.tolist(), joints.tolist())):
-            ends = [segment, segment + 1]
-            if np.any(velocities[ends, joint] != 0.0) or np.any(accelerations[ends, joint]
-                                                                != 0.0):
-                velocities[ends, joint] = 0.0
-                accelerations[ends, joint] = 0.0
-                stopped += 1
-                changed = True
-        if not changed:  # the points themselves are outside: nothing to repair here
-            break
+    for segment, joint in set(zip(segments.tolist(), joints.tolist())):
+        ends = [segment, segment + 1]
+        if np.any(velocities[ends, joint] != 0.0) or np.any(accelerations[ends, joint] != 0.0):
+            velocities[ends, joint] = 0.0
+            accelerations[ends, joint] = 0.0
+            stopped += 1
     return stopped
 
 
@@ -109,19 +99,31 @@ def fit_to_controller(times, positions, velocities, accelerations, *, max_veloci
     width = positions.shape[1]
     lower = np.full(width, -np.inf) if lower is None else np.asarray(lower, dtype=float)
     upper = np.full(width, np.inf) if upper is None else np.asarray(upper, dtype=float)
-    stopped = _stop_overshoots(times, positions, velocities, accelerations, lower, upper,
-                               period)
+    stopped = 0
+    spline = ControllerSpline(times, positions, velocities, accelerations)
+    samples = spline.sample_every(period, per_segment=_PER_SEGMENT)
+    # Each round brings at least one more (segment, joint) to rest, or ends.
+    for _ in range(positions.size):
+        newly = _stop_overshoots(samples, times, velocities, accelerations, lower, upper)
+        if not newly:
+            break
+        stopped += newly
+        spline = ControllerSpline(times, positions, velocities, accelerations)
+        samples = spline.sample_every(period, per_segment=_PER_SEGMENT)
+    # Slowing does not move the curve: positions need no second look. The grid of the check
+    # falls elsewhere on the slower curve, so it is checked again, each time with more margin.
     scale = 1.0
-    for _ in range(_ROUNDS):
-        excess = limit_excess(_samples(times, positions, velocities, accelerations, period),
-                              max_velocity=max_velocity, max_acceleration=max_acceleration)
+    for attempt in range(_ROUNDS):
+        if attempt:
+            samples = spline.sample_every(period, per_segment=_PER_SEGMENT)
+        excess = limit_excess(samples, max_velocity=max_velocity,
+                              max_acceleration=max_acceleration)
         factor = max(excess.velocity_ratio, math.sqrt(excess.acceleration_ratio))
         if factor <= 1.0:
             break
-        factor *= 1.0 + _MARGIN
-        times *= factor
-        velocities /= factor
-        accelerations /= factor * factor
+        factor *= 1.0 + _MARGIN * 10.0 ** attempt
+        spline = spline.slowed(factor)
         scale *= factor
-    return FittedPoints(times=times, velocities=velocities, accelerations=accelerations,
-                        time_scale=scale, stopped_joints=stopped)
+    return FittedPoints(times=spline.times, velocities=spline.velocities,
+                        accelerations=spline.accelerations, time_scale=scale,
+                        stopped_joints=stopped, spline=spline)

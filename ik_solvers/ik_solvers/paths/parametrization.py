@@ -29,7 +29,6 @@ import numpy as np
 
 from ..exceptions import InvalidPathError, TimeParametrizationError
 from .controller_fit import fit_to_controller
-from .controller_spline import ControllerSpline
 from .joint_spline import joint_spline
 from .limits import TrajectoryLimits
 from .trajectory import PathTiming, TimedTrajectory
@@ -192,7 +191,7 @@ def time_parametrize(positions, limits: TrajectoryLimits, *,
                                max_acceleration=limits.max_acceleration, lower=limits.lower,
                                upper=limits.upper)
     _check_duration(fitted.times[-1], limits)
-    spline = ControllerSpline(fitted.times, array, fitted.velocities, fitted.accelerations)
+    spline = fitted.spline
 
     def sampler(sample_times: np.ndarray):
         samples = spline.sample(sample_times)
