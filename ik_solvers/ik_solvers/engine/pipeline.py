@@ -196,7 +196,7 @@ class IKEngine(RobotState):
         settings, chain, q = candidate.settings, candidate.chain, candidate.q
         now = self._clock()
         with self._lock:
-            velocity = self._motion.velocity(chain.joint_names, now)
+            modelled, velocity = self._motion.state(chain.joint_names, now)
         # Timed on the controller's cubic from its state, so that every instant keeps the
         # limits, not only the end (see engine/trajectory.py).
         try:
@@ -205,7 +205,7 @@ class IKEngine(RobotState):
                     chain.velocity_limits, dtype=float),
                 max_acceleration=np.full(chain.num_joints, settings.acceleration_limit),
                 lower=chain.lower, upper=chain.upper, start_velocity=velocity,
-                min_duration=settings.min_duration)
+                also_from=modelled, min_duration=settings.min_duration)
             spline = ControllerSpline([duration], np.asarray(q, dtype=float)[None],
                                       np.zeros((1, chain.num_joints)),
                                       start_positions=candidate.start,

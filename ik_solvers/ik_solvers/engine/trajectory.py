@@ -91,7 +91,7 @@ def trajectory_duration(start: Sequence[float], goal: Sequence[float],
 
 def command_duration(start: Sequence[float], goal: Sequence[float], *, max_velocity,
                      max_acceleration, lower=None, upper=None, start_velocity=None,
-                     min_duration: float = 0.1) -> float:
+                     also_from=None, min_duration: float = 0.1) -> float:
     """
     Shortest duration of a single-point command whose controller cubic keeps every limit.
 
@@ -102,6 +102,8 @@ def command_duration(start: Sequence[float], goal: Sequence[float], *, max_veloc
     :param lower: (N,) position limits, or None; a start already past one may stay there.
     :param upper: (N,) position limits, or None.
     :param start_velocity: (N,) the controller's velocity at the start, rad/s; None: at rest.
+    :param also_from: (N,) another start the controller may be at (its own model of the last
+        command where the joint states say ``start``), with the same velocity; None: none.
     :param min_duration: s, > 0.
     :returns: Seconds, at least ``min_duration``.
     :raises ValueError: Sizes differ, a value is not finite, or no duration up to about 300
@@ -122,26 +124,33 @@ def command_duration(start: Sequence[float], goal: Sequence[float], *, max_veloc
     if not (np.isfinite(start).all() and np.isfinite(goal).all()
             and np.isfinite(velocity).all()):
         raise ValueError('start, goal and start_velocity must be finite')
-    low = start if lower is None else np.minimum(np.asarray(lower, dtype=float), start)
-    high = start if upper is None else np.maximum(np.asarray(upper, dtype=float), start)
-    distance = np.abs(goal - start)
+    starts = [start] if also_from is None else [start, np.asarray(also_from, dtype=float)]
+    if starts[-1].shape != start.shape or not np.isfinite(starts[-1]).all():
+        raise ValueError('also_from must be %d finite numbers' % width)
+    low = np.minimum.reduce(starts) if lower is None else np.minimum.reduce(
+        [np.asarray(lower, dtype=float)] + starts)
+    high = np.maximum.reduce(starts) if upper is None else np.maximum.reduce(
+        [np.asarray(upper, dtype=float)] + starts)
+    distance = np.max([np.abs(goal - begin) for begin in starts], axis=0)
     # The cubic from rest: peak velocity 1.5 d / T, acceleration 6 d / T^2 at both ends.
     duration = max(float(min_duration), float(np.max(1.5 * distance / vmax, initial=0.0)),
                    float(np.max(np.sqrt(6.0 * distance / amax), initial=0.0)))
     zero = np.zeros((1, width))
     for _ in range(_TRIES):
-        spline = ControllerSpline([duration], goal[None], zero, start_positions=start,
-                                  start_velocities=velocity)
-        excess = limit_excess(spline.sample_every(per_segment=_PER_SEGMENT),
-                              max_velocity=vmax, max_acceleration=amax,
-                              lower=low if lower is not None else None,
-                              upper=high if upper is not None else None)
-        if excess.within(slack=1e-9):
+        if all(_within(ControllerSpline([duration], goal[None], zero, start_positions=begin,
+                                        start_velocities=velocity), vmax, amax,
+                       low if lower is not None else None,
+                       high if upper is not None else None) for begin in starts):
             return duration
         duration *= _GROWTH
     raise ValueError('no duration keeps the velocity, acceleration and position limits '
                      'from the current motion (%.3g rad/s at most)' % float(np.max(np.abs(
                          velocity), initial=0.0)))
+
+
+def _within(spline: ControllerSpline, vmax, amax, low, high) -> bool:
+    return limit_excess(spline.sample_every(per_segment=_PER_SEGMENT), max_velocity=vmax,
+                        max_acceleration=amax, lower=low, upper=high).within(slack=1e-9)
 
 
 def _limits(values, width: int) -> np.ndarray:
@@ -175,13 +184,15 @@ class CommandedMotion:
         """
         self._names, self._spline, self._started = tuple(joint_names), spline, float(started)
 
-    def velocity(self, joint_names: Sequence[str], now: float) -> np.ndarray:
+    def state(self, joint_names: Sequence[str],
+              now: float) -> Tuple[Optional[np.ndarray], np.ndarray]:
         """
-        Return the velocity of the last command's motion now, rad/s; zero when there is none.
+        Return the position (None without a command) and velocity (rad/s) of the motion now.
 
         :param joint_names: The joints asked about; a command of other joints counts as none.
         :param now: s, on the clock of :meth:`record`.
         """
         if self._spline is None or tuple(joint_names) != self._names:
-            return np.zeros(len(joint_names))
-        return self._spline.state_at(now - self._started)[1]
+            return None, np.zeros(len(joint_names))
+        position, velocity, _ = self._spline.state_at(now - self._started)
+        return position, velocity
