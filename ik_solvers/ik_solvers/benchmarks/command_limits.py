@@ -17,6 +17,7 @@ URDF position limit.
 
 import argparse
 import pickle  # noqa: S403 - the benchmark's own recordings only
+import signal
 import threading
 import time
 from typing import List, Optional, Sequence
@@ -140,8 +141,11 @@ def main(argv: Sequence[str] = None) -> None:
     executor = SingleThreadedExecutor(context=context)
     executor.add_node(recorder)
     deadline = time.monotonic() + arguments.duration
+    stop = threading.Event()
+    # A script that runs this in the background stops it with SIGTERM (SIGINT is ignored there).
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not stop.is_set():
             executor.spin_once(timeout_sec=0.1)
     except KeyboardInterrupt:
         pass

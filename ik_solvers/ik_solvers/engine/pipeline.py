@@ -41,7 +41,8 @@ from .path_request import PathCommand, PathOutcome, PathRequest
 from .refusal import Refusal, refusal_for
 from .robot_state import RobotState
 from .settings import NodeSettings
-from .trajectory import command_duration, CommandedMotion
+from .judges.continuity import moved_away
+from .trajectory import command_duration, CommandedMotion, largest_joint_jump
 from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
 from ..paths.controller_spline import ControllerSpline
@@ -196,19 +197,31 @@ class IKEngine(RobotState):
         settings, chain, q = candidate.settings, candidate.chain, candidate.q
         now = self._clock()
         with self._lock:
-            modelled, velocity = self._motion.state(chain.joint_names, now)
+            # The controller runs the node's last command (as modelled) until this one
+            # arrives, a little later than now; the joint states say where the arm is.
+            states = [self._motion.state(chain.joint_names, now + delay)
+                      for delay in (0.0, _ARRIVAL_DELAY)]
+        modelled, velocity = states[0]
+        if modelled is not None and largest_joint_jump(modelled, candidate.start) > moved_away(
+                settings):
+            # Something else moved the arm while the last command ran: the model is void.
+            states = [(None, np.zeros(chain.num_joints))]
+            modelled, velocity = states[0]
+        start = candidate.start if modelled is None else modelled
+        also = [(candidate.start, velocity)] + [state for state in states[1:]
+                                                if state[0] is not None]
         # Timed on the controller's cubic from its state, so that every instant keeps the
         # limits, not only the end (see engine/trajectory.py).
         try:
             duration = command_duration(
-                candidate.start, q, max_velocity=settings.velocity_scale * np.asarray(
+                start, q, max_velocity=_SHARE_OF_LIMITS * settings.velocity_scale * np.asarray(
                     chain.velocity_limits, dtype=float),
-                max_acceleration=np.full(chain.num_joints, settings.acceleration_limit),
+                max_acceleration=np.full(chain.num_joints,
+                                         _SHARE_OF_LIMITS * settings.acceleration_limit),
                 lower=chain.lower, upper=chain.upper, start_velocity=velocity,
-                also_from=modelled, min_duration=settings.min_duration)
+                also_from=also, min_duration=settings.min_duration)
             spline = ControllerSpline([duration], np.asarray(q, dtype=float)[None],
-                                      np.zeros((1, chain.num_joints)),
-                                      start_positions=candidate.start,
+                                      np.zeros((1, chain.num_joints)), start_positions=start,
                                       start_velocities=velocity)
         except (ValueError, IKError) as error:
             return None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
@@ -239,6 +252,14 @@ class IKEngine(RobotState):
         return handle_path(_PathWorld(self), request, settings, checks=self._checks,
                            judges=self._judges, external_lookup=self._external_lookup,
                            joint_limits=joint_limits, collision=collision)
+
+
+# s: a command reaches the controller this long after it is planned, at most (publication
+# and the controller's update period); the controller's state then is checked too.
+_ARRIVAL_DELAY = 0.01
+# Share of the velocity and acceleration limits a single-point command plans with: the state
+# the controller is really in differs a little from the node's model of it.
+_SHARE_OF_LIMITS = 0.99
 
 
 class _PathWorld:

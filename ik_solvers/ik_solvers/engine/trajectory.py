@@ -91,7 +91,8 @@ def trajectory_duration(start: Sequence[float], goal: Sequence[float],
 
 def command_duration(start: Sequence[float], goal: Sequence[float], *, max_velocity,
                      max_acceleration, lower=None, upper=None, start_velocity=None,
-                     also_from=None, min_duration: float = 0.1) -> float:
+                     also_from: Sequence[Tuple[Sequence[float], Sequence[float]]] = (),
+                     min_duration: float = 0.1) -> float:
     """
     Shortest duration of a single-point command whose controller cubic keeps every limit.
 
@@ -102,55 +103,55 @@ def command_duration(start: Sequence[float], goal: Sequence[float], *, max_veloc
     :param lower: (N,) position limits, or None; a start already past one may stay there.
     :param upper: (N,) position limits, or None.
     :param start_velocity: (N,) the controller's velocity at the start, rad/s; None: at rest.
-    :param also_from: (N,) another start the controller may be at (its own model of the last
-        command where the joint states say ``start``), with the same velocity; None: none.
+    :param also_from: Further ``(position, velocity)`` states the controller may be in when the
+        command arrives (its own model of the last command, now and a little later); the
+        cubic from each must keep the limits too.
     :param min_duration: s, > 0.
     :returns: Seconds, at least ``min_duration``.
     :raises ValueError: Sizes differ, a value is not finite, or no duration up to about 300
-        times the first guess keeps the limits from this start.
+        times the first guess keeps the limits from these states.
     """
     if not (math.isfinite(min_duration) and min_duration > 0.0):
         raise ValueError('min_duration must be a positive number of seconds, not %r'
                          % min_duration)
-    start = np.asarray(start, dtype=float)
     goal = np.asarray(goal, dtype=float)
-    width = start.size
-    velocity = np.zeros(width) if start_velocity is None else np.asarray(
-        start_velocity, dtype=float)
+    width = goal.size
+    states = [(start, np.zeros(width) if start_velocity is None else start_velocity)]
+    states += list(also_from)
+    states = [(np.asarray(position, dtype=float), np.asarray(velocity, dtype=float))
+              for position, velocity in states]
+    for position, velocity in states:
+        if not position.shape == goal.shape == velocity.shape:
+            raise ValueError('a start, the goal and a start velocity have %d, %d and %d '
+                             'entries' % (position.size, goal.size, velocity.size))
+        if not (np.isfinite(position).all() and np.isfinite(goal).all()
+                and np.isfinite(velocity).all()):
+            raise ValueError('starts, goal and start velocities must be finite')
     vmax, amax = _limits(max_velocity, width), _limits(max_acceleration, width)
-    if not start.shape == goal.shape == velocity.shape:
-        raise ValueError('start, goal and start_velocity have %d, %d and %d entries'
-                         % (start.size, goal.size, velocity.size))
-    if not (np.isfinite(start).all() and np.isfinite(goal).all()
-            and np.isfinite(velocity).all()):
-        raise ValueError('start, goal and start_velocity must be finite')
-    starts = [start] if also_from is None else [start, np.asarray(also_from, dtype=float)]
-    if starts[-1].shape != start.shape or not np.isfinite(starts[-1]).all():
-        raise ValueError('also_from must be %d finite numbers' % width)
-    low = np.minimum.reduce(starts) if lower is None else np.minimum.reduce(
-        [np.asarray(lower, dtype=float)] + starts)
-    high = np.maximum.reduce(starts) if upper is None else np.maximum.reduce(
-        [np.asarray(upper, dtype=float)] + starts)
-    distance = np.max([np.abs(goal - begin) for begin in starts], axis=0)
+    positions = [position for position, _ in states]
+    low = None if lower is None else np.minimum.reduce(
+        [np.asarray(lower, dtype=float)] + positions)
+    high = None if upper is None else np.maximum.reduce(
+        [np.asarray(upper, dtype=float)] + positions)
+    distance = np.max([np.abs(goal - position) for position in positions], axis=0)
     # The cubic from rest: peak velocity 1.5 d / T, acceleration 6 d / T^2 at both ends.
     duration = max(float(min_duration), float(np.max(1.5 * distance / vmax, initial=0.0)),
                    float(np.max(np.sqrt(6.0 * distance / amax), initial=0.0)))
     zero = np.zeros((1, width))
     for _ in range(_TRIES):
-        if all(_within(ControllerSpline([duration], goal[None], zero, start_positions=begin,
-                                        start_velocities=velocity), vmax, amax,
-                       low if lower is not None else None,
-                       high if upper is not None else None) for begin in starts):
+        if all(_within(ControllerSpline([duration], goal[None], zero, start_positions=position,
+                                        start_velocities=velocity), vmax, amax, low, high)
+               for position, velocity in states):
             return duration
         duration *= _GROWTH
     raise ValueError('no duration keeps the velocity, acceleration and position limits '
-                     'from the current motion (%.3g rad/s at most)' % float(np.max(np.abs(
-                         velocity), initial=0.0)))
+                     'from the current motion (%.3g rad/s at most)' % max(
+                         float(np.max(np.abs(velocity), initial=0.0)) for _, velocity in states))
 
 
 def _within(spline: ControllerSpline, vmax, amax, low, high) -> bool:
     return limit_excess(spline.sample_every(per_segment=_PER_SEGMENT), max_velocity=vmax,
-                        max_acceleration=amax, lower=low, upper=high).within(slack=1e-9)
+                        max_acceleration=amax, lower=low, upper=high).within(slack=0.0)
 
 
 def _limits(values, width: int) -> np.ndarray:
@@ -187,12 +188,15 @@ class CommandedMotion:
     def state(self, joint_names: Sequence[str],
               now: float) -> Tuple[Optional[np.ndarray], np.ndarray]:
         """
-        Return the position (None without a command) and velocity (rad/s) of the motion now.
+        Return the position and velocity (rad/s) of the motion now; None and zeros after it.
 
         :param joint_names: The joints asked about; a command of other joints counts as none.
         :param now: s, on the clock of :meth:`record`.
         """
-        if self._spline is None or tuple(joint_names) != self._names:
+        elapsed = now - self._started
+        if self._spline is None or tuple(joint_names) != self._names or \
+                elapsed > self._spline.duration:
+            # Over: the joint states say where the arm rests, better than the model.
             return None, np.zeros(len(joint_names))
-        position, velocity, _ = self._spline.state_at(now - self._started)
+        position, velocity, _ = self._spline.state_at(elapsed)
         return position, velocity
