@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from ik_solvers.paths import cartesian_path, time_parametrize, trajectory_limits, TrajectoryLimits
+from ik_solvers.paths.controller_replay import ControllerReplay
 from ik_solvers.paths.controller_spline import ControllerSpline, limit_excess
 
 UR5_HOME = np.array([0.0, -1.57, 1.57, -1.57, -1.57, 0.0])
@@ -104,3 +105,20 @@ def test_a_line_is_timed_alike_however_finely_it_is_cut(request, arm, home):
         assert excess.within(slack=1e-9), (points, excess)
         durations.append(result.trajectory.duration)
     assert max(durations) <= 1.1 * min(durations), durations
+
+
+def test_a_replayed_command_starts_from_the_state_the_one_before_left():
+    replay = ControllerReplay(('a', 'b'), [0.0, 0.0])
+    replay.receive(10.0, ('b', 'a'), [1.0], [[2.0, 1.0]], [[0.0, 0.0]])
+    replay.receive(10.4, ('a', 'b'), [0.5], [[0.0, 0.0]], [[0.0, 0.0]])
+    first, second = replay.commands
+    assert first.ran_for == pytest.approx(0.4) and second.ran_for == pytest.approx(0.5)
+    position, velocity, _ = first.spline.state_at(0.4)
+    assert position[0] == pytest.approx(1.0 * (3 * 0.16 - 2 * 0.064))  # the cubic, joint a
+    assert np.allclose(second.spline.state_at(0.0)[0], position)
+    assert np.allclose(second.spline.state_at(0.0)[1], velocity)
+    # Turning round within 0.5 s from that speed: beyond 1 rad/s^2, judged on what ran.
+    excess = replay.excess(max_velocity=[10.0, 10.0], max_acceleration=[1.0, 1.0])
+    assert excess.acceleration_ratio > 1.0
+    assert replay.excess(max_velocity=[10.0, 10.0], max_acceleration=[100.0, 100.0],
+                         lower=[-0.1, -0.1], upper=[2.1, 2.1]).within()
