@@ -177,8 +177,8 @@ class ControllerSpline:
             c[4] + tau * c[5]))))
         velocity = c[1] + tau * (2.0 * c[2] + tau * (3.0 * c[3] + tau * (
             4.0 * c[4] + tau * 5.0 * c[5])))
-        acceleration = 2.0 * c[2] + tau * (6.0 * c[3] + tau * (12.0 * c[4]
-                                                              + tau * 20.0 * c[5]))
+        acceleration = 2.0 * c[2] + tau * (6.0 * c[3] + tau * (
+            12.0 * c[4] + tau * 20.0 * c[5]))
         after = times > self.duration
         velocity[after] = 0.0
         acceleration[after] = 0.0
