@@ -15,8 +15,13 @@ per arm, over ``--repeats`` runs after one warm-up run:
 * the largest deviation of the tool from the ideal line between the points: forward kinematics
   at three intermediate times between every two points of the timed trajectory;
 * the largest joint change between consecutive points;
-* the trajectory's duration and its largest velocity and acceleration, by finite differences
-  of a 1 ms resampling, as shares of the limits.
+* the trajectory's duration and, on the spline a joint_trajectory_controller runs through its
+  points (:mod:`ik_solvers.paths.controller_spline`) sampled every 1 ms, its largest velocity
+  and acceleration as shares of the limits and its largest excursion past a URDF position
+  limit.
+
+A second table times the same short line (9 cm down, ``--dense-length``) cut into 100, 1,000
+and 9,000 points with the node's default tolerances: the duration should not depend on the cut.
 """
 
 import argparse
@@ -27,7 +32,9 @@ import numpy as np
 
 from .robots import bundled_robot_names, load_robot, vendor_robot_names
 from ..kinematics import Chain, RobotModel
+from ..exceptions import IKError
 from ..paths import cartesian_path, pose_errors, trajectory_limits, TimedTrajectory
+from ..paths.controller_spline import ControllerSpline, limit_excess
 
 __all__ = ['HOME_POSES', 'line_deviation', 'main', 'measure_arm']
 
@@ -74,16 +81,26 @@ def line_deviation(trajectory: TimedTrajectory, chain: Chain, start: np.ndarray,
     return float(np.max(np.linalg.norm(tips - (start + along[:, None] * direction), axis=1)))
 
 
-def _limit_shares(trajectory: TimedTrajectory, limits) -> List[float]:
+def controller_limit_shares(trajectory: TimedTrajectory, limits, chain: Chain) -> List[float]:
+    """
+    Peak velocity and acceleration shares and position excursion of what the controller runs.
+
+    :param trajectory: A timed trajectory, sent as it is (positions, velocities and
+        accelerations: quintic segments).
+    :param limits: The :class:`TrajectoryLimits` it was timed with.
+    :param chain: The chain, for the URDF position limits.
+    :returns: ``[max |v| / limit, max |a| / limit, max excursion past a position limit (rad
+        or m)]`` over a 1 ms sampling of the controller's spline.
+    """
     if trajectory.duration <= 0.0:
-        return [0.0, 0.0]
-    times = np.arange(0.0, trajectory.duration, _RESAMPLING_PERIOD)
-    positions, _, _ = trajectory.sample(np.append(times, trajectory.duration))
-    steps = np.diff(np.append(times, trajectory.duration))
-    velocities = np.diff(positions, axis=0) / steps[:, None]
-    accelerations = np.diff(velocities, axis=0) / (0.5 * (steps[1:] + steps[:-1]))[:, None]
-    return [float(np.max(np.abs(velocities) / limits.max_velocity)),
-            float(np.max(np.abs(accelerations) / limits.max_acceleration))]
+        return [0.0, 0.0, 0.0]
+    spline = ControllerSpline(trajectory.times, trajectory.positions, trajectory.velocities,
+                              trajectory.accelerations)
+    excess = limit_excess(spline.sample_every(_RESAMPLING_PERIOD),
+                          max_velocity=limits.max_velocity,
+                          max_acceleration=limits.max_acceleration, lower=chain.lower,
+                          upper=chain.upper)
+    return [excess.velocity_ratio, excess.acceleration_ratio, excess.position_excess]
 
 
 def measure_arm(name: str, *, length: float, step: float, repeats: int,
@@ -124,7 +141,8 @@ def measure_arm(name: str, *, length: float, step: float, repeats: int,
         walls.append(time.perf_counter() - wall)
     position_errors, orientation_errors = pose_errors(chain.fk_batch(result.positions),
                                                       result.targets)
-    velocity_share, acceleration_share = _limit_shares(result.trajectory, limits)
+    velocity_share, acceleration_share, excursion = controller_limit_shares(
+        result.trajectory, limits, chain)
     return {
         'arm': name, 'points': result.positions.shape[0], 'of': result.num_points,
         'fraction': result.fraction, 'reason': result.reason,
@@ -137,7 +155,37 @@ def measure_arm(name: str, *, length: float, step: float, repeats: int,
                                              goal[:3, 3]),
         'jump': result.max_joint_step, 'duration': result.trajectory.duration,
         'velocity_share': velocity_share, 'acceleration_share': acceleration_share,
+        'excursion': excursion,
     }
+
+
+def dense_durations(name: str, *, length: float, counts: Sequence[int],
+                    velocity_scale: float, acceleration: float) -> List[Optional[float]]:
+    """
+    Duration of the same line down cut into each number of points, node tolerances.
+
+    :returns: One duration (s) per count; None where the path was refused or not timed.
+    """
+    robot = load_robot(name)
+    chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
+    home = _home(name, chain)
+    goal = chain.fk(home)
+    goal[2, 3] -= length
+    limits = trajectory_limits(chain, default_acceleration=acceleration,
+                               velocity_scale=velocity_scale, max_path_duration=60.0)
+    durations: List[Optional[float]] = []
+    for count in counts:
+        try:
+            result = cartesian_path(chain, [goal], seed=home,
+                                    max_step=length / (count - 1.0001), jump_threshold=0.5,
+                                    position_tolerance=1e-4, orientation_tolerance=1e-3,
+                                    max_points=max(count, 10000), limits=limits)
+        except IKError:
+            durations.append(None)
+            continue
+        complete = result.reason == 'complete' and result.trajectory is not None
+        durations.append(result.trajectory.duration if complete else None)
+    return durations
 
 
 def main(argv: Sequence[str] = None) -> None:
@@ -151,6 +199,8 @@ def main(argv: Sequence[str] = None) -> None:
     parser.add_argument('--acceleration', type=float, default=5.0, help='rad/s^2, every joint')
     parser.add_argument('--jump-threshold', type=float, default=0.1, help='rad')
     parser.add_argument('--solver', default='jacobian_transpose')
+    parser.add_argument('--dense-length', type=float, default=0.09,
+                        help='m, the line of the timing-against-cut table')
     arguments = parser.parse_args(argv)
     available = set(bundled_robot_names()) | set(vendor_robot_names())
     print('%.0f cm line straight down at %.1f mm steps; velocity_scale %.2f, acceleration '
@@ -160,8 +210,8 @@ def main(argv: Sequence[str] = None) -> None:
              arguments.repeats))
     print('| arm | points | fraction | median ms | p95 ms | CPU ms | max pose error (m / rad) '
           '| max deviation from line (mm) | max joint jump (rad) | duration (s) '
-          '| peak velocity / limit | peak acceleration / limit |')
-    print('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|')
+          '| max velocity / limit | max acceleration / limit | max past URDF limit (rad) |')
+    print('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|')
     for name in arguments.robots:
         if name not in available:
             print('| %s | not installed |' % name)
@@ -171,11 +221,26 @@ def main(argv: Sequence[str] = None) -> None:
                           acceleration=arguments.acceleration,
                           jump_threshold=arguments.jump_threshold, solver=arguments.solver)
         print('| %s | %d/%d | %.3f (%s) | %.2f | %.2f | %.2f | %.1e / %.1e | %.3f | %.4f '
-              '| %.3f | %.3f | %.3f |'
+              '| %.3f | %.4f | %.4f | %.1e |'
               % (row['arm'], row['points'], row['of'], row['fraction'], row['reason'],
                  row['median_ms'], row['p95_ms'], row['cpu_ms'], row['position_error'],
                  row['orientation_error'], row['deviation_mm'], row['jump'], row['duration'],
-                 row['velocity_share'], row['acceleration_share']))
+                 row['velocity_share'], row['acceleration_share'], row['excursion']))
+    counts = (100, 1000, 9000)
+    print('\n%.0f cm line down cut into %s points (tolerances 1e-4 m, 1e-3 rad): duration (s)'
+          % (100 * arguments.dense_length, ', '.join('{:,}'.format(c) for c in counts)))
+    print('| arm | %s | max / min |' % ' | '.join('{:,} points'.format(c) for c in counts))
+    print('|---|%s--:|' % ('--:|' * len(counts)))
+    for name in arguments.robots:
+        if name not in available:
+            continue
+        durations = dense_durations(name, length=arguments.dense_length, counts=counts,
+                                    velocity_scale=arguments.velocity_scale,
+                                    acceleration=arguments.acceleration)
+        timed = [value for value in durations if value is not None]
+        spread = max(timed) / min(timed) if len(timed) == len(counts) else float('nan')
+        print('| %s | %s | %.3f |' % (name, ' | '.join(
+            'refused' if value is None else '%.3f' % value for value in durations), spread))
 
 
 if __name__ == '__main__':

@@ -117,7 +117,12 @@ def load_mesh(mesh: MeshFile, *, search_roots: Sequence[str] = (),
     if len(faces) == 0 or vertices.ndim != 2 or vertices.shape[1] != 3 or not np.isfinite(
             vertices).all():
         raise MeshLoadError('%s holds no usable triangles' % path)
-    vertices = vertices * np.asarray(mesh.scale, dtype=float)
+    scale = np.asarray(mesh.scale, dtype=float)
+    vertices = vertices * scale
+    if np.prod(scale) < 0.0:
+        # A mirror image turns every triangle inside out: reverse the winding so that the
+        # normals point outward again, as urdfdom's loaders do.
+        faces = faces[:, ::-1]
     if len(faces) <= max_triangles:
         return TriangleMesh(vertices=np.ascontiguousarray(vertices),
                             faces=np.ascontiguousarray(faces), source=str(path))

@@ -58,7 +58,8 @@ def size_problem(shape: Shape) -> str:
     Say what is wrong with a primitive's size, or return '' when it is usable.
 
     A size must be a finite positive number of metres: a zero or negative one encloses nothing
-    and a non-finite one everything.
+    and a non-finite one everything. A mesh's scale factors may be negative (a mirror image),
+    not zero or non-finite.
     """
     if isinstance(shape, Box):
         values = tuple(shape.size)
@@ -70,7 +71,7 @@ def size_problem(shape: Shape) -> str:
     elif isinstance(shape, Cylinder):
         values, names = (shape.radius, shape.length), ('radius', 'length')
     elif isinstance(shape, MeshFile):
-        values, names = tuple(shape.scale), ('scale x', 'scale y', 'scale z')
+        return _scale_problem(tuple(shape.scale))
     else:
         return ''
     for name, value in zip(names, values):
@@ -78,4 +79,17 @@ def size_problem(shape: Shape) -> str:
                 value, bool) or not math.isfinite(value) or value <= 0.0:
             return '%s %s must be a finite positive number of metres, got %r' % (
                 type(shape).__name__.lower(), name, value)
+    return ''
+
+
+def _scale_problem(values: tuple) -> str:
+    # A negative factor mirrors the mesh (urdfdom and Pinocchio load it, and a left/right limb
+    # pair is often one mesh and its mirror image); only a zero or non-finite factor, which
+    # flattens the mesh or sends it to infinity, is refused.
+    if len(values) != 3:
+        return 'a mesh scale needs 3 factors, got %d' % len(values)
+    for name, value in zip(('scale x', 'scale y', 'scale z'), values):
+        if not isinstance(value, (int, float, np.floating, np.integer)) or isinstance(
+                value, bool) or not math.isfinite(value) or value == 0.0:
+            return 'mesh %s must be a finite non-zero factor, got %r' % (name, value)
     return ''

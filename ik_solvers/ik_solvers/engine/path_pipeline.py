@@ -81,8 +81,9 @@ class PathWorld(Protocol):
     def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
         """Return where the chain is, as best known (the start of a command)."""
 
-    def remember_command(self, chain: Chain, q: np.ndarray) -> None:
-        """Remember where the last command ends."""
+    def remember_command(self, chain: Chain, q: np.ndarray,
+                         command: Optional[PathCommand] = None) -> None:
+        """Remember where the last command ends, and the command (its motion)."""
 
 
 def handle_path(world: PathWorld, request: PathRequest, settings: NodeSettings, *,
@@ -211,7 +212,7 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
     trajectory = result.trajectory
     command = PathCommand(tuple(chain.joint_names), trajectory.times, trajectory.positions,
                           trajectory.velocities, trajectory.accelerations)
-    world.remember_command(chain, trajectory.positions[-1])
+    world.remember_command(chain, trajectory.positions[-1], command)
     return PathOutcome(code, summary + '; commanded', command=command, **known)
 
 

@@ -37,13 +37,15 @@ from .inputs import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
 from .outcome import Command, IKOutcome, IKRequest
 from .path_pipeline import handle_path
-from .path_request import PathOutcome, PathRequest
+from .path_request import PathCommand, PathOutcome, PathRequest
 from .refusal import Refusal, refusal_for
 from .robot_state import RobotState
 from .settings import NodeSettings
-from .trajectory import trajectory_duration
+from .judges.continuity import moved_away
+from .trajectory import command_duration, CommandedMotion, largest_joint_jump
 from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
+from ..paths.controller_spline import ControllerSpline
 from ..solvers import IKResult, solve
 from ..solvers.solve import nearest_turn
 
@@ -81,6 +83,9 @@ class IKEngine(RobotState):
             scene when ``None``.
         """
         super().__init__(external_lookup=external_lookup, clock=clock, collisions=collisions)
+        self._clock = clock
+        # The controller's motion after the last command: its velocity starts the next one.
+        self._motion = CommandedMotion()
         self._judges = tuple(judges)
         self._fallbacks = tuple(fallbacks)
         self._checks = checks if checks is not None else InputChecks()
@@ -190,14 +195,39 @@ class IKEngine(RobotState):
 
     def _plan(self, candidate: Candidate) -> Tuple[Optional[Command], Optional[Refusal]]:
         settings, chain, q = candidate.settings, candidate.chain, candidate.q
+        now = self._clock()
+        with self._lock:
+            # The controller runs the node's last command (as modelled) until this one
+            # arrives, a little later than now; the joint states say where the arm is.
+            states = [self._motion.state(chain.joint_names, now + delay)
+                      for delay in (0.0, _ARRIVAL_DELAY)]
+        modelled, velocity = states[0]
+        if modelled is not None and largest_joint_jump(modelled, candidate.start) > moved_away(
+                settings):
+            # Something else moved the arm while the last command ran: the model is void.
+            states = [(None, np.zeros(chain.num_joints))]
+            modelled, velocity = states[0]
+        start = candidate.start if modelled is None else modelled
+        also = [(candidate.start, velocity)] + [state for state in states[1:]
+                                                if state[0] is not None]
+        # Timed on the controller's cubic from its state, so that every instant keeps the
+        # limits, not only the end (see engine/trajectory.py).
         try:
-            duration = trajectory_duration(candidate.start, q, chain.velocity_limits,
-                                           velocity_scale=settings.velocity_scale,
-                                           min_duration=settings.min_duration)
-        except ValueError as error:
+            duration = command_duration(
+                start, q, max_velocity=_SHARE_OF_LIMITS * settings.velocity_scale * np.asarray(
+                    chain.velocity_limits, dtype=float),
+                max_acceleration=np.full(chain.num_joints,
+                                         _SHARE_OF_LIMITS * settings.acceleration_limit),
+                lower=chain.lower, upper=chain.upper, start_velocity=velocity,
+                also_from=also, min_duration=settings.min_duration)
+            spline = ControllerSpline([duration], np.asarray(q, dtype=float)[None],
+                                      np.zeros((1, chain.num_joints)), start_positions=start,
+                                      start_velocities=velocity)
+        except (ValueError, IKError) as error:
             return None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
         with self._lock:
             self._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
+            self._motion.record(chain.joint_names, spline, now)
         return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
                        duration), None
 
@@ -224,6 +254,14 @@ class IKEngine(RobotState):
                            joint_limits=joint_limits, collision=collision)
 
 
+# s: a command reaches the controller this long after it is planned, at most (publication
+# and the controller's update period); the controller's state then is checked too.
+_ARRIVAL_DELAY = 0.01
+# Share of the velocity and acceleration limits a single-point command plans with: the state
+# the controller is really in differs a little from the node's model of it.
+_SHARE_OF_LIMITS = 0.99
+
+
 class _PathWorld:
     """The engine's model, joint states and last command, as a path request sees them."""
 
@@ -242,9 +280,14 @@ class _PathWorld:
     def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
         return self._engine._where(chain, joint_positions)[0]
 
-    def remember_command(self, chain: Chain, q: np.ndarray) -> None:
+    def remember_command(self, chain: Chain, q: np.ndarray,
+                         command: Optional[PathCommand] = None) -> None:
         with self._engine._lock:
             self._engine._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
+            if command is not None:
+                self._engine._motion.record(chain.joint_names, ControllerSpline(
+                    command.times, command.positions, command.velocities,
+                    command.accelerations), self._engine._clock())
 
 
 def _accepted_message(candidate: Candidate) -> str:

@@ -164,8 +164,9 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         floating_range=(1e-3, MAX_TIMEOUT)),
     ParameterSpec(
         'acceleration_limit', 5.0,
-        'Acceleration limit of every joint a timed Cartesian path keeps, in rad/s^2 (m/s^2), '
-        'unless joint_limits_file gives the joint its own.',
+        'Acceleration limit of every joint that every command keeps at every instant, in '
+        'rad/s^2 (m/s^2); a timed Cartesian path uses the joint\'s own where '
+        'joint_limits_file gives one.',
         floating_range=(1e-3, 1000.0)),
     ParameterSpec(
         'joint_limits_file', '',

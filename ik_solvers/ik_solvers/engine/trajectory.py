@@ -9,14 +9,30 @@ positions (or non-empty velocities) of a size other than the number of names, wh
 A header stamp of zero means "start now". The command is therefore a single point, the goal,
 reached at a time T > 0 with zero velocity: the controller interpolates from wherever the joints
 are, so a stale start point can never cause a jump.
+
+The controller joins its state (position and velocity) to that point by a cubic, which peaks at
+1.5 times the mean velocity and starts with an acceleration of 6 d / T^2 from rest: a duration
+of distance / velocity limit is 1.5 times too short. :func:`command_duration` gives the
+shortest T whose cubic, sampled every millisecond from the state the controller is in (the
+node's previous command, still running, sets its velocity; :class:`CommandedMotion` keeps it),
+keeps the velocity, acceleration and position limits.
 """
 
 import math
-from typing import Sequence
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ['largest_joint_jump', 'trajectory_duration']
+from ..paths.controller_spline import ControllerSpline, limit_excess
+
+__all__ = ['CommandedMotion', 'command_duration', 'largest_joint_jump', 'trajectory_duration']
+
+# Each try of command_duration is this much longer than the one before, at most this often: a
+# moving start may need a longer motion to turn round within the acceleration limit.
+_GROWTH = 1.1
+_TRIES = 60
+# Samples inside the command's cubic besides the 1 ms grid.
+_PER_SEGMENT = 16
 
 
 def largest_joint_jump(start: Sequence[float], goal: Sequence[float]) -> float:
@@ -71,3 +87,116 @@ def trajectory_duration(start: Sequence[float], goal: Sequence[float],
     times = np.abs(goal - start)[usable] / (velocity_scale * limits[usable])
     slowest = float(np.max(times)) if times.size else 0.0
     return max(slowest, float(min_duration))
+
+
+def command_duration(start: Sequence[float], goal: Sequence[float], *, max_velocity,
+                     max_acceleration, lower=None, upper=None, start_velocity=None,
+                     also_from: Sequence[Tuple[Sequence[float], Sequence[float]]] = (),
+                     min_duration: float = 0.1) -> float:
+    """
+    Shortest duration of a single-point command whose controller cubic keeps every limit.
+
+    :param start: (N,) where the controller starts, rad or m.
+    :param goal: (N,) the point, reached at rest.
+    :param max_velocity: (N,) rad/s (scales applied); not finite or not positive: no limit.
+    :param max_acceleration: (N,) rad/s^2; likewise.
+    :param lower: (N,) position limits, or None; a start already past one may stay there.
+    :param upper: (N,) position limits, or None.
+    :param start_velocity: (N,) the controller's velocity at the start, rad/s; None: at rest.
+    :param also_from: Further ``(position, velocity)`` states the controller may be in when the
+        command arrives (its own model of the last command, now and a little later); the
+        cubic from each must keep the limits too.
+    :param min_duration: s, > 0.
+    :returns: Seconds, at least ``min_duration``.
+    :raises ValueError: Sizes differ, a value is not finite, or no duration up to about 300
+        times the first guess keeps the limits from these states.
+    """
+    if not (math.isfinite(min_duration) and min_duration > 0.0):
+        raise ValueError('min_duration must be a positive number of seconds, not %r'
+                         % min_duration)
+    goal = np.asarray(goal, dtype=float)
+    width = goal.size
+    states = [(start, np.zeros(width) if start_velocity is None else start_velocity)]
+    states += list(also_from)
+    states = [(np.asarray(position, dtype=float), np.asarray(velocity, dtype=float))
+              for position, velocity in states]
+    for position, velocity in states:
+        if not position.shape == goal.shape == velocity.shape:
+            raise ValueError('a start, the goal and a start velocity have %d, %d and %d '
+                             'entries' % (position.size, goal.size, velocity.size))
+        if not (np.isfinite(position).all() and np.isfinite(goal).all()
+                and np.isfinite(velocity).all()):
+            raise ValueError('starts, goal and start velocities must be finite')
+    vmax, amax = _limits(max_velocity, width), _limits(max_acceleration, width)
+    positions = [position for position, _ in states]
+    low = None if lower is None else np.minimum.reduce(
+        [np.asarray(lower, dtype=float)] + positions)
+    high = None if upper is None else np.maximum.reduce(
+        [np.asarray(upper, dtype=float)] + positions)
+    distance = np.max([np.abs(goal - position) for position in positions], axis=0)
+    # The cubic from rest: peak velocity 1.5 d / T, acceleration 6 d / T^2 at both ends.
+    duration = max(float(min_duration), float(np.max(1.5 * distance / vmax, initial=0.0)),
+                   float(np.max(np.sqrt(6.0 * distance / amax), initial=0.0)))
+    zero = np.zeros((1, width))
+    for _ in range(_TRIES):
+        if all(_within(ControllerSpline([duration], goal[None], zero, start_positions=position,
+                                        start_velocities=velocity), vmax, amax, low, high)
+               for position, velocity in states):
+            return duration
+        duration *= _GROWTH
+    raise ValueError('no duration keeps the velocity, acceleration and position limits '
+                     'from the current motion (%.3g rad/s at most)' % max(
+                         float(np.max(np.abs(velocity), initial=0.0)) for _, velocity in states))
+
+
+def _within(spline: ControllerSpline, vmax, amax, low, high) -> bool:
+    return limit_excess(spline.sample_every(per_segment=_PER_SEGMENT), max_velocity=vmax,
+                        max_acceleration=amax, lower=low, upper=high).within(slack=0.0)
+
+
+def _limits(values, width: int) -> np.ndarray:
+    array = np.asarray(values, dtype=float).reshape(-1)
+    if array.size != width:
+        raise ValueError('%d limits for %d joints' % (array.size, width))
+    return np.where(np.isfinite(array) & (array > 0.0), array, np.inf)
+
+
+class CommandedMotion:
+    """
+    The motion the controller runs after the node's last command, as the node modelled it.
+
+    Not thread-safe on its own: the engine calls it under its lock.
+    """
+
+    def __init__(self) -> None:
+        """Start with no command: the joints at rest."""
+        self._names: Tuple[str, ...] = ()
+        self._spline: Optional[ControllerSpline] = None
+        self._started = 0.0
+
+    def record(self, joint_names: Sequence[str], spline: ControllerSpline,
+               started: float) -> None:
+        """
+        Remember a command's spline and when it was sent.
+
+        :param joint_names: The joints it moves, in the spline's order.
+        :param spline: The controller's spline of the command.
+        :param started: s on the clock :meth:`velocity` is asked with.
+        """
+        self._names, self._spline, self._started = tuple(joint_names), spline, float(started)
+
+    def state(self, joint_names: Sequence[str],
+              now: float) -> Tuple[Optional[np.ndarray], np.ndarray]:
+        """
+        Return the position and velocity (rad/s) of the motion now; None and zeros after it.
+
+        :param joint_names: The joints asked about; a command of other joints counts as none.
+        :param now: s, on the clock of :meth:`record`.
+        """
+        elapsed = now - self._started
+        if self._spline is None or tuple(joint_names) != self._names or \
+                elapsed > self._spline.duration:
+            # Over: the joint states say where the arm rests, better than the model.
+            return None, np.zeros(len(joint_names))
+        position, velocity, _ = self._spline.state_at(elapsed)
+        return position, velocity

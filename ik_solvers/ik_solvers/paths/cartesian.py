@@ -38,6 +38,7 @@ from .jumps import check_jump_options, relative_jump_index
 from .limits import TrajectoryLimits
 from .parametrization import time_parametrize
 from .pose_errors import pose_errors
+from .timing_knots import timing_knots
 from .trajectory import TimedTrajectory
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     'CollisionCheck',
     'DEFAULT_MAX_POINTS',
     'DEFAULT_WALK_STEPS',
+    'MIN_KNOT_STEP',
     'STOP_REASONS',
     'cartesian_path',
 ]
@@ -64,6 +66,10 @@ DEFAULT_WALK_STEPS = 4
 # threshold, as far as the search itself lets a warm start go before it looks for a nearer
 # solution: a larger motion is the search's to judge.
 _WALK_MOTION = 0.5
+#: m: least tip motion between two points of the timed trajectory, however exact the points.
+MIN_KNOT_STEP = 1e-5
+# Least spacing of those points in multiples of the largest pose error of the path's points.
+_KNOT_ERRORS = 100.0
 
 
 @dataclass(frozen=True)
@@ -87,7 +93,11 @@ class CartesianPathResult:
         target's, rad.
     :ivar max_joint_step: Largest change of one joint between consecutive rows, rad or m.
     :ivar message: Why it stopped, in words.
-    :ivar trajectory: The timed trajectory of ``positions`` when limits were given, else None.
+    :ivar trajectory: The timed trajectory when limits were given, else None: through every
+        row of ``positions`` when the tip moves between them by at least 100 times the
+        largest pose error of the rows (and :data:`MIN_KNOT_STEP`), else through evenly spaced
+        rows that far apart, the first, the last and each waypoint's included (see
+        :mod:`.timing_knots`).
     :ivar collision_report: The collision model's report of the first colliding point, if any.
     :ivar handed_over: Points the compiled walk left to the solver (see ``walk_steps``).
     :ivar elapsed: Time spent, s, the parametrization included.
@@ -242,7 +252,20 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
         detail = 'point %d is not confirmed by forward kinematics' % reached
     joint_path = positions[:kept].copy()
     steps = np.abs(np.diff(joint_path, axis=0))
-    trajectory = None if limits is None else time_parametrize(joint_path, limits)
+    trajectory = None
+    if limits is not None:
+        # The timing goes through points far apart compared with their errors (see
+        # timing_knots): a path cut finer than its errors would be timed by its noise.
+        knot_step = max(MIN_KNOT_STEP, _KNOT_ERRORS * float(position_errors.max()))
+        knots, parameters = timing_knots(
+            targets[:kept], path.segment_of_point[:kept], min_step=knot_step,
+            min_angle=max(knot_step / chain.length_scale,
+                          _KNOT_ERRORS * float(orientation_errors.max())))
+        # Along the tip's travel where it moves between every two kept points; a path that
+        # turns on the spot somewhere keeps equal steps.
+        moving = np.all(np.diff(parameters) > 0.0)
+        trajectory = time_parametrize(joint_path[knots], limits,
+                                      parameters=parameters if moving else None)
     return CartesianPathResult(
         joint_names=tuple(chain.joint_names), positions=joint_path,
         targets=targets[:kept].copy(),

@@ -59,12 +59,16 @@ class TrajectoryLimits:
     :ivar max_velocity: (N,) largest speed of each joint, rad/s or m/s, finite and positive.
     :ivar max_acceleration: (N,) largest acceleration, rad/s^2 or m/s^2, finite and positive.
     :ivar max_path_duration: Longest accepted duration of a whole path, s (inf: no limit).
+    :ivar lower: (N,) lower position limits, rad or m (-inf: none), or None for none.
+    :ivar upper: (N,) upper position limits, or None for none.
     """
 
     joint_names: Tuple[str, ...]
     max_velocity: np.ndarray
     max_acceleration: np.ndarray
     max_path_duration: float = math.inf
+    lower: Optional[np.ndarray] = None
+    upper: Optional[np.ndarray] = None
 
 
 def _positive(value: Any, what: str) -> float:
@@ -142,7 +146,8 @@ def trajectory_limits(chain, *, joint_limits: Optional[Mapping[str, Any]] = None
 
     Each joint's velocity limit is the URDF's, lowered by a joint_limits entry where it sets a
     smaller one, times ``velocity_scale``; its acceleration limit is its entry's
-    ``max_acceleration``, else ``default_acceleration``, times ``acceleration_scale``.
+    ``max_acceleration``, else ``default_acceleration``, times ``acceleration_scale``. The
+    position limits are the chain's.
 
     :param chain: A :class:`ik_solvers.Chain`; its ``velocity_limits`` are the URDF's.
     :param joint_limits: A joint_limits.yaml mapping (see :func:`parse_joint_limits`), or the
@@ -189,7 +194,9 @@ def trajectory_limits(chain, *, joint_limits: Optional[Mapping[str, Any]] = None
                                  % ', '.join(missing))
     return TrajectoryLimits(joint_names=tuple(names), max_velocity=velocity,
                             max_acceleration=acceleration,
-                            max_path_duration=float(max_path_duration))
+                            max_path_duration=float(max_path_duration),
+                            lower=np.array(chain.lower, dtype=float),
+                            upper=np.array(chain.upper, dtype=float))
 
 
 def _entries(joint_limits: Optional[Mapping[str, Any]]) -> Mapping[str, JointLimit]:

@@ -12,19 +12,23 @@ Analysis", 2018) finds the fastest timing with the path at rest at both ends, on
 of s. Its cost grows with the grid, so a coarse grid (``grid_points``) comes first; the limits
 are then checked at every path point, at every grid point on both of its sides, and midway
 between them all. A grid too coarse for a strongly curved joint path (off by more than 5 %) is
-refined four times over, up to one grid point per path point; what is left over is removed by
-running the whole timing uniformly slower, which divides velocities by the factor and
-accelerations by its square. The trajectory returned keeps every limit wherever it was
-checked. The choice of toppra, by measurement, is recorded in docs/DECISIONS.md.
+refined four times over, up to one grid point per path point. The controller does not run
+that motion but the quintic through the points' positions, velocities and accelerations:
+:func:`.fit_to_controller` checks that curve every millisecond and repairs the points until it
+keeps every limit, positions included; what is left over is removed by running the whole timing
+uniformly slower, which divides velocities by the factor and accelerations by its square.
+The trajectory returned keeps every limit on the controller's curve, which is also what
+:meth:`TimedTrajectory.sample` gives. The choice of toppra, by measurement, is recorded in
+docs/DECISIONS.md.
 """
 
-import math
 import time
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
 import numpy as np
 
 from ..exceptions import InvalidPathError, TimeParametrizationError
+from .controller_fit import fit_to_controller
 from .joint_spline import joint_spline
 from .limits import TrajectoryLimits
 from .trajectory import PathTiming, TimedTrajectory
@@ -69,8 +73,14 @@ def _constraints(limits: TrajectoryLimits):
     return found
 
 
-def _parameters(count: int) -> np.ndarray:
-    return np.arange(count, dtype=float) / (count - 1)
+def _parameters(count: int, given: Optional[np.ndarray]) -> np.ndarray:
+    if given is None:
+        return np.arange(count, dtype=float) / (count - 1)
+    parameters = np.asarray(given, dtype=float)
+    if parameters.shape != (count,) or parameters[0] != 0.0 or parameters[-1] != 1.0 \
+            or np.any(np.diff(parameters) <= 0.0):
+        raise InvalidPathError('parameters must rise strictly from 0 to 1, one per point')
+    return parameters
 
 
 def _stage_of(grid: np.ndarray, parameters: np.ndarray) -> np.ndarray:
@@ -129,13 +139,16 @@ def _check_inputs(positions, limits: TrajectoryLimits) -> np.ndarray:
 
 
 def time_parametrize(positions, limits: TrajectoryLimits, *,
-                     grid_points: int = DEFAULT_GRID_POINTS) -> TimedTrajectory:
+                     grid_points: int = DEFAULT_GRID_POINTS,
+                     parameters: Optional[np.ndarray] = None) -> TimedTrajectory:
     """
     Time a joint path as fast as the limits allow, at rest at both ends.
 
     :param positions: (K, N) joint path, rad or m, one row per path point.
     :param limits: The :class:`TrajectoryLimits` of the chain (scales already applied).
     :param grid_points: Grid points of the first parametrization, >= 2.
+    :param parameters: (K,) path parameter of each point, from 0 to 1, strictly increasing
+        (the share of the tip's travel, say, for points unevenly spaced); None: equal steps.
     :returns: A :class:`TimedTrajectory` with a point per path point; a path that does not move
         becomes a single point at time 0.
     :raises InvalidPathError: ``positions`` has the wrong shape or non-finite values.
@@ -151,13 +164,16 @@ def time_parametrize(positions, limits: TrajectoryLimits, *,
         return TimedTrajectory(joint_names=limits.joint_names, times=np.zeros(1),
                                positions=array[:1].copy(), velocities=still,
                                accelerations=still.copy())
-    parameters = _parameters(count)
+    parameters = _parameters(count, parameters)
     path = joint_spline(parameters, array)
     # At least three grid points: one stage from rest to rest at a constant acceleration
     # cannot move. Refining stops at one grid point per path point.
     size = max(grid_points, 3)
     while True:
-        grid = np.linspace(0.0, 1.0, size)
+        # Grid points on path points: the path acceleration jumps at grid points, and the
+        # controller's quintic, which joins the points, cannot follow a jump inside a segment.
+        grid = parameters[np.unique(np.round(np.linspace(0.0, count - 1, min(size, count)))
+                                    .astype(int))] if count >= 3 else np.linspace(0.0, 1.0, size)
         path_velocity = _path_velocities(path, grid, limits)
         velocity_ratio, acceleration_ratio = _worst_ratios(path, parameters, grid,
                                                            path_velocity, limits)
@@ -165,24 +181,32 @@ def time_parametrize(positions, limits: TrajectoryLimits, *,
         if size >= finest or max(velocity_ratio, acceleration_ratio) <= _REFINE_ABOVE:
             break
         size = min(finest, _REFINEMENT * (size - 1) + 1)
-    slower = max(1.0, velocity_ratio, math.sqrt(acceleration_ratio))
-    path_velocity = path_velocity / slower
+    # What toppra's own curve leaves over between grid points is not slowed away here: the
+    # controller runs another curve, which fit_to_controller checks and slows.
     timing = _timing(grid, path_velocity)
-    if timing.grid_times[-1] > limits.max_path_duration:
-        raise TimeParametrizationError(
-            'the path needs %.3f s within the limits, more than max_path_duration (%.3f s)'
-            % (timing.grid_times[-1], limits.max_path_duration))
+    _check_duration(timing.grid_times[-1], limits)
     times, velocities, accelerations = _at_points(path, parameters, timing)
+    fitted = fit_to_controller(times, array, velocities, accelerations,
+                               max_velocity=limits.max_velocity,
+                               max_acceleration=limits.max_acceleration, lower=limits.lower,
+                               upper=limits.upper)
+    _check_duration(fitted.times[-1], limits)
+    spline = fitted.spline
 
     def sampler(sample_times: np.ndarray):
-        s, ds, dds = timing.at_times(sample_times)
-        first = path(s, 1)
-        return (path(s), first * ds[:, None],
-                first * dds[:, None] + path(s, 2) * (ds ** 2)[:, None])
+        samples = spline.sample(sample_times)
+        return samples.positions, samples.velocities, samples.accelerations
 
-    return TimedTrajectory(joint_names=limits.joint_names, times=times, positions=array,
-                           velocities=velocities, accelerations=accelerations,
-                           time_scale=slower, _sampler=sampler)
+    return TimedTrajectory(joint_names=limits.joint_names, times=fitted.times, positions=array,
+                           velocities=fitted.velocities, accelerations=fitted.accelerations,
+                           time_scale=fitted.time_scale, _sampler=sampler)
+
+
+def _check_duration(duration: float, limits: TrajectoryLimits) -> None:
+    if duration > limits.max_path_duration:
+        raise TimeParametrizationError(
+            'the path needs %.3f s within the limits, more than max_path_duration (%.3f s)'
+            % (duration, limits.max_path_duration))
 
 
 def _timing(grid: np.ndarray, path_velocity: np.ndarray) -> PathTiming:
@@ -211,6 +235,12 @@ def _at_points(path, parameters: np.ndarray, timing: PathTiming):
                                                  where=sums > 0.0)
     speed[0] = speed[-1] = 0.0
     squared[0] = squared[-1] = 0.0
+    # The path acceleration jumps at a grid point; a point there gets the mean of the stages on
+    # both sides, so that the controller's quintic, which joins the points' accelerations,
+    # neither under- nor overshoots the timing on either side.
+    on_grid = (offset == 0.0) & (stage > 0)
+    acceleration = np.where(on_grid, 0.5 * (acceleration + timing.path_acceleration[
+        np.maximum(stage - 1, 0)]), acceleration)
     first = path(parameters, 1)
     velocities = first * speed[:, None]
     accelerations = first * acceleration[:, None] + path(parameters, 2) * squared[:, None]

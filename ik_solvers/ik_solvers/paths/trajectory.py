@@ -3,10 +3,11 @@
 """
 A timed joint path: when each path point is reached, and how fast, as plain arrays.
 
-The motion between the points follows the geometric path (a cubic spline through the joint
-path, in a path parameter s from 0 to 1 in equal steps per point) and a timing law s(t) with a
-constant path acceleration between grid points, as the time-optimal parametrization produced
-it. Sampling at any time gives positions, velocities and accelerations of that same motion.
+The timing comes from a geometric path (a cubic spline through the joint path, in a path
+parameter s from 0 to 1 in equal steps per point) and a timing law s(t) with a constant path
+acceleration between grid points, as the time-optimal parametrization produced it. Between the
+points the robot runs what a joint_trajectory_controller makes of them, the quintic through
+their positions, velocities and accelerations; sampling at any time gives that motion.
 """
 
 from dataclasses import dataclass, field
@@ -63,7 +64,8 @@ class TimedTrajectory:
     :ivar velocities: (K, N) rad/s or m/s; zero at the first and last point.
     :ivar accelerations: (K, N) rad/s^2 or m/s^2 (at a grid point, that of the stage after it).
     :ivar time_scale: How much slower than the parametrization's own timing the trajectory
-        runs (1.0 unless the final check of the limits between grid points slowed it).
+        runs (1.0 unless the checks of the limits between grid points and on the controller's
+        spline slowed it).
     """
 
     joint_names: Tuple[str, ...]

@@ -89,9 +89,11 @@ class IKNode(Node):
         self.create_subscription(String, ROBOT_DESCRIPTION_TOPIC, self._on_description, latched)
         self.create_subscription(JointState, JOINT_STATES_TOPIC, self._on_joint_states,
                                  qos_profile_sensor_data)
-        # Depth 1: only the newest target matters, older ones would be dropped anyway.
+        # Depth 1: only the newest target matters, older ones would be dropped anyway. Best
+        # effort matches reliable and best-effort publishers alike (teleoperation and web
+        # bridges publish with sensor-data QoS); a reliable subscription drops the latter.
         self.create_subscription(PoseStamped, TARGET_POSE_TOPIC, self._targets.put,
-                                 QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE))
+                                 QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
         # The node spins on one thread (rclpy's multi-threaded executor cost more CPU than the
         # solves and made the node skip most dragged goals); solves run on worker threads.
         self._solve_service = SolveIKService(

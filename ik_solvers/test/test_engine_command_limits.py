@@ -1,0 +1,99 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+A single-point command keeps the limits at every instant of the controller's cubic.
+
+joint_trajectory_controller joins its state (position and velocity) to a point given with
+positions and velocities by a cubic; these tests sample that cubic every millisecond, from rest
+and from the motion of the previous command, still running when the next one arrives.
+"""
+
+from pathlib import Path
+
+from ik_solvers.engine.outcome import IKRequest
+from ik_solvers.engine.pipeline import IKEngine
+from ik_solvers.engine.pose_math import xyzw_quaternion
+from ik_solvers.engine.settings import NodeSettings
+from ik_solvers.engine.trajectory import command_duration, trajectory_duration
+from ik_solvers.paths.controller_spline import ControllerSpline, limit_excess
+import numpy as np
+import pytest
+
+UR5 = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
+HOME = np.array([0.0, -1.57, 1.57, -1.57, -1.57, 0.0])
+SETTINGS = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.0)
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def _spline(start, velocity, command):
+    width = len(command.positions)
+    return ControllerSpline([command.duration], [command.positions], np.zeros((1, width)),
+                            start_positions=start, start_velocities=velocity)
+
+
+def _excess(spline, chain, settings):
+    return limit_excess(spline.sample_every(0.001),
+                        max_velocity=settings.velocity_scale * chain.velocity_limits,
+                        max_acceleration=np.full(chain.num_joints, settings.acceleration_limit),
+                        lower=chain.lower, upper=chain.upper)
+
+
+def test_distance_over_velocity_is_too_short_and_the_command_duration_is_not():
+    start, goal = np.zeros(2), np.array([1.0, -0.2])
+    limits = dict(max_velocity=np.array([1.0, 1.0]), max_acceleration=np.array([5.0, 5.0]))
+    old = trajectory_duration(start, goal, limits['max_velocity'], velocity_scale=1.0)
+    new = command_duration(start, goal, **limits)
+    for duration, within in ((old, False), (new, True)):
+        spline = ControllerSpline([duration], [goal], [[0.0, 0.0]], start_positions=start,
+                                  start_velocities=[0.0, 0.0])
+        excess = limit_excess(spline.sample_every(0.001), **limits)
+        assert excess.within() == within, excess
+    # From a motion away from the goal the cubic must turn round: still within the limits.
+    velocity = np.array([-0.9, 0.5])
+    duration = command_duration(start, goal, start_velocity=velocity, lower=[-0.5, -0.5],
+                                upper=[1.0, 1.0], **limits)
+    spline = ControllerSpline([duration], [goal], [[0.0, 0.0]], start_positions=start,
+                              start_velocities=velocity)
+    assert limit_excess(spline.sample_every(0.001), lower=[-0.5, -0.5], upper=[1.0, 1.0],
+                        **limits).within()
+
+
+def test_commands_in_a_row_keep_the_limits_from_the_motion_they_interrupt():
+    clock = _Clock()
+    engine = IKEngine(clock=clock)
+    chain = engine.load_description(UR5, '', 'tool0')
+    engine.update_joint_states(chain.joint_names, HOME)
+    goals = [HOME + np.array([0.6, -0.3, 0.4, 0.5, -0.6, 0.8]),
+             HOME + np.array([-0.2, 0.1, -0.3, 0.2, 0.3, -0.4]),
+             HOME + np.array([0.3, 0.2, 0.1, -0.3, 0.2, 0.5])]
+    start, velocity = HOME, np.zeros(chain.num_joints)
+    for goal in goals:
+        pose = chain.fk(goal)
+        outcome = engine.handle(IKRequest(position=tuple(pose[:3, 3]),
+                                          orientation=tuple(xyzw_quaternion(pose)),
+                                          execute=True), SETTINGS)
+        assert outcome.command is not None, outcome.message
+        spline = _spline(start, velocity, outcome.command)
+        excess = _excess(spline, chain, SETTINGS)
+        assert excess.within(slack=1e-9), excess
+        assert max(excess.velocity_ratio, excess.acceleration_ratio) > 0.5  # not idle
+        # The next goal arrives a third of the way through, while the arm moves fast.
+        clock.now += outcome.command.duration / 3.0
+        start, velocity, _ = spline.state_at(outcome.command.duration / 3.0)
+        assert np.max(np.abs(velocity)) > 0.1
+        engine.update_joint_states(chain.joint_names, start)
+
+
+@pytest.mark.parametrize('options', [dict(min_duration=0.0), dict(max_velocity=[1.0, 1.0])])
+def test_bad_command_duration_options_are_refused(options):
+    arguments = dict(max_velocity=[1.0], max_acceleration=[1.0])
+    arguments.update(options)
+    with pytest.raises(ValueError):
+        command_duration([0.0], [1.0], **arguments)
