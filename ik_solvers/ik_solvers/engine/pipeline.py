@@ -35,6 +35,7 @@ from .fallback import Fallback
 from .frames import ExternalLookup
 from .inputs import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
+from .motion_plan import MotionPlan, plan_motion
 from .outcome import Command, IKOutcome, IKRequest
 from .path_pipeline import handle_path
 from .path_request import PathOutcome, PathRequest
@@ -170,10 +171,25 @@ class IKEngine(RobotState):
         known['collision'] = collision_verdict(candidate, model, joints, unchecked,
                                                self._collisions.summary(model))
         # 4. Plan the command.
-        command = None
+        plan = MotionPlan()
         if refusal is None and candidate.commanding:
-            command, refusal = self._plan(candidate)
-        return _outcome(candidate, refusal, command, known)
+            if candidate.streamed:
+                command, refusal = self._plan(candidate)
+                plan = MotionPlan(command=command)
+            else:
+                plan = self._plan_motion(candidate)
+                refusal = plan.refusal
+        return _outcome(candidate, refusal, plan, known)
+
+    def _plan_motion(self, candidate: Candidate) -> MotionPlan:
+        # A one-shot command may move far: swept-checked, routed around what is in the way
+        # (OMPL), or refused (engine/motion_plan.py).
+        plan = plan_motion(candidate)
+        if plan.refusal is None:
+            with self._lock:
+                self._last_command = (tuple(candidate.chain.joint_names),
+                                      np.array(candidate.q, dtype=float))
+        return plan
 
     def _judge(self, candidate: Candidate) -> Tuple[Candidate, Optional[Refusal]]:
         refusal = first_refusal(self._judges, candidate)
@@ -256,16 +272,17 @@ def _accepted_message(candidate: Candidate) -> str:
     return '%s reached the target: %s' % (candidate.solver, candidate.summary)
 
 
-def _outcome(candidate: Candidate, refusal: Optional[Refusal], command: Optional[Command],
+def _outcome(candidate: Candidate, refusal: Optional[Refusal], plan: MotionPlan,
              known: Dict[str, Any]) -> IKOutcome:
     """Give the outcome of a judged (and perhaps commanded) candidate."""
     known.update(result=candidate.result, reached=candidate.reached)
     accepted = _accepted_message(candidate)
     if refusal is None:
         message = accepted
-        if command is not None and not candidate.streamed:
-            message += '; commanded'
-        return IKOutcome(candidate.claim, message, command=command, **known)
+        if (plan.command is not None or plan.path is not None) and not candidate.streamed:
+            message += '; commanded' + ('' if not plan.note else ' (%s)' % plan.note)
+        return IKOutcome(candidate.claim, message, command=plan.command,
+                         path_command=plan.path, **known)
     if refusal.code == ErrorCode.EXECUTION_FAILED:
         # The solution itself was fine: the answer says so, and why it was not sent.
         return IKOutcome(refusal.code, '%s; but %s' % (accepted, refusal.message),

@@ -10,7 +10,9 @@ service calls to :mod:`.solve_service`, descriptions to :mod:`.description_input
 ``ros2 run ik_solvers ik_node``.
 """
 
+import dataclasses
 import threading
+import time
 from typing import Any, List, Optional
 
 from geometry_msgs.msg import PoseStamped
@@ -43,6 +45,7 @@ from .outcome_log import LOG_THROTTLE_PERIOD, OutcomeLog
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
 from ..engine.error_codes import ErrorCode
+from ..engine.held_goal import EXACT, final_outcome, HeldGoal
 from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKOutcome
 from ..engine.path_request import PathOutcome
@@ -73,6 +76,8 @@ class IKNode(Node):
         self._descriptions = DescriptionInput(self._engine, self._node_parameters.links,
                                               self.get_logger(), self._log)
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
+        # A target not followed by a newer one is driven on until reached (engine/held_goal.py).
+        self._goal: HeldGoal[PoseStamped] = HeldGoal()
         # Held by the worker while it uses the node after a solve; destroy_node takes it.
         self._worker_output = threading.Lock()
         self._closing = threading.Event()
@@ -156,31 +161,59 @@ class IKNode(Node):
 
     def _work(self) -> None:
         while True:
-            target = self._targets.take(timeout=1.0)
+            target = self._targets.take(timeout=self._goal.wait(time.monotonic(), 1.0))
             if target is None:
                 if self._closing.is_set():
                     return
-                continue
             try:
-                self._solve_streamed(target)
+                if target is not None:
+                    self._solve_streamed(target)
+                else:
+                    self._drive_held_goal()
             except Exception as error:  # noqa: B902 - the worker must outlive any bug
                 if not self._closing.is_set():
                     self.get_logger().error('streamed solve failed: %r' % error)
 
+    def _drive_held_goal(self) -> None:
+        due = self._goal.due(time.monotonic())
+        if due is None:
+            return
+        target, stage = due
+        request = target_request(target)
+        if stage == EXACT:
+            # The whole timeout, from where the arm is, routed around obstacles.
+            request = dataclasses.replace(request, streamed=False, execute=True)
+        settings = self._node_parameters.settings
+        outcome = self._engine.handle(request, settings)
+        if self._goal.done(target, stage, outcome, time.monotonic()):
+            outcome = final_outcome(outcome, stage)
+        elif not outcome.commanded:
+            return  # the next stage follows; this answer is no news
+        self._output(outcome, settings, 'target_pose')
+
     def _solve_streamed(self, target: PoseStamped) -> None:
         settings = self._node_parameters.settings
         outcome = self._engine.handle(target_request(target), settings)
+        self._goal.streamed(target, outcome, time.monotonic())
+        self._output(outcome, settings, 'target_pose')
+
+    def _send(self, outcome: IKOutcome) -> None:
+        if outcome.command is not None:
+            self._commands.send(outcome.command)
+        if outcome.path_command is not None:
+            self._commands.send_path(outcome.path_command)
+
+    def _output(self, outcome: IKOutcome, settings, source: str) -> None:
         with self._worker_output:
             if self._closing.is_set():
                 return  # the node is being destroyed while this solve ran
-            if outcome.command is not None:
-                self._commands.send(outcome.command)
+            self._send(outcome)
             if outcome.error_code == ErrorCode.NO_ROBOT_MODEL and not self._engine.has_model:
                 self.get_logger().warning(
                     'waiting for robot_description on %s; targets are ignored until one '
                     'arrives' % self.resolve_topic_name(ROBOT_DESCRIPTION_TOPIC), once=True)
             else:
-                self._log.outcome(outcome, 'target_pose')
+                self._log.outcome(outcome, source)
             self._publish_feedback(outcome, settings.base_link, status=True)
 
     def _on_solve_ik(self, request: SolveIK.Request,
@@ -188,8 +221,9 @@ class IKNode(Node):
         # Runs on a worker of the SolveIK service; an exception becomes INTERNAL_ERROR there.
         settings = self._node_parameters.settings
         outcome = self._engine.handle(service_request(request), settings)
-        if outcome.command is not None:
-            self._commands.send(outcome.command)
+        if outcome.commanded:
+            self._goal.cancel()  # the arm was given another motion
+        self._send(outcome)
         self._log.outcome(outcome, 'solve_ik')
         self._publish_feedback(outcome, settings.base_link, status=False)
         return fill_response(response, outcome, self.get_clock().now().to_msg())
@@ -205,6 +239,7 @@ class IKNode(Node):
     def _on_path_outcome(self, outcome: PathOutcome) -> None:
         # Runs on the CartesianPath worker, once per request.
         if outcome.command is not None:
+            self._goal.cancel()
             self._commands.send_path(outcome.command)
         if outcome.success:
             self.get_logger().info('cartesian_path: %s' % outcome.message)
