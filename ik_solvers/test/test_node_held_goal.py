@@ -39,7 +39,7 @@ FILL_STEP = 0.002
 
 @pytest.fixture
 def panda_cell():
-    """An ik_node with the default parameters, the simulated executor and a probe."""
+    """Start an ik_node with the default parameters, the simulated executor and a probe."""
     parameters = yaml.safe_load(CONFIG.read_text())['ik_node']['ros__parameters']
     parameters.update(base_link=BASE, tip_link=TIP, command_topic='commands')
     context = rclpy.Context()
@@ -131,7 +131,7 @@ def test_a_goal_published_once_is_reached(panda_cell):
 
 
 def _box_across(check, start, turn):
-    """A goal ``turn`` rad of the first joint away and a box where the hand passes midway."""
+    """Place a goal ``turn`` rad of the first joint away and a box where the hand passes."""
     chain = check.chain
     goal_q = start.copy()
     goal_q[0] += turn

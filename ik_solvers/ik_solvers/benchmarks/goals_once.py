@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Goals published once: does the arm get there, and never through a collision on the way?
+Goals published once: the arm gets there, and never through a collision on the way.
 
 Run ``python -m ik_solvers.benchmarks.goals_once``. Per arm it starts the installed ik_node
 (default parameters) and the simulated executor (publishing the played joint states every

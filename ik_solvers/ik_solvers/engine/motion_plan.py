@@ -73,8 +73,7 @@ def plan_motion(candidate: Candidate, *, routing_budget: float = ROUTING_BUDGET)
     sweep = SweptCheck(candidate.collision)
     contact = sweep.check_motion(start, goal)
     if contact is None:
-        return MotionPlan(command=direct, note='the motion swept-checked every %.3g m'
-                          % sweep.step)
+        return MotionPlan(command=direct)
     refused = ('%s; no collision-free route found within %g s: nothing commanded'
                % (contact.describe(), routing_budget))
     if candidate.collision.check(start, stop_at_first=True).colliding:
