@@ -128,7 +128,7 @@ def run_arm(name: str, count: int, *, seed: int, output: Path,
             _one_goal(client, chain, robot.base_link, goal, figures)
             states = client.states_since(checked_from)
             checked_from += len(states)
-            _check_states(check, states, figures)
+            _check_states(check, states, figures, index + 1)
             if progress is not None:
                 progress(name, index + 1, count, figures)
     finally:
@@ -170,7 +170,10 @@ def _one_goal(client: GoalsClient, chain, base_link: str, goal: np.ndarray,
         final = next((s for s in statuses if s.message.startswith(_FINAL_PREFIXES)), None)
         if final is not None:
             break
-    q = client.wait_at_rest(_QUIET, _GOAL_TIMEOUT)
+    q = client.wait_at_rest(_QUIET, _GOAL_TIMEOUT, arrived=final is not None and
+                            final.commanded)
+    if q is None:  # the last command was overtaken: judge where the arm stopped
+        q = client.wait_at_rest(_QUIET, _GOAL_TIMEOUT)
     figures.seconds.append(time.monotonic() - started - _QUIET)
     if q is None:
         figures.other += 1
@@ -190,15 +193,22 @@ def _one_goal(client: GoalsClient, chain, base_link: str, goal: np.ndarray,
             'none' if final is None else final.message.splitlines()[0][:200]))
 
 
-def _check_states(check: CollisionModel, states, figures: ArmFigures) -> None:
+def _check_states(check: CollisionModel, states, figures: ArmFigures, goal: int) -> None:
     last = None
+    colliding, first = 0, ''
     for _, q in states:
         if last is not None and np.array_equal(q, last):
             continue  # at rest: the same state again
         last = q
         figures.states += 1
         if check.check(q, stop_at_first=True).colliding:
-            figures.colliding_states += 1
+            colliding += 1
+            first = first or '%s at %s' % (check.check(q).describe(),
+                                           np.round(q, 4).tolist())
+    if colliding:
+        figures.colliding_states += colliding
+        figures.notes.append('goal %d: %d played states in collision, the first: %s'
+                             % (goal, colliding, first))
 
 
 def format_table(results: Sequence[ArmFigures]) -> str:

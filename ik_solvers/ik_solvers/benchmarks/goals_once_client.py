@@ -36,6 +36,7 @@ class GoalsClient:
         from ik_solvers_interfaces.msg import IKStatus
         from sensor_msgs.msg import JointState
         from std_msgs.msg import String
+        from trajectory_msgs.msg import JointTrajectory
 
         self._rclpy = rclpy
         self._pose_type, self._string_type = PoseStamped, String
@@ -58,7 +59,9 @@ class GoalsClient:
         self.node.create_subscription(JointState, 'joint_states', self._on_state,
                                       QoSProfile(depth=5000,
                                                  reliability=ReliabilityPolicy.RELIABLE))
-        self.command_topic = COMMAND_TOPIC
+        #: The final positions of the latest command, (N,), or ``None``.
+        self.last_command: Optional[np.ndarray] = None
+        self.node.create_subscription(JointTrajectory, COMMAND_TOPIC, self._on_command, deep)
         self._executor = SingleThreadedExecutor(context=self.context)
         self._executor.add_node(self.node)
         self._thread = threading.Thread(target=self._executor.spin, daemon=True)
@@ -67,6 +70,14 @@ class GoalsClient:
     def _on_status(self, message) -> None:
         with self._lock:
             self.statuses.append(message)
+
+    def _on_command(self, message) -> None:
+        if not message.points:
+            return
+        final = dict(zip(message.joint_names, message.points[-1].positions))
+        if all(name in final for name in self._names):
+            with self._lock:
+                self.last_command = np.array([final[name] for name in self._names])
 
     def _on_state(self, message) -> None:
         by_name = dict(zip(message.name, message.position))
@@ -118,8 +129,14 @@ class GoalsClient:
         with self._lock:
             return self.states[-1][1].copy() if self.states else None
 
-    def wait_at_rest(self, quiet: float, timeout: float) -> Optional[np.ndarray]:
-        """Wait until the joint states stop changing for ``quiet`` s; return them."""
+    def wait_at_rest(self, quiet: float, timeout: float, *,
+                     arrived: bool = False) -> Optional[np.ndarray]:
+        """
+        Wait until the joint states stop changing for ``quiet`` s; return them.
+
+        :param arrived: Also wait until they are where the latest command ends (a command
+            may reach the executor after the status that announced it).
+        """
         deadline = time.monotonic() + timeout
         last, since = None, time.monotonic()
         while time.monotonic() < deadline:
@@ -130,7 +147,10 @@ class GoalsClient:
             if last is None or float(np.max(np.abs(q - last))) > 1e-12:
                 last, since = q, time.monotonic()
             elif time.monotonic() - since >= quiet:
-                return q
+                with self._lock:
+                    goal = self.last_command
+                if not arrived or goal is None or float(np.max(np.abs(q - goal))) < 1e-6:
+                    return q
         return None
 
     def close(self) -> None:

@@ -63,11 +63,13 @@ class SweptContact:
 class SweptCheck:
     """Checks the straight joint-space motions of a chain with one collision model."""
 
-    def __init__(self, model: CollisionModel) -> None:
+    def __init__(self, model: CollisionModel, *, step: Optional[float] = None) -> None:
         """
         Derive the joint radii of the model's chain (see the module's notes).
 
         :param model: The exact check; its chain is the one moved.
+        :param step: m between two checks instead of the one the padding gives (a planner's
+            coarser first look; the motion it keeps is checked again at the full resolution).
         """
         self._model = model
         chain = model.chain
@@ -94,6 +96,8 @@ class SweptCheck:
             self._radii[arrays.segment_variable[j]] += abs(motion[j, 0]) * lever
         padding = model.padding
         self._step = MAX_STEP if padding <= 0.0 else max(MIN_STEP, min(padding, MAX_STEP))
+        if step is not None:
+            self._step = max(MIN_STEP, float(step))
 
     @property
     def model(self) -> CollisionModel:
@@ -140,7 +144,7 @@ class SweptCheck:
         :param points: (K, N) configurations, rad or m, K >= 1.
         :param include_ends: Check the first and the last point too; the points in between are
             always checked.
-        :returns: The first contact along the way, or ``None``.
+        :returns: A contact along the way (the first of a coarse-to-fine order), or ``None``.
         :raises InvalidSeedError: A configuration of the wrong length or not finite.
         """
         array = np.asarray(points, dtype=float)
@@ -153,10 +157,22 @@ class SweptCheck:
         for k in range(last):
             start, end = array[k], array[k + 1]
             count = max(1, int(math.ceil(self.sweep_length(start, end) / self._step)))
-            for i in range(1, count + 1):
-                if i == count and k + 1 == last and not include_ends:
-                    break
+            final = count if include_ends or k + 1 < last else count - 1
+            # Coarse to fine (every 64th sample first, then the ones halfway, ...): a motion
+            # through a contact is usually refused after a few checks, not hundreds. Every
+            # sample is checked before a segment is called free.
+            for i in _coarse_to_fine(final):
                 q = start + (end - start) * (i / count)
                 if check(q, stop_at_first=True).colliding:
                     return SweptContact(k, i / count, q, check(q))
         return None
+
+
+def _coarse_to_fine(count: int):
+    """Yield 1..count, every 64th first, then every 32nd not yet given, and so on."""
+    stride = 64
+    while stride >= 1:
+        for i in range(stride, count + 1, stride):
+            if stride == 64 or i % (2 * stride):
+                yield i
+        stride //= 2

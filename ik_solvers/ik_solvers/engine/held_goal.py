@@ -8,9 +8,11 @@ within ``max_joint_jump``, else one approximate step. A target that is not follo
 one within :data:`HOLD_PERIOD` (a goal published once, or the end of a drag) is then driven on,
 with no further input:
 
-1. **exact**: solved as a one-shot request with the whole ``timeout`` and commanded from where
-   the arm is, swept-checked and routed around obstacles (:mod:`.motion_plan`); when that
-   succeeds the goal is reached;
+1. **exact**: solved as a one-shot request (with :data:`EXACT_TIMEOUT`, or the ``timeout``
+   parameter if longer) and commanded from where the arm is, swept-checked and routed around
+   obstacles (:mod:`.motion_plan`); when that succeeds the goal is reached. When no solution
+   was found, or the motion to it could not be planned, it is tried again from another seed
+   (another branch of the arm's solutions), :data:`EXACT_ATTEMPTS` times in all;
 2. **approach** otherwise: the streamed step again at :data:`STEP_PERIOD` (each step within
    ``max_joint_jump`` and swept-checked), until a step reaches the goal exactly, moves no joint
    more than :data:`SETTLED_STEP`, or is refused: the arm is then at the closest collision-free
@@ -29,7 +31,7 @@ import numpy as np
 from .error_codes import ErrorCode
 from .outcome import IKOutcome
 
-__all__ = ['APPROACH', 'EXACT', 'HOLD_PERIOD', 'HeldGoal', 'MAX_APPROACH_STEPS', 'SETTLED_STEP',
+__all__ = ['APPROACH', 'EXACT', 'EXACT_ATTEMPTS', 'EXACT_TIMEOUT', 'HOLD_PERIOD', 'HeldGoal', 'MAX_APPROACH_STEPS', 'SETTLED_STEP',
            'STEP_PERIOD', 'final_outcome']
 
 #: s without a newer target before a target counts as a goal published once. A drag streams
@@ -42,6 +44,10 @@ STEP_PERIOD = 0.1
 SETTLED_STEP = 1e-4
 #: Approach steps at most (a minute at :data:`STEP_PERIOD`).
 MAX_APPROACH_STEPS = 600
+#: s of the exact stage's search at least: a goal published once can wait for it.
+EXACT_TIMEOUT = 0.5
+#: Exact stages at most, each from another seed.
+EXACT_ATTEMPTS = 4
 #: The first stage, then the second.
 EXACT = 'exact'
 APPROACH = 'approach'
@@ -75,6 +81,15 @@ def final_outcome(outcome: IKOutcome, stage: str) -> IKOutcome:
     return dataclasses.replace(outcome, message='%s: %s' % (prefix, outcome.message))
 
 
+def _duration(outcome: IKOutcome) -> float:
+    """Return s the outcome's command lasts (0 without one)."""
+    if outcome.command is not None:
+        return outcome.command.duration
+    if outcome.path_command is not None:
+        return float(outcome.path_command.times[-1])
+    return 0.0
+
+
 class HeldGoal(Generic[Target]):
     """The goal the node keeps driving, its stage and when it is due; thread-safe."""
 
@@ -85,6 +100,7 @@ class HeldGoal(Generic[Target]):
         self._stage = EXACT
         self._due = 0.0
         self._steps = 0
+        self._tries = 0
         self._last: Optional[np.ndarray] = None
 
     def streamed(self, target: Target, outcome: IKOutcome, now: float) -> None:
@@ -99,8 +115,9 @@ class HeldGoal(Generic[Target]):
             if outcome.error_code in _FINAL_CODES or outcome.log_kind == 'joint_states_stale':
                 self._target = None
                 return
-            self._target, self._stage, self._due = target, EXACT, now + HOLD_PERIOD
-            self._steps, self._last = 0, None
+            self._target, self._stage = target, EXACT
+            self._due = now + max(HOLD_PERIOD, _duration(outcome))
+            self._steps, self._tries, self._last = 0, 0, None
 
     def cancel(self) -> None:
         """Drop the goal (another command was sent)."""
@@ -119,17 +136,18 @@ class HeldGoal(Generic[Target]):
                 return longest
             return min(longest, max(0.0, self._due - now))
 
-    def due(self, now: float) -> Optional[Tuple[Target, str]]:
+    def due(self, now: float) -> Optional[Tuple[Target, str, int]]:
         """
         Give the goal and its stage when the next stage is due.
 
         :param now: s, monotonic.
-        :returns: ``(target, stage)``, or ``None``.
+        :returns: ``(target, stage, attempt)`` (attempt 0 first, seeded where the arm is; a
+            later exact attempt wants another seed), or ``None``.
         """
         with self._lock:
             if self._target is None or now < self._due:
                 return None
-            return self._target, self._stage
+            return self._target, self._stage, self._tries
 
     def done(self, target: Target, stage: str, outcome: IKOutcome, now: float) -> bool:
         """
@@ -148,8 +166,12 @@ class HeldGoal(Generic[Target]):
             finished = self._finished(stage, outcome)
             if finished:
                 self._target = None
+            elif stage == EXACT and self._tries + 1 < EXACT_ATTEMPTS:
+                self._tries += 1
+                self._due = now  # again at once, from another seed
             else:
-                self._stage, self._due = APPROACH, now + STEP_PERIOD
+                # The next step once this one has (nominally) been played.
+                self._stage, self._due = APPROACH, now + max(STEP_PERIOD, _duration(outcome))
             return finished
 
     def _finished(self, stage: str, outcome: IKOutcome) -> bool:

@@ -34,7 +34,7 @@ from ..paths import time_parametrize, trajectory_limits
 __all__ = ['MOTION_IN_COLLISION', 'MotionPlan', 'ROUTING_BUDGET', 'plan_motion']
 
 #: s OMPL may plan a route (its simplifier as long again).
-ROUTING_BUDGET = 1.0
+ROUTING_BUDGET = 2.0
 #: The log kind of a motion (not its end) in collision.
 MOTION_IN_COLLISION = 'motion_in_collision'
 
@@ -50,12 +50,16 @@ class MotionPlan:
     note: str = ''
 
 
-def plan_motion(candidate: Candidate, *, routing_budget: float = ROUTING_BUDGET) -> MotionPlan:
+def plan_motion(candidate: Candidate, *, routing_budget: float = ROUTING_BUDGET,
+                last_command: Optional[np.ndarray] = None) -> MotionPlan:
     """
     Plan the motion from ``candidate.start`` to ``candidate.q``.
 
     :param candidate: An accepted, commanding candidate of a one-shot request.
     :param routing_budget: s for OMPL when the straight motion collides.
+    :param last_command: (N,) the node's last command, when it may still be under way: the arm
+        is then somewhere between the joint states and it, and the straight motion from there
+        is checked too.
     :returns: The plan; never raises for a motion it cannot plan (the refusal says why).
     """
     settings, chain = candidate.settings, candidate.chain
@@ -72,6 +76,9 @@ def plan_motion(candidate: Candidate, *, routing_budget: float = ROUTING_BUDGET)
         return MotionPlan(command=direct)
     sweep = SweptCheck(candidate.collision)
     contact = sweep.check_motion(start, goal)
+    if contact is None and last_command is not None and not np.array_equal(last_command,
+                                                                            start):
+        contact = sweep.check_motion(last_command, goal)
     if contact is None:
         return MotionPlan(command=direct)
     refused = ('%s; no collision-free route found within %g s: nothing commanded'

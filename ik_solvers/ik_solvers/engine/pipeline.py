@@ -184,7 +184,12 @@ class IKEngine(RobotState):
     def _plan_motion(self, candidate: Candidate) -> MotionPlan:
         # A one-shot command may move far: swept-checked, routed around what is in the way
         # (OMPL), or refused (engine/motion_plan.py).
-        plan = plan_motion(candidate)
+        with self._lock:
+            last = self._last_command
+        under_way = None
+        if last is not None and last[0] == tuple(candidate.chain.joint_names):
+            under_way = last[1]
+        plan = plan_motion(candidate, last_command=under_way)
         if plan.refusal is None:
             with self._lock:
                 self._last_command = (tuple(candidate.chain.joint_names),

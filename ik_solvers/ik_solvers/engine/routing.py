@@ -19,11 +19,15 @@ import numpy as np
 
 from ..collision.sweep import SweptCheck
 
-__all__ = ['DENSE_STEP', 'route']
+__all__ = ['DENSE_STEP', 'PLANNING_STEP', 'route']
 
+#: m, the farthest any point of the robot moves between two checks while OMPL explores.
+PLANNING_STEP = 0.03
 #: rad or m: the route's straight segments are cut into pieces no joint moves more along, so
 #: that the timing's spline through the points stays close to the checked polyline.
 DENSE_STEP = 0.05
+# rad (the joint-space distance), the longest edge RRT-Connect adds at once.
+_RANGE = 1.0
 # A continuous joint (no limits) may wander this far past both ends, rad.
 _FREE_MARGIN = math.pi
 # s the path simplifier may take at most (it uses the whole of the time it is given).
@@ -52,8 +56,9 @@ def route(sweep: SweptCheck, start: Sequence[float], goal: Sequence[float], *,
     :param upper: (N,) joint limits (``inf`` for a continuous joint).
     :param budget: s for OMPL's planner; its simplifier gets at most 0.3 s more.
     :returns: (K, N) configurations from ``start`` to ``goal``, no joint moving more than
-        :data:`DENSE_STEP` between two rows, every segment swept-checked; ``None`` when OMPL
-        found no exact solution within the budget.
+        :data:`DENSE_STEP` between two rows, every segment swept-checked at the full
+        resolution; ``None`` when OMPL found no exact solution within the budget, or the one it
+        found fails the full check.
     """
     base, geometric = _ompl()
     start = np.asarray(start, dtype=float)
@@ -71,6 +76,9 @@ def route(sweep: SweptCheck, start: Sequence[float], goal: Sequence[float], *,
     space.setBounds(bounds)
     information = base.SpaceInformation(space)
     check = sweep.model.check
+    # OMPL explores with a coarser look at its edges (its own checks are most of the time);
+    # the route it returns is checked again at the full resolution before it is kept.
+    coarse = SweptCheck(sweep.model, step=max(sweep.step, PLANNING_STEP))
 
     def vector(state) -> np.ndarray:
         return np.array([state[i] for i in range(count)])
@@ -87,7 +95,7 @@ def route(sweep: SweptCheck, start: Sequence[float], goal: Sequence[float], *,
             end = vector(second)
             if not valid(second):
                 return False
-            return sweep.check_motion(vector(first), end) is None
+            return coarse.check_motion(vector(first), end) is None
 
     information.setStateValidityChecker(valid)
     validator = _SweptMotion(information)
@@ -100,6 +108,8 @@ def route(sweep: SweptCheck, start: Sequence[float], goal: Sequence[float], *,
         end[i] = float(goal[i])
     problem.setStartAndGoalStates(begin, end)
     planner = geometric.RRTConnect(information)
+    # Short edges: a long edge through joint space is mostly refused, after many checks.
+    planner.setRange(_RANGE)
     planner.setProblemDefinition(problem)
     planner.setup()
     with _LOCK:
@@ -110,7 +120,8 @@ def route(sweep: SweptCheck, start: Sequence[float], goal: Sequence[float], *,
         geometric.PathSimplifier(information).simplify(path, min(_SIMPLIFY_TIME, float(budget)))
         states = np.array([vector(path.getState(k)) for k in range(path.getStateCount())])
     states[0], states[-1] = start, goal
-    return _dense(states)
+    dense = _dense(states)
+    return dense if sweep.check_path(dense) is None else None
 
 
 def _dense(states: np.ndarray) -> np.ndarray:

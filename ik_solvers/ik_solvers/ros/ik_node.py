@@ -18,6 +18,7 @@ from typing import Any, List, Optional
 from geometry_msgs.msg import PoseStamped
 from ik_solvers_interfaces.msg import IKStatus
 from ik_solvers_interfaces.srv import SolveIK
+import numpy as np
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
@@ -45,12 +46,12 @@ from .outcome_log import LOG_THROTTLE_PERIOD, OutcomeLog
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
 from ..engine.error_codes import ErrorCode
-from ..engine.held_goal import EXACT, final_outcome, HeldGoal
+from ..engine.held_goal import EXACT, EXACT_TIMEOUT, final_outcome, HeldGoal
 from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKOutcome
 from ..engine.path_request import PathOutcome
 from ..engine.pipeline import IKEngine
-from ..exceptions import InvalidLimitsError, InvalidSeedError
+from ..exceptions import IKError, InvalidLimitsError, InvalidSeedError
 from ..paths import warm_up_timing
 from ..solvers import SOLVERS, warm_up
 
@@ -178,18 +179,31 @@ class IKNode(Node):
         due = self._goal.due(time.monotonic())
         if due is None:
             return
-        target, stage = due
+        target, stage, attempt = due
+        settings = self._node_parameters.settings
         request = target_request(target)
         if stage == EXACT:
-            # The whole timeout, from where the arm is, routed around obstacles.
-            request = dataclasses.replace(request, streamed=False, execute=True)
-        settings = self._node_parameters.settings
+            # From where the arm is (later attempts from another seed), routed around
+            # obstacles; a goal published once can wait for a longer search.
+            request = dataclasses.replace(request, streamed=False, execute=True,
+                                          timeout=max(settings.timeout, EXACT_TIMEOUT),
+                                          **self._other_seed(settings, attempt))
         outcome = self._engine.handle(request, settings)
         if self._goal.done(target, stage, outcome, time.monotonic()):
             outcome = final_outcome(outcome, stage)
         elif not outcome.commanded:
             return  # the next stage follows; this answer is no news
         self._output(outcome, settings, 'target_pose')
+
+    def _other_seed(self, settings, attempt: int):
+        if attempt == 0:
+            return {}
+        try:
+            chain = self._engine.chain(settings.base_link, settings.tip_link)
+        except IKError:
+            return {}
+        seed = chain.random_configuration(np.random.default_rng(attempt))
+        return {'seed_names': tuple(chain.joint_names), 'seed_positions': tuple(seed.tolist())}
 
     def _solve_streamed(self, target: PoseStamped) -> None:
         settings = self._node_parameters.settings
