@@ -31,8 +31,8 @@ import numpy as np
 from .error_codes import ErrorCode
 from .outcome import IKOutcome
 
-__all__ = ['APPROACH', 'EXACT', 'EXACT_ATTEMPTS', 'EXACT_TIMEOUT', 'HOLD_PERIOD', 'HeldGoal', 'MAX_APPROACH_STEPS', 'SETTLED_STEP',
-           'STEP_PERIOD', 'final_outcome']
+__all__ = ['APPROACH', 'EXACT', 'EXACT_ATTEMPTS', 'EXACT_TIMEOUT', 'HOLD_PERIOD', 'HeldGoal',
+           'MAX_APPROACH_STEPS', 'SETTLED_STEP', 'STEP_PERIOD', 'final_outcome']
 
 #: s without a newer target before a target counts as a goal published once. A drag streams
 #: at 10 Hz or more (the demo at 50 Hz, RViz's marker while it moves at 30 Hz).

@@ -76,8 +76,8 @@ def plan_motion(candidate: Candidate, *, routing_budget: float = ROUTING_BUDGET,
         return MotionPlan(command=direct)
     sweep = SweptCheck(candidate.collision)
     contact = sweep.check_motion(start, goal)
-    if contact is None and last_command is not None and not np.array_equal(last_command,
-                                                                            start):
+    under_way = last_command is not None and not np.array_equal(last_command, start)
+    if contact is None and under_way:
         contact = sweep.check_motion(last_command, goal)
     if contact is None:
         return MotionPlan(command=direct)
