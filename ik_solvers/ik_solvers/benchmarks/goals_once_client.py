@@ -59,6 +59,8 @@ class GoalsClient:
         self.node.create_subscription(JointState, 'joint_states', self._on_state,
                                       QoSProfile(depth=5000,
                                                  reliability=ReliabilityPolicy.RELIABLE))
+        #: The first joint states of the joints off the chain (fingers), or ``None``.
+        self.others: Optional[dict] = None
         #: The final positions of the latest command, (N,), or ``None``.
         self.last_command: Optional[np.ndarray] = None
         self.node.create_subscription(JointTrajectory, COMMAND_TOPIC, self._on_command, deep)
@@ -81,6 +83,9 @@ class GoalsClient:
 
     def _on_state(self, message) -> None:
         by_name = dict(zip(message.name, message.position))
+        if self.others is None:
+            self.others = {name: value for name, value in by_name.items()
+                           if name not in self._names}
         if not all(name in by_name for name in self._names):
             return
         q = np.array([by_name[name] for name in self._names])

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import threading
 import time
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from geometry_msgs.msg import Pose, PoseStamped
 from ik_solvers_interfaces.msg import CollisionObject, IKStatus
@@ -100,9 +100,15 @@ def goal_across_obstacle(driver: Node, urdf_xml: str, chain: Chain, home: np.nda
     lock = threading.Lock()
     states: List[Tuple[float, np.ndarray]] = []
     statuses: List[IKStatus] = []
+    # Joints off the chain (a hand's fingers) as the executor holds them: the node's check
+    # places their links there, so does this one.
+    others: Dict[str, float] = {}
 
     def on_state(message: JointState) -> None:
         by_name = dict(zip(message.name, message.position))
+        if not others:
+            others.update((name, value) for name, value in by_name.items()
+                          if name not in chain.joint_names)
         if all(name in by_name for name in chain.joint_names):
             stamp = message.header.stamp.sec + 1e-9 * message.header.stamp.nanosec
             with lock:
@@ -138,7 +144,7 @@ def goal_across_obstacle(driver: Node, urdf_xml: str, chain: Chain, home: np.nda
         driver.destroy_publisher(obstacles)
         driver.destroy_publisher(targets)
     played = _copy(lock, states)
-    samples, colliding, first = _check_played(model, played)
+    samples, colliding, first = _check_played(model.with_joint_positions(others), played)
     error = float('nan')
     if played:
         error = 1e3 * float(np.linalg.norm(chain.fk(played[-1][1])[:3, 3] - goal[:3, 3]))
