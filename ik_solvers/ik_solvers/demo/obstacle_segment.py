@@ -104,7 +104,12 @@ def goal_across_obstacle(driver: Node, urdf_xml: str, chain: Chain, home: np.nda
     # places their links there, so does this one.
     others: Dict[str, float] = {}
 
+    recording = threading.Event()
+    recording.set()
+
     def on_state(message: JointState) -> None:
+        if not recording.is_set():
+            return
         by_name = dict(zip(message.name, message.position))
         if not others:
             others.update((name, value) for name, value in by_name.items()
@@ -115,13 +120,16 @@ def goal_across_obstacle(driver: Node, urdf_xml: str, chain: Chain, home: np.nda
                 states.append((stamp, np.array([by_name[n] for n in chain.joint_names])))
 
     def on_status(message: IKStatus) -> None:
+        if not recording.is_set():
+            return
         with lock:
             statuses.append(message)
 
     deep = QoSProfile(depth=5000, reliability=ReliabilityPolicy.RELIABLE)
-    subscriptions = [driver.create_subscription(JointState, JOINT_STATES_TOPIC, on_state, deep),
-                     driver.create_subscription(IKStatus, of_node(STATUS_TOPIC), on_status,
-                                                deep)]
+    # Kept until the driver is destroyed: destroying an entity while another thread spins the
+    # node can end that thread's executor.
+    driver.create_subscription(JointState, JOINT_STATES_TOPIC, on_state, deep)
+    driver.create_subscription(IKStatus, of_node(STATUS_TOPIC), on_status, deep)
     obstacles = driver.create_publisher(CollisionObject, of_node(OBSTACLES_TOPIC), deep)
     targets = driver.create_publisher(PoseStamped, TARGET_POSE_TOPIC, 10)
     started = time.monotonic()
@@ -139,10 +147,7 @@ def goal_across_obstacle(driver: Node, urdf_xml: str, chain: Chain, home: np.nda
         _wait(lambda: _at_rest(lock, states), timeout)
         obstacles.publish(_box_message(chain.base_link, box, CollisionObject.REMOVE))
     finally:
-        for subscription in subscriptions:
-            driver.destroy_subscription(subscription)
-        driver.destroy_publisher(obstacles)
-        driver.destroy_publisher(targets)
+        recording.clear()
     played = _copy(lock, states)
     samples, colliding, first = _check_played(model.with_joint_positions(others), played)
     error = float('nan')
@@ -208,6 +213,13 @@ def _check_played(model: CollisionModel, played) -> Tuple[int, int, str]:
     return samples, colliding, first
 
 
+def _short(status: str) -> str:
+    """Keep how the goal ended and how the motion was made, not the solver's numbers."""
+    head = status.split(':')[0]
+    how = status[status.find('; commanded'):] if '; commanded' in status else ''
+    return head + how
+
+
 def format_obstacle_summary(summary: Optional[ObstacleSummary], solver: str) -> str:
     """Lay out the segment's figures."""
     if summary is None:
@@ -215,7 +227,7 @@ def format_obstacle_summary(summary: Optional[ObstacleSummary], solver: str) -> 
     return '\n'.join([
         'Goal across an obstacle (%s): one goal published once, a %.0f cm box in the straight '
         'way' % (solver, 100 * BOX_SIZE[0]),
-        'final status: %s' % summary.final_status[:160],
+        'final status: %s' % _short(summary.final_status),
         'final position error mm  played states  swept samples (1 ms)  in collision  seconds',
         '%-24.3f %-14d %-21d %-13d %.1f' % (
             summary.position_error_mm, summary.played_states, summary.samples,
