@@ -92,6 +92,7 @@ class DragDriver(Node):
         self._sent = 0
         self._answered: set[int] = set()
         self._last_command_time = 0.0
+        self._state_log: Optional[list] = None
 
         latched = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                              reliability=ReliabilityPolicy.RELIABLE)
@@ -337,6 +338,20 @@ class DragDriver(Node):
         if len(message.name) == len(message.position):
             with self._lock:
                 self._joint_positions.update(zip(message.name, message.position))
+                if self._state_log is not None:
+                    stamp = message.header.stamp.sec + 1e-9 * message.header.stamp.nanosec
+                    self._state_log.append((stamp, dict(self._joint_positions)))
+
+    def record_states(self) -> None:
+        """Start keeping every joint state played, with its stamp (for a swept check)."""
+        with self._lock:
+            self._state_log = []
+
+    def recorded_states(self) -> list:
+        """Stop keeping joint states; return ``(stamp s, {joint: position})`` of each."""
+        with self._lock:
+            states, self._state_log = self._state_log or [], None
+        return states
 
     def _call(self, client, request, timeout: float):
         done = threading.Event()

@@ -39,7 +39,7 @@ from .collision_segment import (
 from .drag_driver import DragDriver
 from .metrics import DragRecording, summarise, SolverSummary
 from .obstacle_segment import format_obstacle_summary, goal_across_obstacle, \
-    ObstacleSummary
+    ObstacleSummary, played_collisions
 from .plot import plot_drags
 from .processes import ProcessGroup
 from .report import format_header, format_row, LEGEND, ProgressLine
@@ -112,6 +112,8 @@ class DemoResult:
     lines_plot: Optional[Path] = None
     #: The goal across an obstacle, when it ran and a box layout fitted the arm.
     obstacle: Optional[ObstacleSummary] = None
+    #: Joint states played during the collision segment in collision, sampled every 1 ms.
+    played_in_collision: int = 0
 
 
 def reach_bound(chain: Chain) -> float:
@@ -222,14 +224,22 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 recordings.append(recording)
                 summaries.append(summary)
             collisions = None
+            played_in_collision = 0
             if options.collision_segment:
                 driver.set_solver(options.solvers[0])
                 driver.wait_until_quiet(quiet=0.5, timeout=30.0)
                 driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                driver.record_states()
                 segment = driver.drag(options.solvers[0], collision_drag(start_pose),
                                       rate=options.rate, answer_timeout=options.answer_timeout)
+                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
                 collisions = summarise_collisions(segment, urdf_xml, chain)
                 _say(stream, '\n' + format_collision_summary(collisions))
+                states = driver.recorded_states()
+                swept = played_collisions(urdf_xml, chain, states)
+                _say(stream, 'played states %d, swept samples (1 ms) %d, in collision %d%s' % (
+                    len(states), swept[0], swept[1], '' if not swept[2] else ': ' + swept[2]))
+                played_in_collision += swept[1]
             obstacle = None
             if options.obstacle_segment:
                 driver.wait_until_quiet(quiet=0.5, timeout=30.0)
@@ -267,7 +277,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                   'plane, played by the simulated executor' % (100 * options.square))
     return DemoResult(recordings, summaries, plot, time.monotonic() - started,
                       collisions=collisions, lines=line_recording, lines_plot=lines_plot,
-                      obstacle=obstacle)
+                      obstacle=obstacle, played_in_collision=played_in_collision)
 
 
 def _corner_points(start_pose: np.ndarray, corners: Sequence[np.ndarray]) -> np.ndarray:
@@ -355,6 +365,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if result.collisions is not None and result.collisions.colliding_commands:
         _say(sys.stderr, '%d commands of the collision segment collide: see %s' % (
             result.collisions.colliding_commands, options.output / 'logs' / 'ik_node.log'))
+        return 1
+    if result.played_in_collision:
+        _say(sys.stderr, '%d played states of the collision segment collide'
+             % result.played_in_collision)
         return 1
     if result.obstacle is not None and result.obstacle.colliding_samples:
         _say(sys.stderr, '%d played states of the goal across an obstacle collide: %s' % (

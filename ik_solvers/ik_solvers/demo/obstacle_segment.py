@@ -34,7 +34,8 @@ from ..ros.conversions import matrix_to_pose
 from ..ros.names import JOINT_STATES_TOPIC, OBSTACLES_TOPIC, of_node, STATUS_TOPIC, \
     TARGET_POSE_TOPIC
 
-__all__ = ['ObstacleSummary', 'format_obstacle_summary', 'goal_across_obstacle']
+__all__ = ['ObstacleSummary', 'format_obstacle_summary', 'goal_across_obstacle',
+           'played_collisions']
 
 BOX_ID = 'demo_box'
 BOX_SIZE = (0.12, 0.12, 0.12)
@@ -193,6 +194,24 @@ def _box_message(frame_id: str, pose: np.ndarray, operation: int) -> CollisionOb
         identity.orientation.w = 1.0
         message.primitive_poses = [identity]
     return message
+
+
+def played_collisions(urdf_xml: str, chain: Chain, states) -> Tuple[int, int, str]:
+    """
+    Check a recorded motion (:meth:`DragDriver.recorded_states`) every millisecond.
+
+    :param states: ``(stamp s, {joint: position})`` of each joint state played.
+    :returns: Samples checked, samples in collision, the first contact (or '').
+    """
+    if not states:
+        return 0, 0, ''
+    _, model = _scene(urdf_xml, (chain.base_link, chain.tip_link), None)
+    others = {name: value for name, value in states[0][1].items()
+              if name not in chain.joint_names}
+    played = [(stamp, np.array([positions[name] for name in chain.joint_names]))
+              for stamp, positions in states
+              if all(name in positions for name in chain.joint_names)]
+    return _check_played(model.with_joint_positions(others), played)
 
 
 def _check_played(model: CollisionModel, played) -> Tuple[int, int, str]:
