@@ -20,7 +20,7 @@ setup(
         ('share/' + PACKAGE_NAME + '/urdf', glob('urdf/*.urdf') + glob('urdf/*.xacro')),
     ],
     install_requires=['setuptools', 'numpy', 'numba', 'transforms3d', 'lxml', 'toppra',
-                      'pyyaml', 'coal', 'trimesh', 'pycollada', 'scipy'],
+                      'pyyaml', 'coal', 'trimesh', 'pycollada', 'scipy', 'ompl'],
     extras_require={'plots': ['matplotlib']},
     # The compiled kernels cache their machine code next to the modules.
     zip_safe=False,

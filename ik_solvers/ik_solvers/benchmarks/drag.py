@@ -30,6 +30,7 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
+from .arm_collisions import arm_collision_check, line_collisions
 from .robots import bundled_robot_names, load_robot, vendor_robot_names
 from ..demo.scripted_drag import (
     figure_eight,
@@ -52,6 +53,11 @@ _MAX_JOINT_JUMP = 0.087
 # The exact search's budget per streamed goal, as the node's.
 STREAMED_BUDGET = STREAMED_EXACT_BUDGET
 STREAMED_ATTEMPTS = STREAMED_EXACT_ATTEMPTS
+# Configurations checked per second of a commanded motion: one every millisecond.
+_SAMPLES_PER_SECOND = 1000.0
+# The node's default velocity_scale and min_duration (s), which time its commands.
+_VELOCITY_SCALE = 0.5
+_MIN_DURATION = 0.1
 # Largest time of the approximate step per goal, s; it usually needs a tenth of it.
 _APPROACH_TIMEOUT = 0.002
 
@@ -74,6 +80,10 @@ class DragFigures:
     :ivar far_success: far goals reported reached (none should be).
     :ivar far_count: far goals driven.
     :ivar far_largest_jump: largest change of one joint commanded for a far goal, rad or m.
+    :ivar swept_samples: configurations checked along the commanded motions: each command
+        played from the previous one in its duration (the node's timing), sampled every 1 ms.
+    :ivar swept_colliding: of those, the ones in collision (robot with itself) by the exact
+        check of :mod:`.arm_collisions`; ``-1`` when no check was given.
     """
 
     def __init__(self) -> None:
@@ -90,6 +100,16 @@ class DragFigures:
         self.far_success = 0
         self.far_count = 0
         self.far_largest_jump = 0.0
+        self.swept_samples = 0
+        self.swept_colliding = -1
+
+
+def _duration(chain: Chain, start: np.ndarray, end: np.ndarray) -> float:
+    """Seconds the node gives a command (its defaults: half the velocity limits, >= 0.1 s)."""
+    limits = np.asarray(chain.velocity_limits, dtype=float)
+    usable = np.isfinite(limits) & (limits > 0.0)
+    times = np.abs(end - start)[usable] / (_VELOCITY_SCALE * limits[usable])
+    return max(float(np.max(times)) if times.size else 0.0, _MIN_DURATION)
 
 
 def _track(chain: Chain, goal: np.ndarray, commanded: np.ndarray, solver: str,
@@ -118,7 +138,7 @@ def _track(chain: Chain, goal: np.ndarray, commanded: np.ndarray, solver: str,
 def drag(chain: Chain, start: np.ndarray, solver: str, *, goals: int = 300,
          max_joint_jump: float = _MAX_JOINT_JUMP, path_offset: float = 0.0,
          unreachable: int = 5, approximate: bool = True, budget: float = STREAMED_BUDGET,
-         attempts: int = STREAMED_ATTEMPTS) -> DragFigures:
+         attempts: int = STREAMED_ATTEMPTS, check=None) -> DragFigures:
     """
     Drag the chain's tip along the demo's figure-eight from ``start`` (rad or m).
 
@@ -127,6 +147,8 @@ def drag(chain: Chain, start: np.ndarray, solver: str, *, goals: int = 300,
     :param unreachable: far goals after the path.
     :param approximate: command approximate configurations when no exact one is near.
     :param budget: the exact search's deadline per goal, s; ``attempts`` caps its starts.
+    :param check: a collision model of the arm: every commanded motion is then sampled every
+        1 ms of its duration and checked (:attr:`DragFigures.swept_colliding`).
     :returns: The figures of the drag.
     """
     figures = DragFigures()
@@ -141,6 +163,12 @@ def drag(chain: Chain, start: np.ndarray, solver: str, *, goals: int = 300,
         figures.cpu_times.append(time.thread_time() - cpu_started)
         figures.times.append(seconds)
         jump = 0.0 if q is None else float(np.max(np.abs(q - commanded)))
+        if q is not None and check is not None:
+            samples = max(1, int(math.ceil(_SAMPLES_PER_SECOND * _duration(
+                chain, commanded, q))))
+            figures.swept_samples += samples
+            figures.swept_colliding = max(0, figures.swept_colliding) + line_collisions(
+                check, commanded, q, samples)
         if q is not None:
             commanded = q
         if index >= goals:
@@ -164,22 +192,25 @@ def drag(chain: Chain, start: np.ndarray, solver: str, *, goals: int = 300,
     return figures
 
 
-_HEADER = ('%-13s %-19s %6s %6s %6s %7s %13s %7s %7s %6s %8s' % (
+_HEADER = ('%-13s %-19s %6s %6s %6s %7s %13s %7s %7s %6s %-15s %s' % (
     'robot', 'solver', 'exact', 'approx', 'none', 'jump', 'approx err mm', 'p95 ms',
-    'cpu p95', 'first', 'far (jump)'))
+    'cpu p95', 'first', 'far (jump)', 'swept in collision'))
 
 
 def _row(name: str, solver: str, figures: DragFigures) -> str:
     errors = figures.approximate_errors
     error_text = ('%6.1f %6.1f' % (1e3 * float(np.median(errors)), 1e3 * max(errors))
                   if errors else '%6s %6s' % ('-', '-'))
-    return '%-13s %-19s %6d %6d %6d %6.2f° %13s %7.2f %7.2f %6d %4d/%d (%.1f°)%s' % (
+    far = '%4d/%d (%.1f°)' % (figures.far_approximate, figures.far_count,
+                              math.degrees(figures.far_largest_jump))
+    swept = ('-' if figures.swept_colliding < 0
+             else '%d/%d' % (figures.swept_colliding, figures.swept_samples))
+    return '%-13s %-19s %6d %6d %6d %6.2f° %13s %7.2f %7.2f %6d %-15s %s%s' % (
         name, solver, figures.exact, figures.approximate, figures.uncommanded,
         math.degrees(figures.largest_jump), error_text,
         1e3 * float(np.percentile(figures.times, 95)),
         1e3 * float(np.percentile(figures.cpu_times, 95)), figures.first_exact,
-        figures.far_approximate, figures.far_count, math.degrees(figures.far_largest_jump),
-        ' %d reached?' % figures.far_success if figures.far_success else '')
+        far, swept, ' %d reached?' % figures.far_success if figures.far_success else '')
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
@@ -206,6 +237,9 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                         help="the exact search's deadline per goal, ms")
     parser.add_argument('--attempts', type=int, default=STREAMED_ATTEMPTS,
                         help="the exact search's cap on starts per goal")
+    parser.add_argument('--no-swept', action='store_true',
+                        help='skip the collision check of the commanded motions, sampled every '
+                             '1 ms (the last column)')
     arguments = parser.parse_args(argv)
     names = arguments.robots or [name for name in bundled_robot_names()
                                  if name in ('ur5_like', 'panda_like')] + vendor_robot_names()
@@ -217,8 +251,12 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
              'off' if arguments.no_approximate else 'on'))
     print(_HEADER)
     for name in names:
-        robot = load_robot(name)
-        chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
+        check = None
+        if arguments.no_swept:
+            robot = load_robot(name)
+            chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
+        else:
+            robot, chain, check, _ = arm_collision_check(name)
         start = start_configuration(chain, arguments.start)
         for solver in solvers:
             figures = drag(chain, start, solver, goals=arguments.goals,
@@ -226,7 +264,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                            path_offset=arguments.path_offset,
                            unreachable=arguments.unreachable,
                            approximate=not arguments.no_approximate,
-                           budget=1e-3 * arguments.budget_ms, attempts=arguments.attempts)
+                           budget=1e-3 * arguments.budget_ms, attempts=arguments.attempts,
+                           check=check)
             print(_row(name, solver, figures), flush=True)
 
 

@@ -164,6 +164,17 @@ class CollisionModel:
         return tuple(sorted(set(self._pair_names)))
 
     @property
+    def moving_spheres(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """
+        Bound every robot shape that moves with the chain by a sphere fixed in its frame.
+
+        :returns: ``(rows, centres, radii)``: the row of the chain's forward frames each shape
+            follows (G,), the sphere's centre in that frame (G, 3), m, and its radius (G,), m
+            (the shape's bounding box, grown by the padding).
+        """
+        return self._spheres
+
+    @property
     def has_geometry(self) -> bool:
         """Whether any link has usable collision geometry."""
         return bool(self._links)
@@ -269,6 +280,13 @@ class CollisionModel:
             self._rows, offsets_array,
             np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3),
             np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3))
+        moving = np.flatnonzero(self._rows[:robot_count] >= 0)
+        centres = np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3)[moving]
+        halves = np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3)[moving]
+        frames = offsets_array[moving]
+        self._spheres = (self._rows[moving].copy(),
+                         np.einsum('gij,gj->gi', frames[:, :3, :3], centres) + frames[:, :3, 3],
+                         np.linalg.norm(halves, axis=1) + self._padding)
         # Fixed shapes keep these poses; the compiled call overwrites the moving ones.
         self._placed = np.zeros((len(rows), PLACED_WIDTH))
         self._placed[:, :9] = offsets_array[:, :3, :3].reshape(-1, 9)

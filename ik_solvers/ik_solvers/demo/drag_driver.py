@@ -91,6 +91,8 @@ class DragDriver(Node):
         self._goal_vectors = np.zeros((0, 7))
         self._sent = 0
         self._answered: set[int] = set()
+        self._last_command_time = 0.0
+        self._state_log: Optional[list] = None
 
         latched = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                              reliability=ReliabilityPolicy.RELIABLE)
@@ -304,7 +306,24 @@ class DragDriver(Node):
                 commanded=bool(message.commanded),
                 reached_position=(reached.x, reached.y, reached.z)))
 
+    def wait_until_quiet(self, *, quiet: float, timeout: float) -> None:
+        """
+        Wait until no command was sent for ``quiet`` s (at most ``timeout`` s).
+
+        A goal published once is driven on by the node after the drag ends (approach steps
+        toward a far goal); the arm is sent home only once that has settled.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                last = self._last_command_time
+            if time.monotonic() - last >= quiet:
+                return
+            time.sleep(0.05)
+
     def _on_command(self, message: JointTrajectory) -> None:
+        with self._lock:
+            self._last_command_time = time.monotonic()
         if not message.points:
             return
         final = dict(zip(message.joint_names, message.points[-1].positions))
@@ -319,6 +338,20 @@ class DragDriver(Node):
         if len(message.name) == len(message.position):
             with self._lock:
                 self._joint_positions.update(zip(message.name, message.position))
+                if self._state_log is not None:
+                    stamp = message.header.stamp.sec + 1e-9 * message.header.stamp.nanosec
+                    self._state_log.append((stamp, dict(self._joint_positions)))
+
+    def record_states(self) -> None:
+        """Start keeping every joint state played, with its stamp (for a swept check)."""
+        with self._lock:
+            self._state_log = []
+
+    def recorded_states(self) -> list:
+        """Stop keeping joint states; return ``(stamp s, {joint: position})`` of each."""
+        with self._lock:
+            states, self._state_log = self._state_log or [], None
+        return states
 
     def _call(self, client, request, timeout: float):
         done = threading.Event()

@@ -38,6 +38,8 @@ from .collision_segment import (
 )
 from .drag_driver import DragDriver
 from .metrics import DragRecording, summarise, SolverSummary
+from .obstacle_segment import format_obstacle_summary, goal_across_obstacle, \
+    ObstacleSummary, played_collisions
 from .plot import plot_drags
 from .processes import ProcessGroup
 from .report import format_header, format_row, LEGEND, ProgressLine
@@ -88,6 +90,8 @@ class DemoOptions:
     answer_timeout: float = 2.0
     #: Drag the hand into the table and the base after the solvers' drags (the first solver).
     collision_segment: bool = True
+    #: Publish one goal across a box once after the collision segment (the first solver).
+    obstacle_segment: bool = True
     #: Side of the square of straight lines run through ~/cartesian_path after the drags, m;
     #: 0 skips it.
     square: float = 0.1
@@ -106,6 +110,10 @@ class DemoResult:
     #: The square of straight lines, and its picture (None when skipped).
     lines: Optional[LineRecording] = None
     lines_plot: Optional[Path] = None
+    #: The goal across an obstacle, when it ran and a box layout fitted the arm.
+    obstacle: Optional[ObstacleSummary] = None
+    #: Joint states played during the collision segment in collision, sampled every 1 ms.
+    played_in_collision: int = 0
 
 
 def reach_bound(chain: Chain) -> float:
@@ -203,6 +211,8 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             for solver in options.solvers:
                 group.check_alive()
                 driver.set_solver(solver)
+                # A goal published last is driven on by the node until it settles.
+                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
                 driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
                 driver.start_from(home, start_pose, timeout=max(5.0, options.answer_timeout))
                 line = ProgressLine(solver, stream=stream)
@@ -214,16 +224,33 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 recordings.append(recording)
                 summaries.append(summary)
             collisions = None
+            played_in_collision = 0
             if options.collision_segment:
                 driver.set_solver(options.solvers[0])
+                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
                 driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                driver.record_states()
                 segment = driver.drag(options.solvers[0], collision_drag(start_pose),
                                       rate=options.rate, answer_timeout=options.answer_timeout)
+                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
                 collisions = summarise_collisions(segment, urdf_xml, chain)
                 _say(stream, '\n' + format_collision_summary(collisions))
+                states = driver.recorded_states()
+                swept = played_collisions(urdf_xml, chain, states)
+                _say(stream, 'played states %d, swept samples (1 ms) %d, in collision %d%s' % (
+                    len(states), swept[0], swept[1], '' if not swept[2] else ': ' + swept[2]))
+                played_in_collision += swept[1]
+            obstacle = None
+            if options.obstacle_segment:
+                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
+                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                driver.start_from(home, start_pose, timeout=max(5.0, options.answer_timeout))
+                obstacle = goal_across_obstacle(driver, urdf_xml, chain, home)
+                _say(stream, '\n' + format_obstacle_summary(obstacle, options.solvers[0]))
             line_recording = None
             if options.square > 0.0:
                 driver.set_solver(options.solvers[0])
+                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
                 driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
                 corners = square_in_vertical_plane(start_pose, options.square)
                 line_recording = lines.run(corners, max_step=0.002,
@@ -249,7 +276,8 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             title='Straight lines through ~/cartesian_path: a %.0f cm square in the base y-z '
                   'plane, played by the simulated executor' % (100 * options.square))
     return DemoResult(recordings, summaries, plot, time.monotonic() - started,
-                      collisions=collisions, lines=line_recording, lines_plot=lines_plot)
+                      collisions=collisions, lines=line_recording, lines_plot=lines_plot,
+                      obstacle=obstacle, played_in_collision=played_in_collision)
 
 
 def _corner_points(start_pose: np.ndarray, corners: Sequence[np.ndarray]) -> np.ndarray:
@@ -295,6 +323,8 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
     parser.add_argument('--path-offset', type=float, default=0.0,
                         help="m: move the figure-eight's centre this far from the start tip "
                              'toward the base (0.15 puts every goal within reach; default 0)')
+    parser.add_argument('--no-obstacle-segment', action='store_true',
+                        help='skip the goal across an obstacle')
     parser.add_argument('--no-collision-segment', action='store_true',
                         help='skip dragging the hand into the table and the base')
     parser.add_argument('--square', type=float, default=0.1,
@@ -311,7 +341,8 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
         description=arguments.description, base_link=arguments.base_link,
         tip_link=arguments.tip_link, start=arguments.start,
         path_offset=arguments.path_offset, orientation_mode=arguments.orientation_mode,
-        square=arguments.square, collision_segment=not arguments.no_collision_segment)
+        square=arguments.square, collision_segment=not arguments.no_collision_segment,
+        obstacle_segment=not arguments.no_obstacle_segment)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -334,6 +365,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if result.collisions is not None and result.collisions.colliding_commands:
         _say(sys.stderr, '%d commands of the collision segment collide: see %s' % (
             result.collisions.colliding_commands, options.output / 'logs' / 'ik_node.log'))
+        return 1
+    if result.played_in_collision:
+        _say(sys.stderr, '%d played states of the collision segment collide'
+             % result.played_in_collision)
+        return 1
+    if result.obstacle is not None and result.obstacle.colliding_samples:
+        _say(sys.stderr, '%d played states of the goal across an obstacle collide: %s' % (
+            result.obstacle.colliding_samples, result.obstacle.first_contact))
         return 1
     silent = [s.solver for s in result.summaries if s.path_solved == 0]
     if silent:

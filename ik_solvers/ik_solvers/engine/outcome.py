@@ -8,6 +8,7 @@ from typing import Optional, Sequence, Tuple
 import numpy as np
 
 from .error_codes import ErrorCode
+from .path_request import PathCommand
 from ..kinematics import Chain
 from ..solvers import IKResult
 
@@ -106,11 +107,19 @@ class IKOutcome:
     log_kind: str = ''
     #: The move to send, once the engine decided to command the solution.
     command: Optional[Command] = None
+    #: A multi-point move to send instead, when the straight motion collided and was routed
+    #: around (one-shot commands only, see :mod:`.motion_plan`).
+    path_command: Optional[PathCommand] = None
     #: Tip pose of the solution in the base frame by FK, (4, 4): computed once by the engine
     #: and shared by the judges, the status and the markers.
     reached: Optional[np.ndarray] = None
     #: The collision check of the answer.
     collision: CollisionVerdict = CollisionVerdict()
+
+    @property
+    def commanded(self) -> bool:
+        """Whether a move (single- or multi-point) was planned to be sent."""
+        return self.command is not None or self.path_command is not None
 
     #: The solution is verified: within tolerance by FK and accepted by every judge. Derived
     #: from ``error_code`` once, at construction.

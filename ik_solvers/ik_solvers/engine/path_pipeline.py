@@ -34,6 +34,7 @@ from .path_codes import path_code, PathErrorCode
 from .path_request import PathCommand, PathOutcome, PathRequest
 from .refusal import refusal_for
 from .settings import NodeSettings
+from ..collision.sweep import SweptCheck
 from ..exceptions import (
     IKError,
     InvalidLimitsError,
@@ -210,6 +211,12 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
         return PathOutcome(PathErrorCode.EXECUTION_FAILED, '%s; not commanded: %s'
                            % (summary, refusal.message), **known)
     trajectory = result.trajectory
+    if checked_for_collisions:
+        # The controller plays the points from where the arm is: swept-checked as it moves.
+        contact = SweptCheck(collision).check_path(np.vstack((current, trajectory.positions)))
+        if contact is not None:
+            return PathOutcome(PathErrorCode.IN_COLLISION, '%s; not commanded: %s'
+                               % (summary, contact.describe()), **known)
     command = PathCommand(tuple(chain.joint_names), trajectory.times, trajectory.positions,
                           trajectory.velocities, trajectory.accelerations)
     world.remember_command(chain, trajectory.positions[-1], command)

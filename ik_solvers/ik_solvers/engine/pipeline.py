@@ -35,6 +35,7 @@ from .fallback import Fallback
 from .frames import ExternalLookup
 from .inputs import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
+from .motion_plan import MotionPlan, plan_motion
 from .outcome import Command, IKOutcome, IKRequest
 from .path_pipeline import handle_path
 from .path_request import PathCommand, PathOutcome, PathRequest
@@ -175,10 +176,36 @@ class IKEngine(RobotState):
         known['collision'] = collision_verdict(candidate, model, joints, unchecked,
                                                self._collisions.summary(model))
         # 4. Plan the command.
-        command = None
+        plan = MotionPlan()
         if refusal is None and candidate.commanding:
-            command, refusal = self._plan(candidate)
-        return _outcome(candidate, refusal, command, known)
+            if candidate.streamed:
+                command, refusal = self._plan(candidate)
+                plan = MotionPlan(command=command)
+            else:
+                plan = self._plan_motion(candidate)
+                refusal = plan.refusal
+        return _outcome(candidate, refusal, plan, known)
+
+    def _plan_motion(self, candidate: Candidate) -> MotionPlan:
+        # A one-shot command may move far: swept-checked, routed around what is in the way
+        # (OMPL), or refused (engine/motion_plan.py). Its direct form is timed as a streamed
+        # command is, on the controller's cubic from its state.
+        with self._lock:
+            last = self._last_command
+        under_way = None
+        if last is not None and last[0] == tuple(candidate.chain.joint_names):
+            under_way = last[1]
+        now = self._clock()
+        direct, spline, refusal = self._timed(candidate, now)
+        if refusal is not None:
+            return MotionPlan(refusal=refusal)
+        plan = plan_motion(candidate, direct=direct, last_command=under_way)
+        if plan.refusal is None:
+            if plan.path is not None:
+                spline = ControllerSpline(plan.path.times, plan.path.positions,
+                                          plan.path.velocities, plan.path.accelerations)
+            self._remember(candidate, spline, now)
+        return plan
 
     def _judge(self, candidate: Candidate) -> Tuple[Candidate, Optional[Refusal]]:
         refusal = first_refusal(self._judges, candidate)
@@ -194,8 +221,16 @@ class IKEngine(RobotState):
         return candidate, refusal
 
     def _plan(self, candidate: Candidate) -> Tuple[Optional[Command], Optional[Refusal]]:
-        settings, chain, q = candidate.settings, candidate.chain, candidate.q
         now = self._clock()
+        command, spline, refusal = self._timed(candidate, now)
+        if refusal is None:
+            self._remember(candidate, spline, now)
+        return command, refusal
+
+    def _timed(self, candidate: Candidate, now: float) -> Tuple[
+            Optional[Command], Optional[ControllerSpline], Optional[Refusal]]:
+        """Time the single-point command to ``candidate.q`` from the controller's state."""
+        settings, chain, q = candidate.settings, candidate.chain, candidate.q
         with self._lock:
             # The controller runs the node's last command (as modelled) until this one
             # arrives, a little later than now; the joint states say where the arm is.
@@ -224,12 +259,16 @@ class IKEngine(RobotState):
                                       np.zeros((1, chain.num_joints)), start_positions=start,
                                       start_velocities=velocity)
         except (ValueError, IKError) as error:
-            return None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
-        with self._lock:
-            self._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
-            self._motion.record(chain.joint_names, spline, now)
+            return None, None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
         return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
-                       duration), None
+                       duration), spline, None
+
+    def _remember(self, candidate: Candidate, spline: ControllerSpline, now: float) -> None:
+        """Make ``candidate.q`` the last command, played by the controller as ``spline``."""
+        with self._lock:
+            self._last_command = (tuple(candidate.chain.joint_names),
+                                  np.array(candidate.q, dtype=float))
+            self._motion.record(candidate.chain.joint_names, spline, now)
 
     # Cartesian paths -------------------------------------------------------------------------
 
@@ -299,16 +338,17 @@ def _accepted_message(candidate: Candidate) -> str:
     return '%s reached the target: %s' % (candidate.solver, candidate.summary)
 
 
-def _outcome(candidate: Candidate, refusal: Optional[Refusal], command: Optional[Command],
+def _outcome(candidate: Candidate, refusal: Optional[Refusal], plan: MotionPlan,
              known: Dict[str, Any]) -> IKOutcome:
     """Give the outcome of a judged (and perhaps commanded) candidate."""
     known.update(result=candidate.result, reached=candidate.reached)
     accepted = _accepted_message(candidate)
     if refusal is None:
         message = accepted
-        if command is not None and not candidate.streamed:
-            message += '; commanded'
-        return IKOutcome(candidate.claim, message, command=command, **known)
+        if (plan.command is not None or plan.path is not None) and not candidate.streamed:
+            message += '; commanded' + ('' if not plan.note else ' (%s)' % plan.note)
+        return IKOutcome(candidate.claim, message, command=plan.command,
+                         path_command=plan.path, **known)
     if refusal.code == ErrorCode.EXECUTION_FAILED:
         # The solution itself was fine: the answer says so, and why it was not sent.
         return IKOutcome(refusal.code, '%s; but %s' % (accepted, refusal.message),

@@ -266,7 +266,7 @@ def status_message(outcome: IKOutcome, *, stamp: Time, frame_id: str,
     status.error_code = int(outcome.error_code)
     status.message = _first_line(outcome.message)
     status.solver = outcome.solver
-    status.commanded = outcome.command is not None
+    status.commanded = outcome.commanded
     target, reached = poses
     if target is not None:
         status.target = target

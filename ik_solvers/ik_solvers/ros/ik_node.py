@@ -10,12 +10,15 @@ service calls to :mod:`.solve_service`, descriptions to :mod:`.description_input
 ``ros2 run ik_solvers ik_node``.
 """
 
+import dataclasses
 import threading
+import time
 from typing import Any, List, Optional
 
 from geometry_msgs.msg import PoseStamped
 from ik_solvers_interfaces.msg import IKStatus
 from ik_solvers_interfaces.srv import SolveIK
+import numpy as np
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
@@ -43,11 +46,12 @@ from .outcome_log import LOG_THROTTLE_PERIOD, OutcomeLog
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
 from ..engine.error_codes import ErrorCode
+from ..engine.held_goal import EXACT, EXACT_TIMEOUT, final_outcome, HeldGoal
 from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKOutcome
 from ..engine.path_request import PathOutcome
 from ..engine.pipeline import IKEngine
-from ..exceptions import InvalidLimitsError, InvalidSeedError
+from ..exceptions import IKError, InvalidLimitsError, InvalidSeedError
 from ..paths import warm_up_timing
 from ..solvers import SOLVERS, warm_up
 
@@ -73,6 +77,8 @@ class IKNode(Node):
         self._descriptions = DescriptionInput(self._engine, self._node_parameters.links,
                                               self.get_logger(), self._log)
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
+        # A target not followed by a newer one is driven on until reached (engine/held_goal.py).
+        self._goal: HeldGoal[PoseStamped] = HeldGoal()
         # Held by the worker while it uses the node after a solve; destroy_node takes it.
         self._worker_output = threading.Lock()
         self._closing = threading.Event()
@@ -158,31 +164,72 @@ class IKNode(Node):
 
     def _work(self) -> None:
         while True:
-            target = self._targets.take(timeout=1.0)
+            target = self._targets.take(timeout=self._goal.wait(time.monotonic(), 1.0))
             if target is None:
                 if self._closing.is_set():
                     return
-                continue
             try:
-                self._solve_streamed(target)
+                if target is not None:
+                    self._solve_streamed(target)
+                else:
+                    self._drive_held_goal()
             except Exception as error:  # noqa: B902 - the worker must outlive any bug
                 if not self._closing.is_set():
                     self.get_logger().error('streamed solve failed: %r' % error)
 
+    def _drive_held_goal(self) -> None:
+        due = self._goal.due(time.monotonic())
+        if due is None:
+            return
+        target, stage, attempt = due
+        settings = self._node_parameters.settings
+        request = target_request(target)
+        if stage == EXACT:
+            # From where the arm is (later attempts from another seed), routed around
+            # obstacles; a goal published once can wait for a longer search.
+            request = dataclasses.replace(request, streamed=False, execute=True,
+                                          timeout=max(settings.timeout, EXACT_TIMEOUT),
+                                          **self._other_seed(settings, attempt))
+        outcome = self._engine.handle(request, settings)
+        if self._goal.done(target, stage, outcome, time.monotonic()):
+            outcome = final_outcome(outcome, stage)
+        elif not outcome.commanded:
+            return  # the next stage follows; this answer is no news
+        self._output(outcome, settings, 'target_pose')
+
+    def _other_seed(self, settings, attempt: int):
+        if attempt == 0:
+            return {}
+        try:
+            chain = self._engine.chain(settings.base_link, settings.tip_link)
+        except IKError:
+            return {}
+        seed = chain.random_configuration(np.random.default_rng(attempt))
+        return {'seed_names': tuple(chain.joint_names), 'seed_positions': tuple(seed.tolist())}
+
     def _solve_streamed(self, target: PoseStamped) -> None:
         settings = self._node_parameters.settings
         outcome = self._engine.handle(target_request(target), settings)
+        self._goal.streamed(target, outcome, time.monotonic())
+        self._output(outcome, settings, 'target_pose')
+
+    def _send(self, outcome: IKOutcome) -> None:
+        if outcome.command is not None:
+            self._commands.send(outcome.command)
+        if outcome.path_command is not None:
+            self._commands.send_path(outcome.path_command)
+
+    def _output(self, outcome: IKOutcome, settings, source: str) -> None:
         with self._worker_output:
             if self._closing.is_set():
                 return  # the node is being destroyed while this solve ran
-            if outcome.command is not None:
-                self._commands.send(outcome.command)
+            self._send(outcome)
             if outcome.error_code == ErrorCode.NO_ROBOT_MODEL and not self._engine.has_model:
                 self.get_logger().warning(
                     'waiting for robot_description on %s; targets are ignored until one '
                     'arrives' % self.resolve_topic_name(ROBOT_DESCRIPTION_TOPIC), once=True)
             else:
-                self._log.outcome(outcome, 'target_pose')
+                self._log.outcome(outcome, source)
             self._publish_feedback(outcome, settings.base_link, status=True)
 
     def _on_solve_ik(self, request: SolveIK.Request,
@@ -190,8 +237,9 @@ class IKNode(Node):
         # Runs on a worker of the SolveIK service; an exception becomes INTERNAL_ERROR there.
         settings = self._node_parameters.settings
         outcome = self._engine.handle(service_request(request), settings)
-        if outcome.command is not None:
-            self._commands.send(outcome.command)
+        if outcome.commanded:
+            self._goal.cancel()  # the arm was given another motion
+        self._send(outcome)
         self._log.outcome(outcome, 'solve_ik')
         self._publish_feedback(outcome, settings.base_link, status=False)
         return fill_response(response, outcome, self.get_clock().now().to_msg())
@@ -207,6 +255,7 @@ class IKNode(Node):
     def _on_path_outcome(self, outcome: PathOutcome) -> None:
         # Runs on the CartesianPath worker, once per request.
         if outcome.command is not None:
+            self._goal.cancel()
             self._commands.send_path(outcome.command)
         if outcome.success:
             self.get_logger().info('cartesian_path: %s' % outcome.message)

@@ -15,6 +15,7 @@ from .continuity import ContinuousMotion
 from .freshness import FreshJointStates
 from .judge import Judge
 from .limits import WithinJointLimits
+from .swept import CollisionFreeMotion
 from .tolerance import WithinTolerance
 from ..candidate import Candidate
 from ..refusal import Refusal
@@ -27,6 +28,7 @@ DEFAULT_JUDGES: Tuple[Judge, ...] = (
     CollisionFree(),
     FreshJointStates(),
     ContinuousMotion(),
+    CollisionFreeMotion(),
 )
 
 

@@ -1,0 +1,113 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+How a one-shot command gets to its goal: straight when that is free, else around, else not.
+
+A SolveIK ``execute`` (and a goal published once, when the node drives it to its exact
+solution) may move the arm far. The straight joint-space line from where the arm is to the
+solution is swept-checked (:class:`ik_solvers.collision.sweep.SweptCheck`); when free it is the
+single-point command it always was. When it collides, OMPL plans a route
+(:func:`.routing.route`) within :data:`ROUTING_BUDGET`, the route is timed within the velocity
+and acceleration limits by the Cartesian paths' timing (:func:`ik_solvers.paths.time_parametrize`)
+and the timed points are swept-checked again as the controller plays them, from where the arm
+is; the command is then that multi-point trajectory. Otherwise nothing is commanded and the
+refusal names the pair in contact.
+"""
+
+from dataclasses import dataclass
+import math
+from typing import Optional
+
+import numpy as np
+
+from .candidate import Candidate
+from .error_codes import ErrorCode
+from .outcome import Command
+from .path_request import PathCommand
+from .refusal import Refusal
+from .routing import route
+from ..collision.sweep import SweptCheck
+from ..exceptions import IKError
+from ..paths import time_parametrize, trajectory_limits
+
+__all__ = ['MOTION_IN_COLLISION', 'MotionPlan', 'ROUTING_BUDGET', 'plan_motion']
+
+#: s OMPL may plan a route (its simplifier as long again).
+ROUTING_BUDGET = 2.0
+#: The log kind of a motion (not its end) in collision.
+MOTION_IN_COLLISION = 'motion_in_collision'
+
+
+@dataclass(frozen=True)
+class MotionPlan:
+    """A single-point command, a multi-point one, or a refusal; and how it was found."""
+
+    command: Optional[Command] = None
+    path: Optional[PathCommand] = None
+    refusal: Optional[Refusal] = None
+    #: Appended to the outcome's message: how the motion was checked or routed.
+    note: str = ''
+
+
+def plan_motion(candidate: Candidate, *, direct: Command,
+                routing_budget: float = ROUTING_BUDGET,
+                last_command: Optional[np.ndarray] = None) -> MotionPlan:
+    """
+    Plan the motion from ``candidate.start`` to ``candidate.q``.
+
+    :param candidate: An accepted, commanding candidate of a one-shot request.
+    :param direct: The single-point command straight to ``candidate.q``, timed by the caller.
+    :param routing_budget: s for OMPL when the straight motion collides.
+    :param last_command: (N,) the node's last command, when it may still be under way: the arm
+        is then somewhere between the joint states and it, and the straight motion from there
+        is checked too.
+    :returns: The plan; never raises for a motion it cannot plan (the refusal says why).
+    """
+    settings, chain = candidate.settings, candidate.chain
+    start = np.asarray(candidate.start, dtype=float)
+    goal = np.asarray(candidate.q, dtype=float)
+    if candidate.collision is None:
+        return MotionPlan(command=direct)
+    sweep = SweptCheck(candidate.collision)
+    contact = sweep.check_motion(start, goal)
+    under_way = last_command is not None and not np.array_equal(last_command, start)
+    if contact is None and under_way:
+        contact = sweep.check_motion(last_command, goal)
+    if contact is None:
+        return MotionPlan(command=direct)
+    refused = ('%s; no collision-free route found within %g s: nothing commanded'
+               % (contact.describe(), routing_budget))
+    if candidate.collision.check(start, stop_at_first=True).colliding:
+        return _refused('%s (the arm starts in contact)' % refused)
+    try:
+        positions = route(sweep, start, goal, lower=chain.lower, upper=chain.upper,
+                          budget=routing_budget)
+    except IKError as error:
+        return _refused('%s; planning failed: %s' % (contact.describe(), error))
+    if positions is None:
+        return _refused(refused)
+    try:
+        limits = trajectory_limits(
+            chain, default_acceleration=settings.acceleration_limit,
+            velocity_scale=settings.velocity_scale,
+            max_path_duration=settings.max_path_duration or math.inf)
+        timed = time_parametrize(positions, limits)
+    except IKError as error:
+        return MotionPlan(refusal=Refusal(
+            ErrorCode.EXECUTION_FAILED, 'the straight motion collides and the route around '
+            'it could not be timed: %s' % error))
+    # The controller plays the timed points from where the arm is: check exactly that.
+    played = np.vstack((start, timed.positions))
+    again = sweep.check_path(played)
+    if again is not None:
+        return _refused('%s; the route as timed: %s' % (refused, again.describe()))
+    path = PathCommand(tuple(chain.joint_names), timed.times, timed.positions,
+                       timed.velocities, timed.accelerations)
+    return MotionPlan(path=path, note=(
+        'the straight motion collided (%s); routed around it by OMPL: %d points, %.2f s'
+        % (contact.report.describe(), timed.positions.shape[0], timed.duration)))
+
+
+def _refused(message: str) -> MotionPlan:
+    return MotionPlan(refusal=Refusal(ErrorCode.IN_COLLISION, message,
+                                      log_kind=MOTION_IN_COLLISION))
