@@ -7,32 +7,34 @@ The chain is seen as the points of :mod:`.point_chain`: joint origins, each on i
 axis, and the tip, with constant distances between neighbours. One iteration is the paper's:
 
 1. Forward kinematics of the current configuration gives the points.
-2. Forward reaching, from the tip to the base: the tip is put at the goal, and each point in
-   turn on the line from it to its already placed successor, at the segment's length.
-3. Backward reaching, from the base to the tip: the base is back at its place, and each joint
-   in turn takes its value from its own segment (:func:`.point_chain.realise_joints`): it
-   turns its segment's far point onto the line to that point's place from the forward pass.
-   The configuration is realised joint by joint during the pass, the way FABRIK's constraint
-   handling reorients each joint before it places the next point.
+2. Forward reaching, from the tip to the base (:func:`.reaching.reach_toward_base`): the tip
+   is put at the goal, and each point in turn on the line from its already placed successor
+   toward its former place, at the segment's length.
+3. Backward reaching, from the base to the tip (:func:`.reaching.realise_joints`): the base is
+   back at its place, and each joint in turn takes its value from its own segment: it turns
+   its segment's far point onto the line to that point's place from the forward pass.
 
-On a planar chain of hinges (axes perpendicular to the plane, every point off the previous
-axis) step 3 puts each point exactly where the paper puts it, so the iterates are the paper's.
+Both passes move whole links about the joints' axes, joint by joint, the way FABRIK's
+constraint handling reorients each joint before it places the next point; the configuration
+is realised during the backward pass. On a planar chain of hinges (axes perpendicular to the
+plane) every point lands where the paper puts it, so the iterates are the paper's.
 
 What the paper does not cover, and what this module does then (see docs/DECISIONS.md):
 
-* **Offsets.** A hinge cannot put its far point anywhere on the sphere of its segment's length,
-  only on a circle about its axis: it takes the point of that circle nearest the line (the
-  paper's hinge constraint). A far point on the joint's own axis (co-located joints, a link
+* **Hinges with offsets.** A hinge cannot put its neighbour anywhere on the sphere of the
+  segment's length, only on a circle about its axis: it takes the point of that circle
+  nearest the line (the paper's hinge constraint), in both passes. In the forward pass the
+  links are carried as rigid bodies (their axes turn with them), so the points placed are
+  ones the hinges can reach. A far point on the joint's own axis (co-located joints, a link
   along the axis) does not move with it: the joint takes its value from the next point beyond
   that does.
-* **Orientation.** For a full pose, or an aimed tool axis, the forward pass starts from two
-  fixed points, the tip and the last joint's origin (its frame must sit at the goal times the
-  inverse of the tool's constant offset), and each hinge also aligns the tip frame's axes with
-  the goal's, weighted by the orientation weight (as CCD does): a wrist roll, whose points lie
-  on its axis, is set by the orientation alone.
-* **Prismatic joints.** A segment ending at a prismatic joint has no fixed length: the forward
-  pass leaves its far point where it is, and the joint slides by its far point's error along
-  its axis.
+* **Orientation.** For a full pose, or an aimed tool axis, the forward pass starts with the
+  last link at the goal's rotation, its origin where the goal puts the last joint's frame
+  (the goal times the inverse of the tool's constant offset), as the paper fixes the
+  end effector's orientation; a wrist roll that moves no point (the tip on its axis) aligns
+  the tip frame's axes with the goal's in the backward pass.
+* **Prismatic joints.** The forward pass keeps their slide; in the backward pass each slides
+  by its far point's error along its axis.
 * **Mimic joints** move with their leader through the next forward kinematics.
 * **Limits and the trust region** clamp each joint as it is set.
 * **Unreachable targets.** The paper stretches the chain toward them in one step; here the
@@ -42,8 +44,6 @@ What the paper does not cover, and what this module does then (see docs/DECISION
 joint fitted to all points beyond it at once (:func:`.point_chain.recover_joint_values`).
 """
 
-import math
-
 import numpy as np
 
 from .base import Option, Solver
@@ -51,9 +51,9 @@ from .point_chain import (
     chain_points,
     fix_goal,
     OVER_RELAXATION_OPTION,
-    realise_joints,
     recover_joint_values,
 )
+from .reaching import reach, reach_toward_base, realise_joints
 from .search import run_search
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
@@ -63,23 +63,6 @@ __all__ = ['FABRIKSolver']
 _OVER_RELAXATION = 0
 _RECOVERY = 1
 _RECOVERIES = ('joint_by_joint', 'least_squares')
-
-
-@compiled(inline=True)
-def reach(points: np.ndarray, moving: int, anchor: int, length: float) -> None:
-    """Pull ``points[moving]`` onto the line from ``points[anchor]`` at ``length``."""
-    if math.isnan(length):  # a sliding segment keeps its far point
-        return
-    dx = points[moving, 0] - points[anchor, 0]
-    dy = points[moving, 1] - points[anchor, 1]
-    dz = points[moving, 2] - points[anchor, 2]
-    distance = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if distance == 0.0:  # no direction to keep: the point stays
-        return
-    scale = length / distance
-    points[moving, 0] = points[anchor, 0] + dx * scale
-    points[moving, 1] = points[anchor, 1] + dy * scale
-    points[moving, 2] = points[anchor, 2] + dz * scale
 
 
 @compiled
@@ -96,13 +79,15 @@ def fabrik_step(chain, target, goal, settings, options, q, frames, error, radius
         for r in range(3):
             points[j, r] = current[j, r]
     fixed_from = fix_goal(chain, goal, settings, points)
-    # Forward reaching; the base point 0 stays: the backward pass would put it back.
-    for j in range(fixed_from - 1, 0, -1):
-        reach(points, j, j + 1, lengths[j])
     if options[_RECOVERY] == 0.0:
+        reach_toward_base(chain, frames, goal, q, current, points, fixed_from)
         realise_joints(chain, goal, settings, options[_OVER_RELAXATION], q, frames, current,
                        points, radius)
         return
+    # The former iteration: both passes on free points (the base point stays: the backward
+    # pass would put it back), then the least-squares recovery.
+    for j in range(fixed_from - 1, 0, -1):
+        reach(points, j, j + 1, lengths[j])
     for j in range(count):
         reach(points, j + 1, j, lengths[j])
     recover_joint_values(chain, goal, settings, options[_OVER_RELAXATION], q, frames,

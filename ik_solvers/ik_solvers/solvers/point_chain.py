@@ -14,13 +14,9 @@ well as the tip ``X_N``: the orientation enters the point model the way the leng
 paper fixes the last segment from the target. For position only, or when a mimic joint moves
 last, the tip alone is fixed.
 
-FABRIK and Čejka's relaxation realise the joints one by one from the base
-(:func:`realise_joints`): each joint turns its own segment toward the desired place of the
-segment's far point, as the paper's backward pass puts each point on the line to its successor;
-on a planar chain of hinges this is the paper's pass exactly.
-
-The former recovery (:func:`recover_joint_values`, kept as an option) is a sweep from the base
-to the tip in which each joint takes the value that best aligns every point beyond it (and, for a full pose, the tip frame's
+FABRIK and Čejka's relaxation set the joints one by one as their passes go (:mod:`.reaching`).
+The former recovery (:func:`recover_joint_values`, kept as an option of both) is a sweep from
+the base to the tip in which each joint takes the value that best aligns every point beyond it (and, for a full pose, the tip frame's
 axes) with their desired places, in closed form and clamped to its limits (see :mod:`.hinge`);
 the points beyond it then move rigidly with it. The hinge axes, offsets and limits are thereby
 enforced exactly: the recovered configuration is a real one. All functions are compiled, and
@@ -40,12 +36,7 @@ from .search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
-__all__ = ['OVER_RELAXATION_OPTION', 'chain_points', 'fix_goal', 'realise_joints',
-           'recover_joint_values']
-
-# A point nearer its joint's axis than this fraction of the chain's length does not move with
-# the joint: the joint takes its value from the next point beyond it.
-_ON_AXIS = 1e-9
+__all__ = ['OVER_RELAXATION_OPTION', 'chain_points', 'fix_goal', 'recover_joint_values']
 
 #: The option FABRIK and length relaxation share: how far their joint recovery over-relaxes.
 OVER_RELAXATION_OPTION = Option(
@@ -188,89 +179,3 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
                       0.0)
             q[i] = new
 
-
-@compiled(inline=True)
-def realise_joints(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
-                   over_relaxation: float, q: np.ndarray, frames: np.ndarray,
-                   points: np.ndarray, desired: np.ndarray, radius: float) -> None:
-    """
-    Set the joints one by one from the base, each from its own segment (FABRIK's backward pass).
-
-    Joint ``i`` sits at ``points[i]``, which the joints before it have already placed. A hinge
-    turns to the value that brings its own segment's far point nearest its desired place (the
-    point of the circle it can reach nearest ``desired``; on a planar chain, the paper's point
-    on the line to the desired successor at the segment's length). Its far point is
-    ``points[i + 1]`` unless that lies on the joint's axis (a co-located joint, a link along
-    the axis): then the first point beyond that the joint moves. For a goal with an
-    orientation, the tip frame's axes are aligned with the goal's as well, with the goal's
-    orientation weight (as in CCD): a wrist roll, whose points all lie on its axis, takes its
-    value from them alone. A prismatic joint slides by its far point's error along its axis.
-    Limits and the trust ``radius`` clamp each joint; the points beyond turn with it.
-
-    :param chain: the chain.
-    :param target: (4, 4) the effective goal (:func:`.goal.effective_goal`).
-    :param settings: the search's settings (orientation mode, weight, finisher).
-    :param over_relaxation: the heuristic's option; see :func:`.search.relaxation_gain`.
-    :param q: (N,) current configuration, changed in place.
-    :param frames: forward kinematics of ``q``.
-    :param points: (N + 1, 3) the points of ``q`` (:func:`chain_points`), m; overwritten:
-        they follow the joints as these are set.
-    :param desired: (N + 1, 3) the desired points (after the forward pass), m.
-    :param radius: largest motion of a revolute joint, rad (prismatic: times the length, m).
-    """
-    count = q.shape[0]
-    gain = relaxation_gain(settings, over_relaxation)
-    # One scratch array: the joint axes, the tip vectors, the goal vectors, the moment.
-    work = np.empty((count + 9, 3))
-    for i in range(count):
-        segment = chain.joint_segment[i]
-        for r in range(3):
-            work[i, r] = frames[segment, r, 2]
-    vector_count, orientation_weight = orientation_vectors(
-        settings, frames[-1], target, work[count:count + 3], work[count + 3:count + 6])
-    moment = work[count + 6:]
-    slide = radius * chain.length_scale
-    negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
-    on_axis = (_ON_AXIS * chain.length_scale) ** 2
-    for i in range(count):
-        ux, uy, uz = work[i, 0], work[i, 1], work[i, 2]
-        if chain.joint_prismatic[i] != 0.0:
-            shift = ((desired[i + 1, 0] - points[i + 1, 0]) * ux
-                     + (desired[i + 1, 1] - points[i + 1, 1]) * uy
-                     + (desired[i + 1, 2] - points[i + 1, 2]) * uz)
-            shift = min(max(shift, -slide), slide)
-            new = min(max(q[i] + shift, chain.joint_limits[i, LIMIT_LOWER]),
-                      chain.joint_limits[i, LIMIT_UPPER])
-            for k in range(i + 1, count + 1):
-                points[k, 0] += (new - q[i]) * ux
-                points[k, 1] += (new - q[i]) * uy
-                points[k, 2] += (new - q[i]) * uz
-            q[i] = new
-            continue
-        ox, oy, oz = points[i, 0], points[i, 1], points[i, 2]
-        for r in range(3):
-            for c in range(3):
-                moment[r, c] = 0.0
-        for k in range(i + 1, count + 1):
-            vx, vy, vz = points[k, 0] - ox, points[k, 1] - oy, points[k, 2] - oz
-            along = vx * ux + vy * uy + vz * uz
-            if vx * vx + vy * vy + vz * vz - along * along > on_axis:
-                add_outer_product(moment, vx, vy, vz, desired[k, 0] - ox, desired[k, 1] - oy,
-                                  desired[k, 2] - oz)
-                break
-        for k in range(vector_count):
-            add_outer_product(moment, orientation_weight * work[count + k, 0],
-                              orientation_weight * work[count + k, 1],
-                              orientation_weight * work[count + k, 2], work[count + 3 + k, 0],
-                              work[count + 3 + k, 1], work[count + 3 + k, 2])
-        a, b = sinusoid_coefficients(ux, uy, uz, moment)
-        lower = max(chain.joint_limits[i, LIMIT_LOWER], q[i] - radius)
-        upper = min(chain.joint_limits[i, LIMIT_UPPER], q[i] + radius)
-        new = best_joint_value(q[i], a, b, lower, upper, gain, negligible)
-        if new != q[i]:
-            angle = new - q[i]
-            cosine, sine = math.cos(angle), math.sin(angle)
-            turn_rows(points, i + 1, count + 1, ux, uy, uz, cosine, sine, ox, oy, oz)
-            turn_rows(work, i + 1, count + vector_count, ux, uy, uz, cosine, sine, 0.0, 0.0,
-                      0.0)
-            q[i] = new
