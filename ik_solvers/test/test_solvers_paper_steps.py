@@ -36,7 +36,7 @@ def points_of(angles):
 
 
 def angles_of(points):
-    """The joint angles whose points these are: each from its own segment."""
+    """Return the joint angles whose points these are: each from its own segment."""
     steps = np.diff(points, axis=0)
     headings = np.arctan2(steps[:, 1], steps[:, 0])
     return np.diff(np.concatenate(([0.0], headings)))
@@ -62,8 +62,12 @@ def literal_fabrik(angles, target):
 
 
 def literal_relaxation(angles, target, sweeps=1):
-    """Čejka §III: the tip at the goal, then segment after segment from the base, reversing
-    at the known tip and again at the known base; the angles then follow from the points."""
+    """
+    Relax as Čejka §III: the tip at the goal, segment after segment from the base.
+
+    The direction reverses at the known tip and again at the known base; the angles then
+    follow from the points.
+    """
     points = points_of(angles)
     count = len(LENGTHS)
     points[-1] = target
@@ -78,8 +82,11 @@ def literal_relaxation(angles, target, sweeps=1):
 
 
 def literal_ccd(angles, target):
-    """One CCD sweep (Welman): from the last joint to the first, each turns the tip onto the
-    line from its centre to the target."""
+    """
+    Sweep once as Welman's CCD: from the last joint to the first.
+
+    Each joint turns the tip onto the line from its centre to the target.
+    """
     angles = np.array(angles, dtype=float)
     for i in range(len(LENGTHS) - 1, -1, -1):
         points = points_of(angles)

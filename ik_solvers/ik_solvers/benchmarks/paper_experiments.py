@@ -190,8 +190,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     header = ['# The papers\' experiments', '',
               '- date: %s' % time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started)),
               '- machine: %s' % _machine(),
-              '- command: `ik_solvers_bench %s`' % ' '.join(sys.argv[1:] if argv is None
-                                                           else argv),
+              '- command: `ik_solvers_bench %s`'
+              % ' '.join(sys.argv[1:] if argv is None else argv),
               '- every heuristic alone: no finisher, one start, no trust region, no stall '
               'rule; CCD without over-relaxation', '']
     text = '\n'.join(header + summaries(rows)) + '\n'

@@ -28,7 +28,7 @@ def _pick(rows: Sequence[Row], **where) -> List[Row]:
 
 
 def _wins(rows: Sequence[Row], start: str, joints: Sequence[int]) -> tuple:
-    """Runs where length relaxation converged in fewer iterations than CCD, and all runs."""
+    """Count the runs where length relaxation converged in fewer iterations than CCD."""
     wins = total = 0
     for lr in _pick(rows, experiment='cejka', solver='length_relaxation', start=start):
         if lr['joints'] not in joints:

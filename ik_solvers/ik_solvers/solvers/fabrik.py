@@ -80,7 +80,7 @@ def fabrik_step(chain, target, goal, settings, options, q, frames, error, radius
             points[j, r] = current[j, r]
     fixed_from = fix_goal(chain, goal, settings, points)
     if options[_RECOVERY] == 0.0:
-        reach_toward_base(chain, frames, goal, q, current, points, fixed_from)
+        reach_toward_base(chain, frames, goal, settings, q, current, points, fixed_from)
         realise_joints(chain, goal, settings, options[_OVER_RELAXATION], q, frames, current,
                        points, radius)
         return

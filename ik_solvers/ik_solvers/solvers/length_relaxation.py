@@ -118,7 +118,7 @@ def length_relaxation_step(chain, target, goal, settings, options, q, frames, er
         for j in range(0, fixed_from - 1):
             reach(points, j + 1, j, lengths[j])
         # ... reversed at the goal's known point, back to the base, link by link.
-        reach_toward_base(chain, frames, goal, q, current, points, fixed_from)
+        reach_toward_base(chain, frames, goal, settings, q, current, points, fixed_from)
     realise_joints(chain, goal, settings, options[_OVER_RELAXATION], q, frames, current,
                    points, radius)
 

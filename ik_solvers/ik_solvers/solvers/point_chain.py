@@ -16,11 +16,11 @@ last, the tip alone is fixed.
 
 FABRIK and Čejka's relaxation set the joints one by one as their passes go (:mod:`.reaching`).
 The former recovery (:func:`recover_joint_values`, kept as an option of both) is a sweep from
-the base to the tip in which each joint takes the value that best aligns every point beyond it (and, for a full pose, the tip frame's
-axes) with their desired places, in closed form and clamped to its limits (see :mod:`.hinge`);
-the points beyond it then move rigidly with it. The hinge axes, offsets and limits are thereby
-enforced exactly: the recovered configuration is a real one. All functions are compiled, and
-inlined into the steps that call them.
+the base to the tip in which each joint takes the value that best aligns every point beyond
+it (and, for a full pose, the tip frame's axes) with their desired places, in closed form and
+clamped to its limits (see :mod:`.hinge`); the points beyond it then move rigidly with it. The
+hinge axes, offsets and limits are thereby enforced exactly: the recovered configuration is a
+real one. All functions are compiled, and inlined into the steps that call them.
 """
 
 import math
@@ -178,4 +178,3 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
             turn_rows(work, i + 1, count + vector_count, ux, uy, uz, cosine, sine, 0.0, 0.0,
                       0.0)
             q[i] = new
-

@@ -27,6 +27,7 @@ import numpy as np
 from .goal import orientation_vectors
 from .hinge import add_outer_product, best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE
 from .hinge import sinusoid_coefficients, turn_rows
+from .layout import MODE_NONE, ORIENTATION_MODE
 from .search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
@@ -64,9 +65,10 @@ def _turn_about(rotation: np.ndarray, scratch: np.ndarray, ux: float, uy: float,
     c, s = math.cos(angle), math.sin(angle)
     k = 1.0 - c
     turn = scratch
-    turn[0, 0], turn[0, 1], turn[0, 2] = c + k * ux * ux, k * ux * uy - s * uz, k * ux * uz + s * uy
-    turn[1, 0], turn[1, 1], turn[1, 2] = k * uy * ux + s * uz, c + k * uy * uy, k * uy * uz - s * ux
-    turn[2, 0], turn[2, 1], turn[2, 2] = k * uz * ux - s * uy, k * uz * uy + s * ux, c + k * uz * uz
+    turn[0, 0], turn[1, 1], turn[2, 2] = c + k * ux * ux, c + k * uy * uy, c + k * uz * uz
+    turn[0, 1], turn[1, 0] = k * ux * uy - s * uz, k * uy * ux + s * uz
+    turn[0, 2], turn[2, 0] = k * ux * uz + s * uy, k * uz * ux - s * uy
+    turn[1, 2], turn[2, 1] = k * uy * uz - s * ux, k * uz * uy + s * ux
     for r in range(3):
         a, b, d = rotation[r, 0], rotation[r, 1], rotation[r, 2]
         for col in range(3):
@@ -75,20 +77,20 @@ def _turn_about(rotation: np.ndarray, scratch: np.ndarray, ux: float, uy: float,
 
 @compiled(inline=True)
 def reach_toward_base(chain: ChainArrays, frames: np.ndarray, goal: np.ndarray,
-                      q: np.ndarray, current: np.ndarray, points: np.ndarray,
+                      settings: np.ndarray, q: np.ndarray, current: np.ndarray, points: np.ndarray,
                       fixed_from: int) -> None:
     """
-    FABRIK's forward reaching with hinges: place the links from the goal back to the base.
+    Place the links from the goal back to the base: FABRIK's forward reaching with hinges.
 
-    The last link goes to the goal: when the goal fixes the last joint's frame (``fixed_from``
-    is N - 1) it takes the goal's rotation; otherwise the tip goes to the goal and the link
-    turns by the least rotation that points its segment toward the last joint's former place
+    The last link goes to the goal: when the goal has an orientation it takes the goal's
+    rotation; otherwise the tip goes to the goal and the link turns by the least rotation that points its segment toward the last joint's former place
     (the paper's placement). Then, toward the base, joint ``j`` turns link ``j - 1`` about its
     axis (within its limits) to bring point ``j - 1`` nearest the line from the placed point
     ``j`` toward point ``j - 1``'s former place; a prismatic joint keeps its slide.
 
     :param frames: forward kinematics of ``q``.
     :param goal: (4, 4) the effective goal.
+    :param settings: the search's settings (the orientation mode).
     :param q: (N,) the configuration of ``frames`` (read only: for the limits).
     :param current: (N + 1, 3) the points of ``q`` (:func:`.point_chain.chain_points`), m.
     :param points: (N + 1, 3) on entry, the goal's points from ``fixed_from`` on
@@ -100,16 +102,23 @@ def reach_toward_base(chain: ChainArrays, frames: np.ndarray, goal: np.ndarray,
     scratch = np.empty((2, 3, 3))
     rotation = scratch[0]
     tip = frames[-1]
-    if fixed_from == count - 1:
+    last = count - 1
+    if settings[ORIENTATION_MODE] != MODE_NONE:
         for r in range(3):
             for c in range(3):
                 rotation[r, c] = (goal[r, 0] * tip[c, 0] + goal[r, 1] * tip[c, 1]
                                   + goal[r, 2] * tip[c, 2])
+        if fixed_from == count:  # a mimic joint moves last: the tip alone was fixed
+            ax, ay, az = (current[last, 0] - current[count, 0],
+                          current[last, 1] - current[count, 1],
+                          current[last, 2] - current[count, 2])
+            for r in range(3):
+                points[last, r] = (rotation[r, 0] * ax + rotation[r, 1] * ay
+                                   + rotation[r, 2] * az + points[count, r])
     else:
         for r in range(3):
             for c in range(3):
                 rotation[r, c] = 1.0 if r == c else 0.0
-        last = count - 1
         ax, ay, az = (current[last, 0] - current[count, 0], current[last, 1] - current[count, 1],
                       current[last, 2] - current[count, 2])
         bx, by, bz = (points[last, 0] - points[count, 0], points[last, 1] - points[count, 1],
@@ -177,8 +186,11 @@ def realise_joints(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
     own short segment overshoots in a direction the later joints cannot undo, and the passes
     stall centimetres off (measured: docs/DECISIONS.md); such a hinge aligns every point
     beyond it, and the tip frame's axes for a goal with an orientation, at once, in closed form
-    (its one-joint optimum, as in CCD and :func:`.point_chain.recover_joint_values`). A prismatic joint slides by its far point's error along its axis.
-    Limits and the trust ``radius`` clamp each joint; the points beyond turn with it.
+    (its one-joint optimum, as in CCD and :func:`.point_chain.recover_joint_values`); so does
+    every hinge when a mimic joint moves last, where the points do not tell the tip's pose.
+
+    A prismatic joint slides by its far point's error along its axis. Limits and the trust
+    ``radius`` clamp each joint; the points beyond turn with it.
 
     :param chain: the chain.
     :param target: (4, 4) the effective goal (:func:`.goal.effective_goal`).
@@ -205,9 +217,10 @@ def realise_joints(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
     slide = radius * chain.length_scale
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
     on_axis = (_ON_AXIS * chain.length_scale) ** 2
-    # planar[i]: every joint after i is a hinge parallel to it.
+    # planar[i]: every joint after i is a hinge parallel to it. With a mimic joint moving
+    # last the point model is not exact, and no joint is.
     planar = np.empty(count, dtype=np.bool_)
-    planar[count - 1] = True
+    planar[count - 1] = chain.tip_follows_last_joint
     for i in range(count - 2, -1, -1):
         ux, uy, uz = work[i, 0], work[i, 1], work[i, 2]
         vx, vy, vz = work[i + 1, 0], work[i + 1, 1], work[i + 1, 2]
