@@ -83,10 +83,11 @@ def reach_toward_base(chain: ChainArrays, frames: np.ndarray, goal: np.ndarray,
     Place the links from the goal back to the base: FABRIK's forward reaching with hinges.
 
     The last link goes to the goal: when the goal has an orientation it takes the goal's
-    rotation; otherwise the tip goes to the goal and the link turns by the least rotation that points its segment toward the last joint's former place
-    (the paper's placement). Then, toward the base, joint ``j`` turns link ``j - 1`` about its
-    axis (within its limits) to bring point ``j - 1`` nearest the line from the placed point
-    ``j`` toward point ``j - 1``'s former place; a prismatic joint keeps its slide.
+    rotation; otherwise the tip goes to the goal and the link turns by the least rotation that
+    points its segment toward the last joint's former place (the paper's placement). Then,
+    toward the base, joint ``j`` turns link ``j - 1`` about its axis (within its limits) to
+    bring point ``j - 1`` nearest the line from the placed point ``j`` toward point ``j - 1``'s
+    former place; a prismatic joint keeps its slide.
 
     :param frames: forward kinematics of ``q``.
     :param goal: (4, 4) the effective goal.
