@@ -10,7 +10,8 @@ The papers' own experiments, run on the library's heuristics: ``ik_solvers_bench
 * ``fabrik`` (Aristidou and Lasenby): the chain of 10 hinges of 0.1 m, reachable targets,
   position only, one start; mean iterations and bending (sum of squared joint angles) of
   FABRIK as the paper states it (on points, :func:`.planar_chains.paper_fabrik`), the library's
-  FABRIK, CCD and Jacobian transpose.
+  FABRIK, CCD and Jacobian transpose; and FABRIK with the library's defaults (trust region,
+  stall rule and restarts on, no finisher) for comparison.
 * ``welman`` (Welman §4.3): CCD against Jacobian transpose, iterations on the same kind of
   random planar chains.
 
@@ -103,6 +104,12 @@ def run_fabrik(rng_seed: int, *, targets: int = 1000,
                 rows.append(dict(experiment='fabrik', case=case, method=solver,
                                  iterations=result.iterations,
                                  converged=bool(result.success), bending=bending(result.q)))
+            # The library's own defaults alone: trust region, stall rule and restarts on.
+            result = solve(chain, goal, seed=seed, solver='fabrik', position_only=True,
+                           position_tolerance=tolerance, polish=False, timeout=1.0)
+            rows.append(dict(experiment='fabrik', case=case, method='fabrik, defaults',
+                             iterations=result.iterations, converged=bool(result.success),
+                             bending=bending(result.q)))
         log('fabrik: %s done' % case)
     return rows
 
