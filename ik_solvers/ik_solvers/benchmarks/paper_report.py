@@ -154,12 +154,14 @@ def write_plot(rows: Sequence[Row], path: Path) -> Optional[Path]:
     fabrik = _pick(rows, experiment='fabrik')
     cases = list(dict.fromkeys(row['case'] for row in fabrik))
     methods = list(dict.fromkeys(row['method'] for row in fabrik))
+    width = 0.8 / max(len(methods), 1)
     for k, method in enumerate(methods):
         means = [np.mean([r['iterations'] for r in _pick(fabrik, case=c, method=method)])
                  for c in cases]
-        axes[1].bar(np.arange(len(cases)) + 0.2 * k, means, 0.2, label=method)
+        axes[1].bar(np.arange(len(cases)) + width * k, means, width, label=method)
     axes[1].set(title='FABRIK chain: mean iterations', yscale='log')
-    axes[1].set_xticks(np.arange(len(cases)) + 0.3, [c.replace(', ', '\n') for c in cases])
+    axes[1].set_xticks(np.arange(len(cases)) + width * (len(methods) - 1) / 2.0,
+                       [c.replace(', ', '\n') for c in cases])
     welman = _pick(rows, experiment='welman')
     for solver, style in (('ccd', 's-'), ('jacobian_transpose', 'd-')):
         counts = sorted({row['joints'] for row in welman})
