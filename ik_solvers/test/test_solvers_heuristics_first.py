@@ -26,6 +26,11 @@ def test_each_heuristic_takes_its_own_path_with_the_polish_on(panda, panda_oracl
             panda_oracle.check(result.q, target)
             assert result.polished
         for first, second in combinations(SOLVERS, 2):
+            if {first, second} == {'fabrik', 'length_relaxation'}:
+                # Čejka's sequential relaxation with one sweep takes FABRIK's steps
+                # (docs/DECISIONS.md): the two must agree.
+                np.testing.assert_allclose(results[first].q, results[second].q, atol=1e-9)
+                continue
             assert np.max(np.abs(results[first].q - results[second].q)) > 1e-6, (first, second)
 
 

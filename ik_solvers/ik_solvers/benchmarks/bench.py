@@ -5,7 +5,9 @@
 
 It follows the protocol of the TRAC-IK benchmark (see :mod:`.protocol`) and writes
 ``results.md``, ``results.json``, ``readme_table.md`` and PNG plots to the output folder.
-``ik_solvers_bench --collision-free [options]`` runs :mod:`.collision_free` instead.
+``ik_solvers_bench --collision-free [options]`` runs :mod:`.collision_free` instead, and
+``ik_solvers_bench --paper [cejka fabrik welman]`` the papers' experiments
+(:mod:`.paper_experiments`).
 The exit status is 1 when the independent check (forward kinematics by
 :class:`~ik_solvers.kinematics.RobotModel`, not the solvers' chain) refutes a claimed success or
 finds a configuration outside the limits, or when a solver call raises; 2 on bad arguments.
@@ -23,7 +25,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from . import collision_free
+from . import collision_free, paper_experiments
 from .bench_arguments import (build_parser, option_sets, parse_option, QUICK_ANCHOR_TARGETS,
                               QUICK_SCALING_TARGETS, QUICK_SNAKES, QUICK_TARGETS, SNAKES)
 from .goals import evaluate_goals
@@ -119,6 +121,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ['--collision-free']:  # its own options: see collision_free.py
         return collision_free.main(argv[1:])
+    if '--paper' in argv:  # the papers' experiments: see paper_experiments.py
+        return paper_experiments.main(argv)
     parser = build_parser()
     arguments = parser.parse_args(argv)
     notes: List[str] = []

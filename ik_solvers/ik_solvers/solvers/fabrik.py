@@ -1,70 +1,76 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-FABRIK (Aristidou and Lasenby 2011) made real for URDF chains.
+FABRIK (Aristidou and Lasenby 2011) on the points of a URDF chain.
 
 The chain is seen as the points of :mod:`.point_chain`: joint origins, each on its own hinge
-axis, and the tip, with constant distances between neighbours. One iteration:
+axis, and the tip, with constant distances between neighbours. One iteration is the paper's:
 
-1. Forward kinematics of the current configuration gives the points, so that every offset of
-   the URDF (joints that do not sit where the previous link ends, co-located joints, a tool
-   offset) is respected.
-2. Backward reaching: the goal points are put in place (the tip, and for a full pose or an
-   aimed tool axis the last joint point derived from the effective goal pose and the last
-   segment's constant transform, which is how the end-effector orientation enters); walking
-   toward the base, each point is pulled onto the line to its already placed neighbour at the
-   segment's length.
-3. Forward reaching: the first point goes back to the base, and walking toward the tip, each
-   point is pulled onto the line from its placed neighbour at the segment's length.
-4. The joint values are recovered from the points (see :func:`.point_chain.recover_joint_values`),
-   which enforces each joint's axis and limits.
+1. Forward kinematics of the current configuration gives the points.
+2. Forward reaching, from the tip to the base (:func:`.reaching.reach_toward_base`): the tip
+   is put at the goal, and each point in turn on the line from its already placed successor
+   toward its former place, at the segment's length.
+3. Backward reaching, from the base to the tip (:func:`.reaching.realise_joints`): the base is
+   back at its place, and each joint in turn takes its value from its own segment: it turns
+   its segment's far point onto the line to that point's place from the forward pass.
 
-Segments that end at a prismatic joint have no fixed length: the passes leave their far point
-where it is, and the recovery finds the slide.
+Both passes move whole links about the joints' axes, joint by joint, the way FABRIK's
+constraint handling reorients each joint before it places the next point; the configuration
+is realised during the backward pass. On a planar chain of hinges (axes perpendicular to the
+plane) every point lands where the paper puts it, so the iterates are the paper's.
+
+What the paper does not cover, and what this module does then (see docs/DECISIONS.md):
+
+* **Hinges with offsets.** A hinge cannot put its neighbour anywhere on the sphere of the
+  segment's length, only on a circle about its axis: it takes the point of that circle
+  nearest the line (the paper's hinge constraint), in both passes. In the forward pass the
+  links are carried as rigid bodies (their axes turn with them), so the points placed are
+  ones the hinges can reach. A far point on the joint's own axis (co-located joints, a link
+  along the axis) does not move with it: the joint takes its value from the next point beyond
+  that does.
+* **Orientation.** For a full pose, or an aimed tool axis, the forward pass starts with the
+  last link at the goal's rotation, its origin where the goal puts the last joint's frame
+  (the goal times the inverse of the tool's constant offset), as the paper fixes the
+  end effector's orientation; a wrist roll that moves no point (the tip on its axis) aligns
+  the tip frame's axes with the goal's in the backward pass.
+* **Prismatic joints.** The forward pass keeps their slide; in the backward pass each slides
+  by its far point's error along its axis.
+* **Mimic joints** move with their leader through the next forward kinematics.
+* **Limits and the trust region** clamp each joint as it is set.
+* **Unreachable targets.** The paper stretches the chain toward them in one step; here the
+  iterations themselves stretch it, and the search reports ``no_solution``.
+
+``recovery='least_squares'`` keeps the former iteration: both passes on the points, then every
+joint fitted to all points beyond it at once (:func:`.point_chain.recover_joint_values`).
 """
-
-import math
 
 import numpy as np
 
-from .base import Solver
+from .base import Option, Solver
 from .point_chain import (
     chain_points,
     fix_goal,
     OVER_RELAXATION_OPTION,
     recover_joint_values,
 )
+from .reaching import reach, reach_toward_base, realise_joints
 from .search import run_search
+from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 
 __all__ = ['FABRIKSolver']
 
 _OVER_RELAXATION = 0
-
-
-@compiled(inline=True)
-def _reach(points: np.ndarray, moving: int, anchor: int, length: float) -> None:
-    """Pull ``points[moving]`` onto the line from ``points[anchor]`` at ``length``."""
-    if math.isnan(length):  # a sliding segment keeps its far point
-        return
-    dx = points[moving, 0] - points[anchor, 0]
-    dy = points[moving, 1] - points[anchor, 1]
-    dz = points[moving, 2] - points[anchor, 2]
-    distance = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if distance == 0.0:  # no direction to keep: the point stays
-        return
-    scale = length / distance
-    points[moving, 0] = points[anchor, 0] + dx * scale
-    points[moving, 1] = points[anchor, 1] + dy * scale
-    points[moving, 2] = points[anchor, 2] + dz * scale
+_RECOVERY = 1
+_RECOVERIES = ('joint_by_joint', 'least_squares')
 
 
 @compiled
 def fabrik_step(chain, target, goal, settings, options, q, frames, error, radius,
                 memory) -> None:
-    """One backward and forward pass, then joint recovery; see :func:`.search.run_search`."""
+    """One forward and one backward reaching pass; see :func:`.search.run_search`."""
     count = q.shape[0]
-    # The current points (which the recovery then turns) and the desired ones, side by side.
+    # The current points (which the joints then turn) and the desired ones, side by side.
     both = np.empty((2, count + 1, 3))
     current, points = both[0], both[1]
     lengths = np.empty(count)
@@ -73,12 +79,17 @@ def fabrik_step(chain, target, goal, settings, options, q, frames, error, radius
         for r in range(3):
             points[j, r] = current[j, r]
     fixed_from = fix_goal(chain, goal, settings, points)
-    for j in range(fixed_from - 1, -1, -1):
-        _reach(points, j, j + 1, lengths[j])
-    for r in range(3):
-        points[0, r] = current[0, r]  # the base does not move
+    if options[_RECOVERY] == 0.0:
+        reach_toward_base(chain, frames, goal, settings, q, current, points, fixed_from)
+        realise_joints(chain, goal, settings, options[_OVER_RELAXATION], q, frames, current,
+                       points, radius)
+        return
+    # The former iteration: both passes on free points (the base point stays: the backward
+    # pass would put it back), then the least-squares recovery.
+    for j in range(fixed_from - 1, 0, -1):
+        reach(points, j, j + 1, lengths[j])
     for j in range(count):
-        _reach(points, j + 1, j, lengths[j])
+        reach(points, j + 1, j, lengths[j])
     recover_joint_values(chain, goal, settings, options[_OVER_RELAXATION], q, frames,
                          current, points, radius)
 
@@ -89,12 +100,23 @@ def fabrik_search(chain, target, settings, options, q, report) -> None:
     run_search(fabrik_step, chain, target, settings, options, q, report)
 
 
+def _recovery(name: str, value):
+    if value not in _RECOVERIES:
+        raise InvalidSolverOptionError('%s must be one of %s, got %r'
+                                       % (name, ', '.join(_RECOVERIES), value))
+    return value
+
+
 class FABRIKSolver(Solver):
-    """Forward and backward reaching on the hinge chain's points."""
+    """Forward and backward reaching, the joints set one by one in the backward pass."""
 
     name = 'fabrik'
     own_options = {
         'over_relaxation': OVER_RELAXATION_OPTION,
+        'recovery': Option(_RECOVERIES[0], _recovery,
+                           "'joint_by_joint' (the paper's backward pass, each joint from its "
+                           "own segment) or 'least_squares' (the former: both passes on the "
+                           'points, then each joint fitted to all points beyond it)'),
     }
     iterations_alone = 1000
     stall_iterations = 10
@@ -102,5 +124,6 @@ class FABRIKSolver(Solver):
     search = staticmethod(fabrik_search)
 
     def pack_options(self, chain) -> np.ndarray:
-        """Pack the over-relaxation; see :meth:`Solver.pack_options`."""
-        return np.array([self.options['over_relaxation']])
+        """Pack the over-relaxation and the recovery; see :meth:`Solver.pack_options`."""
+        return np.array([self.options['over_relaxation'],
+                         float(_RECOVERIES.index(self.options['recovery']))])

@@ -1,21 +1,38 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Length relaxation after Cejka, generalised to 3-D URDF chains with hinge axes and limits.
+Length relaxation after Čejka, on the points of a URDF chain.
 
-The chain is seen as the points of :mod:`.point_chain`. Instead of FABRIK's sequential passes,
-every segment is relaxed at once, like springs settling: one iteration
+The chain is seen as the points of :mod:`.point_chain` (the approximation chain): joint
+origins, each on its own hinge axis, and the tip. One iteration:
 
-1. takes the points from the forward kinematics of the current configuration;
-2. fixes the end of the chain from the effective goal: the tip and, for a full pose or an
-   aimed tool axis, the last joint point from the goal pose times the inverse of the last
-   segment's constant transform; the base point stays where it is;
-3. relaxes lengths for a few sweeps: each segment whose length differs from its true one
-   pushes or pulls its two end points along itself, half each, or all on the free end when
-   the other is fixed; all segments are corrected simultaneously from the same positions;
-4. recovers the joint values (see :func:`.point_chain.recover_joint_values`).
+1. forward kinematics of the current configuration gives the points;
+2. the end of the chain is placed from the goal (Čejka §IV): the tip and, for a full pose or an
+   aimed tool axis, the last joint's origin from the goal pose times the inverse of the tool's
+   constant offset;
+3. sequential relaxation (§III): from the base, one segment after another, each segment gets
+   its length back by moving its point away from the base; at a point whose position is known
+   (the goal's) the direction reverses, and the relaxation runs back to the base, each segment
+   now moving its point toward it; ``relaxation_sweeps`` such sweeps there and back. The way
+   back places whole links about the joints' axes (:func:`.reaching.reach_toward_base`), so
+   that its points are ones the hinges can reach;
+4. the joints are set one by one from the base, each from its own segment
+   (:func:`.reaching.realise_joints`), which gives the angles of the relaxed chain.
 
-Segments ending at a prismatic joint have no fixed length and are not relaxed.
+On a chain of points whose only known points are the base and the goal, the first half of the
+first sweep changes nothing (forward kinematics gives every segment its length), and the rest
+is FABRIK's iteration: with one sweep per iteration (the default) length relaxation and FABRIK
+give the same iterates, on a planar chain and on a URDF chain alike (docs/DECISIONS.md). Both
+names stay, since users ask for both; ``relaxation_sweeps`` above one relaxes the chain
+several times before the joints are set, which FABRIK never does.
+
+Segments that end at a prismatic joint have no fixed length and are not relaxed.
+
+``relaxation='simultaneous'`` keeps the former iteration: every segment relaxed at once from
+the same positions, like springs, half of each correction on either end (all of it on the free
+end next to a known point), then every joint fitted to all points beyond it at once
+(:func:`.point_chain.recover_joint_values`). Its former defaults were
+``relaxation_sweeps=2`` and ``over_relaxation=1.8``.
 """
 
 import math
@@ -29,23 +46,59 @@ from .point_chain import (
     OVER_RELAXATION_OPTION,
     recover_joint_values,
 )
+from .reaching import reach, reach_toward_base, realise_joints
 from .search import run_search
+from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 
 __all__ = ['LengthRelaxationSolver']
 
 _SWEEPS = 0
 _OVER_RELAXATION = 1
+_RELAXATION = 2
+_RELAXATIONS = ('sequential', 'simultaneous')
+
+
+@compiled(inline=True)
+def _relax_simultaneously(points, lengths, corrections, fixed_from) -> None:
+    """One sweep of the former relaxation: every segment at once, like springs."""
+    count = lengths.shape[0]
+    for j in range(count):
+        for r in range(3):
+            corrections[j, r] = 0.0
+        if math.isnan(lengths[j]):
+            continue
+        dx = points[j + 1, 0] - points[j, 0]
+        dy = points[j + 1, 1] - points[j, 1]
+        dz = points[j + 1, 2] - points[j, 2]
+        distance = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if distance > 0.0:
+            scale = (distance - lengths[j]) / distance
+            corrections[j, 0] = dx * scale
+            corrections[j, 1] = dy * scale
+            corrections[j, 2] = dz * scale
+    for j in range(count):
+        near_fixed = j == 0 or j >= fixed_from
+        far_fixed = j + 1 >= fixed_from
+        if near_fixed and far_fixed:
+            continue
+        for r in range(3):
+            if near_fixed:
+                points[j + 1, r] -= corrections[j, r]
+            elif far_fixed:
+                points[j, r] += corrections[j, r]
+            else:
+                points[j, r] += 0.5 * corrections[j, r]
+                points[j + 1, r] -= 0.5 * corrections[j, r]
 
 
 @compiled
 def length_relaxation_step(chain, target, goal, settings, options, q, frames, error, radius,
                            memory) -> None:
-    """Relax the segment lengths, then recover the joints; see :func:`.search.run_search`."""
+    """Place the goal, relax the lengths, set the joints; see :func:`.search.run_search`."""
     count = q.shape[0]
-    # The current points (which the recovery then turns), the desired ones, and the
-    # corrections of the segments (the first N rows), side by side. Element loops: temporary
-    # 3-vectors would cost more than their arithmetic.
+    # The current points (which the joints then turn), the desired ones, and the corrections
+    # of the simultaneous relaxation, side by side.
     work = np.empty((3, count + 1, 3))
     current, points, corrections = work[0], work[1], work[2]
     lengths = np.empty(count)
@@ -54,37 +107,20 @@ def length_relaxation_step(chain, target, goal, settings, options, q, frames, er
         for r in range(3):
             points[j, r] = current[j, r]
     fixed_from = fix_goal(chain, goal, settings, points)
+    if options[_RELAXATION] != 0.0:
+        for _ in range(int(options[_SWEEPS])):
+            _relax_simultaneously(points, lengths, corrections, fixed_from)
+        recover_joint_values(chain, goal, settings, options[_OVER_RELAXATION], q, frames,
+                             current, points, radius)
+        return
     for _ in range(int(options[_SWEEPS])):
-        for j in range(count):
-            for r in range(3):
-                corrections[j, r] = 0.0
-            if math.isnan(lengths[j]):
-                continue
-            dx = points[j + 1, 0] - points[j, 0]
-            dy = points[j + 1, 1] - points[j, 1]
-            dz = points[j + 1, 2] - points[j, 2]
-            distance = math.sqrt(dx * dx + dy * dy + dz * dz)
-            if distance > 0.0:
-                scale = (distance - lengths[j]) / distance
-                corrections[j, 0] = dx * scale
-                corrections[j, 1] = dy * scale
-                corrections[j, 2] = dz * scale
-        # All segments move from the same positions: a simultaneous update.
-        for j in range(count):
-            near_fixed = j == 0 or j >= fixed_from
-            far_fixed = j + 1 >= fixed_from
-            if near_fixed and far_fixed:
-                continue
-            for r in range(3):
-                if near_fixed:
-                    points[j + 1, r] -= corrections[j, r]
-                elif far_fixed:
-                    points[j, r] += corrections[j, r]
-                else:
-                    points[j, r] += 0.5 * corrections[j, r]
-                    points[j + 1, r] -= 0.5 * corrections[j, r]
-    recover_joint_values(chain, goal, settings, options[_OVER_RELAXATION], q, frames,
-                         current, points, radius)
+        # From the base toward the goal, each segment moving its far point ...
+        for j in range(0, fixed_from - 1):
+            reach(points, j + 1, j, lengths[j])
+        # ... reversed at the goal's known point, back to the base, link by link.
+        reach_toward_base(chain, frames, goal, settings, q, current, points, fixed_from)
+    realise_joints(chain, goal, settings, options[_OVER_RELAXATION], q, frames, current,
+                   points, radius)
 
 
 @compiled
@@ -93,13 +129,25 @@ def length_relaxation_search(chain, target, settings, options, q, report) -> Non
     run_search(length_relaxation_step, chain, target, settings, options, q, report)
 
 
+def _relaxation(name: str, value):
+    if value not in _RELAXATIONS:
+        raise InvalidSolverOptionError('%s must be one of %s, got %r'
+                                       % (name, ', '.join(_RELAXATIONS), value))
+    return value
+
+
 class LengthRelaxationSolver(Solver):
-    """Simultaneous relaxation of segment lengths, then joint recovery."""
+    """Čejka's sequential length relaxation, then the joints set one by one."""
 
     name = 'length_relaxation'
     own_options = {
-        'relaxation_sweeps': Option(2, positive_integer,
-                                    'length relaxation sweeps between two joint recoveries'),
+        'relaxation': Option(_RELAXATIONS[0], _relaxation,
+                             "'sequential' (Čejka's: segment after segment from the base, "
+                             "reversing at known points) or 'simultaneous' (the former: all "
+                             'segments at once, then each joint fitted to all points beyond it)'),
+        'relaxation_sweeps': Option(1, positive_integer,
+                                    'relaxation sweeps (there and back) between two settings '
+                                    'of the joints'),
         'over_relaxation': OVER_RELAXATION_OPTION,
     }
     iterations_alone = 1000
@@ -108,6 +156,7 @@ class LengthRelaxationSolver(Solver):
     search = staticmethod(length_relaxation_search)
 
     def pack_options(self, chain) -> np.ndarray:
-        """Pack the sweep count; see :meth:`Solver.pack_options`."""
+        """Pack sweeps, over-relaxation and relaxation; see :meth:`Solver.pack_options`."""
         return np.array([float(self.options['relaxation_sweeps']),
-                         self.options['over_relaxation']])
+                         self.options['over_relaxation'],
+                         float(_RELAXATIONS.index(self.options['relaxation']))])

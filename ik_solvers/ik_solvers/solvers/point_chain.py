@@ -14,12 +14,13 @@ well as the tip ``X_N``: the orientation enters the point model the way the leng
 paper fixes the last segment from the target. For position only, or when a mimic joint moves
 last, the tip alone is fixed.
 
-Joint values are recovered from desired points by a sweep from the base to the tip: each joint
-takes the value that best aligns every point beyond it (and, for a full pose, the tip frame's
-axes) with their desired places, in closed form and clamped to its limits (see :mod:`.hinge`);
-the points beyond it then move rigidly with it. The hinge axes, offsets and limits are thereby
-enforced exactly: the recovered configuration is a real one. All functions are compiled, and
-inlined into the steps that call them.
+FABRIK and Čejka's relaxation set the joints one by one as their passes go (:mod:`.reaching`).
+The former recovery (:func:`recover_joint_values`, kept as an option of both) is a sweep from
+the base to the tip in which each joint takes the value that best aligns every point beyond
+it (and, for a full pose, the tip frame's axes) with their desired places, in closed form and
+clamped to its limits (see :mod:`.hinge`); the points beyond it then move rigidly with it. The
+hinge axes, offsets and limits are thereby enforced exactly: the recovered configuration is a
+real one. All functions are compiled, and inlined into the steps that call them.
 """
 
 import math
@@ -39,7 +40,7 @@ __all__ = ['OVER_RELAXATION_OPTION', 'chain_points', 'fix_goal', 'recover_joint_
 
 #: The option FABRIK and length relaxation share: how far their joint recovery over-relaxes.
 OVER_RELAXATION_OPTION = Option(
-    1.8, over_relaxation,
+    1.0, over_relaxation,
     'multiple of its optimal motion each joint takes when the joints are recovered from the '
     'points, in (0, 2), when the heuristic runs alone (polish=False)')
 
