@@ -5,10 +5,10 @@
 
 Example::
 
-    ik_solvers_reach --robot ur5_like --resolution 0.05 --orientations 32 --output ur5_map.npz --png ur5_map
+    ik_solvers_reach --robot ur5_like --output ur5_map.npz --png ur5_map
 
-writes ``ur5_map.npz`` (schema in docs/REACHABILITY.md), ``ur5_map_index.png``,
-``ur5_map_manipulability.png`` and ``ur5_map_3d.png``. ``--address tcp://host:8786`` runs the
+(5 cm voxels, 32 orientations each) writes ``ur5_map.npz`` (schema in docs/REACHABILITY.md),
+``ur5_map_index.png``, ``ur5_map_manipulability.png`` and ``ur5_map_3d.png``. ``--address tcp://host:8786`` runs the
 chunks on a Dask cluster, ``--local-cluster N`` on a Dask cluster of N local workers that the
 command starts and stops (loopback only).
 """
@@ -43,7 +43,7 @@ def parser() -> argparse.ArgumentParser:
     arguments.add_argument('--tip-axis', type=float, nargs=3, default=(0.0, 0.0, 1.0),
                            help='tool axis in the tip frame for --mode axis')
     arguments.add_argument('--solver', default='jacobian_transpose')
-    arguments.add_argument('--max-attempts', type=int, default=8, help='starts per pose')
+    arguments.add_argument('--max-attempts', type=int, default=4, help='starts per pose')
     arguments.add_argument('--position-tolerance', type=float, default=1e-5, help='m')
     arguments.add_argument('--orientation-tolerance', type=float, default=1e-5, help='rad')
     arguments.add_argument('--collision', action='store_true',

@@ -30,7 +30,7 @@ Progress = Callable[[int, int], None]
 
 def reachability_map(chain, *, resolution: float = 0.05, orientations: int = 32,
                      orientation_mode: str = 'full', tip_axis: Any = (0.0, 0.0, 1.0),
-                     solver: str = 'jacobian_transpose', max_attempts: int = 8,
+                     solver: str = 'jacobian_transpose', max_attempts: int = 4,
                      position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
                      collision: Any = None, seed: int = 0, chunk_voxels: int = 128,
                      threads: Optional[int] = None, address: Optional[str] = None,

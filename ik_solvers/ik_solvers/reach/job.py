@@ -31,6 +31,8 @@ class MapJob(NamedTuple):
         ``max_attempts``).
     :ivar seed: the map's seed.
     :ivar collision: an exact collision check, or None (local maps only).
+    :ivar neighbour_rounds: rounds of the second pass (see :func:`solve_chunk`).
+    :ivar neighbour_attempts: starts per pose in each round of the second pass.
     """
 
     chain: Any
@@ -38,12 +40,21 @@ class MapJob(NamedTuple):
     options: Dict[str, Any]
     seed: int
     collision: Optional[Any] = None
+    neighbour_rounds: int = 3
+    neighbour_attempts: int = 2
 
 
 def solve_chunk(job: MapJob, number: int, centres: np.ndarray,
                 threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
     """
     Solve every orientation at each voxel of one chunk.
+
+    A first pass solves every pose from a random seed with the job's ``max_attempts``. A
+    second pass starts each pose still unsolved, at a voxel where some orientation was solved,
+    from the solution of the nearest solved orientation of the same voxel (a few starts), in
+    up to ``neighbour_rounds`` rounds, each from the next nearest: a solution of a near
+    orientation is a far better start than a random configuration. The second pass stays
+    within the voxel, so a voxel's values do not depend on how the grid is cut into chunks.
 
     :param job: the map's shared part.
     :param number: the chunk's number (it seeds the chunk's random seeds).
@@ -68,12 +79,49 @@ def solve_chunk(job: MapJob, number: int, centres: np.ndarray,
     result = solve_batch(chain, targets, seeds, collision=job.collision, threads=threads,
                          **job.options)
     success = result.success.reshape(voxels, orientations)
+    answers = result.q.reshape(voxels, orientations, -1)
+    _second_pass(job, targets.reshape(voxels, orientations, 4, 4), success, answers, threads)
     solved = success.sum(axis=1).astype(np.int32)
-    values = np.zeros(targets.shape[0])
+    values = np.zeros((voxels, orientations))
     if success.any():
         rows = 6 if chain.num_joints >= 6 else 3
-        chosen = np.ascontiguousarray(result.q[result.success])
-        values[result.success] = manipulability(chain.arrays, chosen, rows)
-    totals = values.reshape(voxels, orientations).sum(axis=1)
+        chosen = np.ascontiguousarray(answers[success])
+        values[success] = manipulability(chain.arrays, chosen, rows)
+    totals = values.sum(axis=1)
     mean = np.divide(totals, solved, out=np.zeros(voxels), where=solved > 0)
     return solved, mean
+
+
+def _second_pass(job: MapJob, targets: np.ndarray, success: np.ndarray, answers: np.ndarray,
+                 threads: Optional[int]) -> None:
+    """Start unsolved poses from the nearest solved orientation's answer (in place)."""
+    rotations = job.rotations
+    count = rotations.shape[0]
+    if count < 2:
+        return
+    # Angle between orientations a and b: cos = (trace(Ra^T Rb) - 1) / 2; nearest first.
+    traces = np.einsum('aij,bij->ab', rotations, rotations)
+    np.fill_diagonal(traces, -np.inf)
+    order = np.argsort(-traces, axis=1, kind='stable')[:, :count - 1]
+    options = dict(job.options, max_attempts=job.neighbour_attempts)
+    for round_number in range(job.neighbour_rounds):
+        open_poses = ~success & success.any(axis=1)[:, None]
+        voxel, orientation = np.nonzero(open_poses)
+        if voxel.size == 0:
+            return
+        # For each open pose, its neighbours in order of angle, and which of them are solved:
+        # the (round_number + 1)-th solved one gives the seed.
+        solved_neighbours = success[voxel[:, None], order[orientation]]
+        rank = np.cumsum(solved_neighbours, axis=1)
+        has = rank[:, -1] > round_number
+        voxel, orientation = voxel[has], orientation[has]
+        if voxel.size == 0:
+            return
+        position = np.argmax(rank[has] > round_number, axis=1)
+        neighbour = order[orientation, position]
+        result = solve_batch(job.chain, targets[voxel, orientation],
+                             answers[voxel, neighbour], collision=job.collision,
+                             threads=threads, **options)
+        won = result.success
+        success[voxel[won], orientation[won]] = True
+        answers[voxel[won], orientation[won]] = result.q[won]

@@ -72,9 +72,9 @@ class ReachMapPublisher(Node):
     ``min_index``, ``layer`` (``index`` or ``manipulability``).
     """
 
-    def __init__(self, node_name: str = 'reach_map_publisher') -> None:
-        """Read the parameters and the map, and publish it once."""
-        super().__init__(node_name)
+    def __init__(self, node_name: str = 'reach_map_publisher', **node_options) -> None:
+        """Read the parameters and the map, and publish it once (options go to ``Node``)."""
+        super().__init__(node_name, **node_options)
         path = self.declare_parameter('map_file', '').value
         frame = self.declare_parameter('frame_id', '').value
         min_index = float(self.declare_parameter('min_index', 1e-9).value)
