@@ -8,9 +8,9 @@ Example::
     ik_solvers_reach --robot ur5_like --output ur5_map.npz --png ur5_map
 
 (5 cm voxels, 32 orientations each) writes ``ur5_map.npz`` (schema in docs/REACHABILITY.md),
-``ur5_map_index.png``, ``ur5_map_manipulability.png`` and ``ur5_map_3d.png``. ``--address tcp://host:8786`` runs the
-chunks on a Dask cluster, ``--local-cluster N`` on a Dask cluster of N local workers that the
-command starts and stops (loopback only).
+``ur5_map_index.png``, ``ur5_map_manipulability.png`` and ``ur5_map_3d.png``.
+``--address tcp://host:8786`` runs the chunks on a Dask cluster, ``--local-cluster N`` on a
+Dask cluster of N local workers that the command starts and stops (loopback only).
 """
 
 import argparse
