@@ -82,6 +82,8 @@ def save_view(reach_map: ReachabilityMap, path: str, *, min_index: float = 1e-9,
                          cmap='viridis', vmin=0.0, vmax=1.0, marker='s',
                          s=max(2.0, 400.0 * reach_map.resolution), depthshade=False)
     figure.colorbar(drawn, ax=axis, shrink=0.7, label='reachability index')
+    if cut == 'y':
+        axis.view_init(elev=20.0, azim=60.0)  # the camera on the +y side faces the cut
     axis.set_xlabel('x (m)')
     axis.set_ylabel('y (m)')
     axis.set_zlabel('z (m)')
