@@ -49,11 +49,13 @@ def solve_chunk(job: MapJob, number: int, centres: np.ndarray,
     """
     Solve every orientation at each voxel of one chunk.
 
-    A first pass solves every pose from a random seed with the job's ``max_attempts``. A
-    second pass starts each pose still unsolved, at a voxel where some orientation was solved,
-    from the solution of the nearest solved orientation of the same voxel (a few starts), in
-    up to ``neighbour_rounds`` rounds, each from the next nearest: a solution of a near
-    orientation is a far better start than a random configuration. The second pass stays
+    A first pass solves every pose from a random seed with the job's ``max_attempts``. At a
+    voxel where no orientation was solved, the position alone is solved (from the middle of the
+    limits) and, when reached, every orientation starts once more from that configuration. A
+    second pass then starts each pose still unsolved, at a voxel where some orientation was
+    solved, from the solution of the nearest solved orientation of the same voxel (a few
+    starts), in up to ``neighbour_rounds`` rounds, each from the next nearest: a solution of a
+    near orientation is a far better start than a random configuration. The second pass stays
     within the voxel, so a voxel's values do not depend on how the grid is cut into chunks.
 
     :param job: the map's shared part.
@@ -104,6 +106,7 @@ def _second_pass(job: MapJob, targets: np.ndarray, success: np.ndarray, answers:
     np.fill_diagonal(traces, -np.inf)
     order = np.argsort(-traces, axis=1, kind='stable')[:, :count - 1]
     options = dict(job.options, max_attempts=job.neighbour_attempts)
+    _probe_empty_voxels(job, targets, success, answers, options, threads)
     for round_number in range(job.neighbour_rounds):
         open_poses = ~success & success.any(axis=1)[:, None]
         voxel, orientation = np.nonzero(open_poses)
@@ -125,3 +128,27 @@ def _second_pass(job: MapJob, targets: np.ndarray, success: np.ndarray, answers:
         won = result.success
         success[voxel[won], orientation[won]] = True
         answers[voxel[won], orientation[won]] = result.q[won]
+
+
+def _probe_empty_voxels(job: MapJob, targets: np.ndarray, success: np.ndarray,
+                        answers: np.ndarray, options: dict, threads: Optional[int]) -> None:
+    """At voxels with nothing solved, start every orientation from a position-only answer."""
+    if job.options['orientation_mode'] == 'none':
+        return
+    voxel = np.flatnonzero(~success.any(axis=1))
+    if voxel.size == 0:
+        return
+    probe = solve_batch(job.chain, targets[voxel, 0], None, threads=threads,
+                        **dict(options, orientation_mode='none',
+                               max_attempts=2 * job.neighbour_attempts))
+    voxel, start = voxel[probe.success], probe.q[probe.success]
+    if voxel.size == 0:
+        return
+    count = targets.shape[1]
+    result = solve_batch(job.chain, targets[voxel].reshape(-1, 4, 4),
+                         np.repeat(start, count, axis=0), collision=job.collision,
+                         threads=threads, **options)
+    won = result.success.reshape(voxel.size, count)
+    rows, columns = np.nonzero(won)
+    success[voxel[rows], columns] = True
+    answers[voxel[rows], columns] = result.q.reshape(voxel.size, count, -1)[rows, columns]
