@@ -20,7 +20,8 @@ setup(
         ('share/' + PACKAGE_NAME + '/urdf', glob('urdf/*.urdf') + glob('urdf/*.xacro')),
     ],
     install_requires=['setuptools', 'numpy', 'numba', 'transforms3d', 'lxml', 'toppra',
-                      'pyyaml', 'coal', 'trimesh', 'pycollada', 'scipy', 'ompl'],
+                      'pyyaml', 'coal', 'trimesh', 'pycollada', 'scipy', 'ompl',
+                      'dask[distributed]'],
     extras_require={'plots': ['matplotlib']},
     # The compiled kernels cache their machine code next to the modules.
     zip_safe=False,
@@ -36,6 +37,10 @@ setup(
             'sim_executor = ik_solvers.visualization.sim_executor:main',
             'ik_solvers_demo = ik_solvers.demo.headless_demo:main',
             'ik_solvers_bench = ik_solvers.benchmarks.bench:main',
+            'ik_solvers_reach = ik_solvers.reach.cli:main',
+            'ik_solvers_reach_markers = ik_solvers.ros.reach_markers:main',
+            'ik_solvers_batch_bench = ik_solvers.benchmarks.batch_throughput:main',
+            'ik_solvers_reach_bench = ik_solvers.benchmarks.reach_checks:main',
         ],
     },
 )

@@ -20,9 +20,10 @@ from .exceptions import (
     UnknownSolverError,
 )
 from .kinematics import Chain, RobotModel
-from .solvers import approach, IKResult, SOLVERS, solve, warm_up
+from .solvers import approach, BatchResult, IKResult, SOLVERS, solve, solve_batch, warm_up
 
 __all__ = [
+    'BatchResult',
     'Chain',
     'CollisionGeometryError',
     'IKError',
@@ -38,5 +39,6 @@ __all__ = [
     'UnknownSolverError',
     'approach',
     'solve',
+    'solve_batch',
     'warm_up',
 ]

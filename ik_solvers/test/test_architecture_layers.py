@@ -83,14 +83,14 @@ def test_the_table_has_a_row_for_every_folder_of_the_package():
 
 def test_the_core_rows_allow_neither_rclpy_nor_messages():
     table = _layer_table()
-    for folder in ('kinematics', 'solvers', 'paths', 'collision'):
+    for folder in ('kinematics', 'solvers', 'paths', 'collision', 'reach'):
         inside, outside = table[folder]
         assert not inside & {'ros', 'visualization', 'demo', 'benchmarks'}, folder
         ros_like = [name for name in outside if name.startswith('rcl')
                     or name.endswith(('_msgs', '_interfaces')) or name.startswith('tf2')]
         assert not ros_like, (folder, ros_like)
     assert table['benchmarks'][0] <= {'exceptions', 'kinematics', 'solvers', 'paths',
-                                      'collision', 'demo.scripted_drag'}
+                                      'collision', 'demo.scripted_drag', 'reach'}
 
 
 @pytest.mark.parametrize('path', _modules(), ids=lambda path: str(path.relative_to(PACKAGE)))

@@ -10,6 +10,7 @@ Each heuristic is a :class:`Solver` in its own module, registered by name in
 from ..exceptions import InvalidSolverOptionError
 from .approximate import approach
 from .base import Solver
+from .batch import BatchResult, solve_batch
 from .collision_avoidance import CollisionCheck, CollisionFinding
 from .goal_options import ORIENTATION_MODES
 from .registry import check_solver_names, SOLVERS, solver_class
@@ -18,6 +19,7 @@ from .solve import solve
 from .warm_up import warm_up
 
 __all__ = [
+    'BatchResult',
     'CollisionCheck',
     'CollisionFinding',
     'IKResult',
@@ -29,6 +31,7 @@ __all__ = [
     'approach',
     'check_solver_names',
     'solve',
+    'solve_batch',
     'solver_class',
     'warm_up',
 ]

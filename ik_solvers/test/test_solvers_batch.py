@@ -1,0 +1,89 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""solve_batch: answers confirmed by the oracle, the same on one thread and two, bad input."""
+
+import numpy as np
+import pytest
+
+from conftest import bundled_oracle
+from ik_solvers import InvalidSeedError, InvalidTargetError
+from ik_solvers.solvers.batch import BATCH_STATUS_NAMES, solve_batch
+
+
+def _problems(chain, count, seed):
+    generator = np.random.default_rng(seed)
+    targets = chain.fk_batch(np.array([chain.random_configuration(generator)
+                                       for _ in range(count)]))
+    seeds = np.array([chain.random_configuration(generator) for _ in range(count)])
+    return targets, seeds
+
+
+def test_every_success_is_confirmed_by_the_oracle_and_far_targets_fail(ur5):
+    targets, seeds = _problems(ur5, 120, 1)
+    targets[7, :3, 3] = (5.0, 0.0, 0.0)  # far beyond the arm's reach
+    result = solve_batch(ur5, targets, seeds, threads=2)
+    oracle = bundled_oracle('ur5_like.urdf', 'base_link', 'tool0')
+    assert result.q.shape == (120, ur5.num_joints)
+    assert result.success.sum() >= 110  # reachable targets: nearly all found
+    for k in np.flatnonzero(result.success):
+        oracle.check(result.q[k], targets[k])
+    assert not result.success[7]
+    assert BATCH_STATUS_NAMES[result.status[7]] == 'no_solution'
+    assert np.all(result.status[result.success] == 0)
+    assert np.all(result.iterations[result.success] >= 0)
+    assert np.all(result.position_error[result.success] <= 1e-5)
+
+
+def test_one_thread_and_two_give_the_same_answers(panda):
+    targets, seeds = _problems(panda, 200, 2)
+    one = solve_batch(panda, targets, seeds, threads=1)
+    two = solve_batch(panda, targets, seeds, threads=2)
+    for name in one._fields:
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+
+
+def test_axis_mode_and_position_only_goals(ur5):
+    targets, seeds = _problems(ur5, 40, 3)
+    oracle = bundled_oracle('ur5_like.urdf', 'base_link', 'tool0')
+    for mode in ('axis', 'none'):
+        result = solve_batch(ur5, targets, seeds, orientation_mode=mode, threads=2)
+        assert result.success.all()
+        for k in range(40):
+            oracle.check(result.q[k], targets[k], orientation_mode=mode)
+
+
+class _ElbowCheck:
+    """A collision check that calls every configuration with a positive elbow a collision."""
+
+    class _Finding:
+        def __init__(self, colliding):
+            self.colliding = colliding
+            self.pairs = [('upper_arm_link', 'forearm_link')] if colliding else []
+            self.unchecked_links = []
+
+    def check(self, q, stop_at_first=False):
+        return self._Finding(q[2] > 0.0)
+
+
+def test_a_collision_check_rejects_colliding_solutions(ur5):
+    targets, seeds = _problems(ur5, 60, 4)
+    result = solve_batch(ur5, targets, seeds, collision=_ElbowCheck(), threads=2)
+    assert np.all(result.q[result.success, 2] <= 0.0)
+    assert result.success.sum() >= 40  # the other elbow branch reaches most of them
+    colliding = result.status == BATCH_STATUS_NAMES.index('in_collision')
+    assert np.all(result.q[colliding, 2] > 0.0)
+
+
+def test_bad_targets_and_seeds_are_refused_with_their_index(ur5):
+    targets, seeds = _problems(ur5, 10, 5)
+    targets[6, 0, 0] = 3.0
+    with pytest.raises(InvalidTargetError, match='index 6'):
+        solve_batch(ur5, targets, seeds)
+    with pytest.raises(InvalidTargetError):
+        solve_batch(ur5, np.zeros((3, 3, 3)))
+    targets, seeds = _problems(ur5, 10, 5)
+    with pytest.raises(InvalidSeedError):
+        solve_batch(ur5, targets, seeds[:, :3])
+    seeds[4, 1] = np.nan
+    with pytest.raises(InvalidSeedError, match='row 4'):
+        solve_batch(ur5, targets, seeds)
