@@ -40,6 +40,7 @@ from .names import (
 from .node_main import run_node
 from .node_parameters import NodeParameters
 from .outcome_log import LOG_THROTTLE_PERIOD, OutcomeLog
+from .parameter_services import guard_parameter_services
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
 from ..engine.error_codes import ErrorCode
@@ -66,6 +67,7 @@ class IKNode(Node):
             ``parameter_overrides``, ...).
         """
         super().__init__(node_name, **kwargs)
+        guard_parameter_services(self)  # rclpy's own handlers end the node on a bad type
         self._log = OutcomeLog(self.get_logger())
         self._engine = IKEngine(external_lookup=start_tf_lookup(self))
         self._node_parameters = NodeParameters(self, self._engine.check_links,
