@@ -28,6 +28,7 @@ import numpy as np
 
 from .candidate import Candidate
 from .frames import ExternalLookup
+from .goal_distance import check_goal_distance
 from .inputs import check_request, CheckedRequest, InputChecks
 from .judges import first_refusal, Judge
 from .outcome import IKRequest
@@ -187,6 +188,7 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
                                                    external_lookup, settings.tf_timeout)
         with np.errstate(invalid='ignore', over='ignore'):
             targets.append(frames[single.frame_id] @ pose)
+        check_goal_distance(chain, targets[-1], 'waypoint %d' % (len(targets) - 1))
     limits = trajectory_limits(
         chain, joint_limits=joint_limits, default_acceleration=settings.acceleration_limit,
         velocity_scale=request.velocity_scale or settings.velocity_scale,
