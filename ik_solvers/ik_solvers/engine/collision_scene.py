@@ -102,6 +102,9 @@ class CollisionScene:
     def __init__(self) -> None:
         """Start without geometry, SRDF or obstacles."""
         self._lock = threading.Lock()
+        #: Held while an obstacle changes and while a command is checked and sent
+        #: (:mod:`.command_gate`): a command never misses an obstacle in place before it left.
+        self.publication = threading.RLock()
         # Geometry of each parsed description, until the model is dropped.
         self._geometry: 'weakref.WeakKeyDictionary[RobotModel, RobotGeometry]' = (
             weakref.WeakKeyDictionary())
@@ -178,7 +181,7 @@ class CollisionScene:
         if obstacle.id in set(link_names):
             raise InvalidObstacleError("obstacle '%s' has the name of a link of the robot"
                                        % obstacle.id)
-        with self._lock:
+        with self.publication, self._lock:
             obstacles = self._obstacles.apply(obstacle)
             self._obstacles = obstacles
         return obstacles

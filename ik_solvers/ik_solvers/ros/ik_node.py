@@ -43,6 +43,7 @@ from .outcome_log import LOG_THROTTLE_PERIOD, OutcomeLog
 from .parameter_services import guard_parameter_services
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
+from ..engine.command_gate import send_checked
 from ..engine.error_codes import ErrorCode
 from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKOutcome
@@ -101,7 +102,8 @@ class IKNode(Node):
         self._path_service = CartesianPathService(
             self, self._engine, lambda: self._node_parameters.settings, self._on_path_outcome,
             self._joint_limits(), lambda: self._node_parameters.settings.max_pending_requests,
-            collision_model=lambda: self._engine.collision_model(self._node_parameters.settings))
+            collision_model=lambda: self._engine.collision_model(self._node_parameters.settings),
+            publish=self._commands.send_path)
         solver = self._node_parameters.settings.solver
         # Compiled (or loaded from the disk cache) here, so that no drag ever waits for it.
         order = sorted(SOLVERS, key=lambda name: name != solver)  # stable: the solver first
@@ -175,8 +177,7 @@ class IKNode(Node):
         with self._worker_output:
             if self._closing.is_set():
                 return  # the node is being destroyed while this solve ran
-            if outcome.command is not None:
-                self._commands.send(outcome.command)
+            outcome = send_checked(self._engine, outcome, settings, self._commands.send)
             if outcome.error_code == ErrorCode.NO_ROBOT_MODEL and not self._engine.has_model:
                 self.get_logger().warning(
                     'waiting for robot_description on %s; targets are ignored until one '
@@ -190,8 +191,7 @@ class IKNode(Node):
         # Runs on a worker of the SolveIK service; an exception becomes INTERNAL_ERROR there.
         settings = self._node_parameters.settings
         outcome = self._engine.handle(service_request(request), settings)
-        if outcome.command is not None:
-            self._commands.send(outcome.command)
+        outcome = send_checked(self._engine, outcome, settings, self._commands.send)
         self._log.outcome(outcome, 'solve_ik')
         self._publish_feedback(outcome, settings.base_link, status=False)
         return fill_response(response, outcome, self.get_clock().now().to_msg())
@@ -205,9 +205,7 @@ class IKNode(Node):
             return {}
 
     def _on_path_outcome(self, outcome: PathOutcome) -> None:
-        # Runs on the CartesianPath worker, once per request.
-        if outcome.command is not None:
-            self._commands.send_path(outcome.command)
+        # Runs on the CartesianPath worker, once per request, after its command was sent.
         if outcome.success:
             self.get_logger().info('cartesian_path: %s' % outcome.message)
         else:
