@@ -115,6 +115,8 @@ class CollisionScene:
         self._srdf_origin = ''
         self._obstacles = ObstacleSet()
         self._last_refusal = ''
+        self._lost_obstacles = 0
+        self._handled_obstacles = 0
         # (chain, geometry, disabled) -> model without obstacles, padding or joints off the chain.
         self._base_models: Dict[Tuple[int, int, int], Tuple[Chain, CollisionModel]] = {}
         # The model last handed out, and what it was derived from.
@@ -190,6 +192,18 @@ class CollisionScene:
         """Remember the latest refused SRDF or obstacle, for :meth:`summary`."""
         with self._lock:
             self._last_refusal = reason
+
+    def handled_obstacle(self) -> None:
+        """Count one obstacle message applied or refused (with its reason on the log)."""
+        with self._lock:
+            self._handled_obstacles += 1
+
+    def lost_obstacles(self, count: int, reason: str) -> int:
+        """Count obstacle messages lost before they reached the scene; return the total."""
+        with self._lock:
+            self._lost_obstacles += count
+            self._last_refusal = reason
+            return self._lost_obstacles
 
     def forget_other_robots(self, robot_model: RobotModel) -> None:
         """
@@ -315,6 +329,7 @@ class CollisionScene:
             problem = self._geometry_problems.get(id(geometry), '') if geometry else ''
             disabled, origin = self._disabled, self._srdf_origin
             obstacles, refusal = self._obstacles, self._last_refusal
+            lost, handled = self._lost_obstacles, self._handled_obstacles
         parts = []
         if geometry is None:
             parts.append('no robot description')
@@ -329,6 +344,7 @@ class CollisionScene:
         ids = obstacles.ids
         listed = ', '.join(ids[:8]) + (' and %d more' % (len(ids) - 8) if len(ids) > 8 else '')
         parts.append('obstacles: %s' % (listed or 'none'))
+        parts.append('obstacle messages: %d handled, %d lost' % (handled, lost))
         if refusal:
             parts.append('last refused: %s' % refusal)
         return '; '.join(parts)

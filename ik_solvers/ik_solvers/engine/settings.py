@@ -180,6 +180,12 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         '(PATH_TOO_LONG). 0 means no limit.',
         floating_range=(0.0, 3600.0)),
     ParameterSpec(
+        'obstacle_queue_depth', 0,
+        'History depth of the ~/obstacles subscription; 0 keeps every message (reliable, '
+        'keep all: a fast sender is slowed down by the middleware instead of losing '
+        'obstacles). Any loss the middleware reports is logged and counted in the status.',
+        integer_range=(0, 100000), read_only=True),
+    ParameterSpec(
         'command_topic', '',
         'Topic of the JointTrajectory commands; empty means /<controller_name>/joint_trajectory.',
         read_only=True),
