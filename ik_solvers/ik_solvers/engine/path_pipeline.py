@@ -133,8 +133,8 @@ def _check_arguments(request: PathRequest, settings: NodeSettings) -> None:
     if len(request.waypoints) + 1 > settings.cartesian_max_points:
         raise TooManyPointsError(
             '%d waypoints and the start are more points than cartesian_max_points (%d); each '
-            'waypoint is at least one point of the path' % (len(request.waypoints),
-                                                              settings.cartesian_max_points))
+            'waypoint is at least one point of the path'
+            % (len(request.waypoints), settings.cartesian_max_points))
     for name in ('max_step', 'max_angle_step', 'jump_threshold', 'relative_jump_threshold'):
         value = getattr(request, name)
         if not (math.isfinite(value) and value >= 0.0):

@@ -98,15 +98,15 @@ class CollisionInputs:
         change = int(info.total_count_change)
         if change <= 0:
             return
-        total = self._engine.collisions.lost_obstacles(change, '%d obstacle messages lost by '
-                                                      'the middleware' % change)
+        total = self._engine.collisions.lost_obstacles(
+            change, '%d obstacle messages lost by the middleware' % change)
         self._node.get_logger().error(
             '~/obstacles: the middleware lost %d obstacle messages (%d in all); the obstacles '
             'in place may differ from what was sent: send the scene again' % (change, total))
 
     def _queue_full(self, message: CollisionObject, refused: int) -> None:
-        total = self._engine.collisions.lost_obstacles(1, "obstacle '%s' refused: the queue "
-                                                       'is full' % message.id[:100])
+        total = self._engine.collisions.lost_obstacles(
+            1, "obstacle '%s' refused: the queue is full" % message.id[:100])
         self._node.get_logger().error(
             "~/obstacles: obstacle '%s' refused, %d obstacle messages already wait (%d refused, "
             '%d lost in all); send it again' % (message.id[:100], OBSTACLE_QUEUE_CAPACITY,
