@@ -14,26 +14,18 @@ built once per change and cached, never changed in place, so a solve in flight k
 model it started with.
 """
 
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 import hashlib
-import logging
-import multiprocessing
-import os
 import threading
 from typing import Dict, Mapping, Optional, Tuple
 import weakref
 
+from .loading_apart import APART_MESH_BYTES, load_geometry_apart
 from ..collision import (
     CollisionModel,
     DisabledPairs,
-    load_robot_geometry,
-    MeshFile,
-    MeshLoadError,
     Obstacle,
     ObstacleSet,
     parse_srdf,
-    resolve_mesh_path,
     REMOVE,
     RobotGeometry,
 )
@@ -42,58 +34,9 @@ from ..kinematics import Chain, RobotModel
 
 __all__ = ['APART_MESH_BYTES', 'CollisionScene', 'OFF_CHAIN_RESOLUTION', 'load_geometry_apart']
 
-_LOGGER = logging.getLogger('ik_solvers')
-
-#: Bytes of mesh files above which a description's geometry is loaded in a child process. The
-#: collision meshes of real arms are tens to hundreds of kilobytes (the vendor Panda's: 136 kB)
-#: and load in about a second on a thread; 4 MB is some 80,000 triangles of binary STL, whose
-#: reduction to a hull holds the interpreter lock for tens of milliseconds at most.
-APART_MESH_BYTES = 4 * 1024 * 1024
-
-
-def _mesh_bytes(robot_model: RobotModel) -> int:
-    """Sum the sizes of the mesh files a description names (missing ones count 0)."""
-    total = 0
-    filenames = {collision.geometry.filename for link in robot_model.link_names
-                 for collision in robot_model.collisions(link)
-                 if isinstance(collision.geometry, MeshFile)}
-    for filename in filenames:
-        try:
-            total += os.path.getsize(resolve_mesh_path(filename))
-        except (MeshLoadError, OSError):
-            continue
-    return total
-
-
 #: rad or m: joints off the chain (fingers, a torso) that moved less than this since the model
 #: was built do not rebuild it; a millimetre is far below any padding worth setting.
 OFF_CHAIN_RESOLUTION = 1e-3
-
-
-def load_geometry_apart(robot_model: RobotModel, urdf_xml: str) -> RobotGeometry:
-    """
-    Load a description's collision geometry; one with meshes in a process of its own.
-
-    Reading and reducing a mesh of millions of triangles holds the interpreter lock for
-    seconds at a time (numpy's sorts do): on a thread of the node it would stall every solve
-    meanwhile. A child process costs seconds to start (it imports the package), so
-    descriptions whose mesh files total at most :data:`APART_MESH_BYTES` are read here.
-
-    :param robot_model: The description, parsed (its ``<collision>`` elements are read).
-    :param urdf_xml: Its text, parsed again by the child process.
-    :returns: The geometry (see :func:`~ik_solvers.collision.load_robot_geometry`).
-    """
-    if _mesh_bytes(robot_model) <= APART_MESH_BYTES:
-        return load_robot_geometry(robot_model)
-    try:
-        # spawn, not fork: the node's process runs DDS threads that a fork would copy broken.
-        with ProcessPoolExecutor(max_workers=1,
-                                 mp_context=multiprocessing.get_context('spawn')) as pool:
-            return pool.submit(load_robot_geometry, urdf_xml).result()
-    except (OSError, BrokenProcessPool) as error:
-        _LOGGER.warning('could not load the collision meshes in a process of their own (%s); '
-                        'loading them here, which may stall solves meanwhile', error)
-        return load_robot_geometry(robot_model)
 
 
 class CollisionScene:
@@ -169,6 +112,8 @@ class CollisionScene:
             raise
         with self._lock:
             self._disabled, self._srdf_origin = disabled, origin
+            # Models of the previous SRDF are of no more use: let their memory go.
+            self._base_models, self._derived = {}, None
         return disabled
 
     def apply_obstacle(self, obstacle: Obstacle, link_names) -> ObstacleSet:
