@@ -83,3 +83,17 @@ def test_values_within_rclpys_slack_outside_the_range_are_refused(ros, name, val
     assert not response.results[0].successful
     assert name in response.results[0].reason
     assert _value(probe, name) == before
+
+
+def test_a_parameter_cannot_be_unset(ros):
+    _, probe = ros.start()
+    for service_type, name in ((SetParameters, 'ik_node/set_parameters'),
+                               (SetParametersAtomically, 'ik_node/set_parameters_atomically')):
+        request = service_type.Request(parameters=[_parameter(
+            'timeout', ParameterType.PARAMETER_NOT_SET)])
+        response = _call(probe.node, service_type, name, request)
+        result = response.results[0] if hasattr(response, 'results') else response.result
+        assert not result.successful, result.reason
+    assert _value(probe, 'timeout') == pytest.approx(0.5)
+    answer = probe.call(SolveIK.Request())
+    assert answer.error_code == SolveIK.Response.NO_ROBOT_MODEL, answer.message

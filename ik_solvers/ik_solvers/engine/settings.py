@@ -251,6 +251,9 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
     :returns: ``None`` when acceptable, otherwise the reason for refusing it.
     """
     spec = _SPECS.get(name)
+    if spec is not None and value is None:
+        # A NOT_SET value would undeclare it, and every later solve would read None.
+        return '%s cannot be unset (parameter type NOT_SET)' % name
     if spec is not None and not isinstance(value, bool) and isinstance(value, (int, float)):
         bounds = spec.floating_range or spec.integer_range
         # rclpy admits values within 1e-6 (relative) of a range's ends: the range is checked

@@ -9,6 +9,7 @@ streamed targets. The logic is :meth:`~ik_solvers.engine.pipeline.IKEngine.handl
 here the per-joint limits of a MoveIt joint_limits.yaml are read once, at start-up.
 """
 
+import threading
 import time
 from typing import Any, Callable, Dict, Mapping, Optional
 
@@ -20,6 +21,7 @@ from .names import CARTESIAN_PATH_SERVICE
 from .path_conversions import fill_path_response, path_request
 from .solve_service import SolveIKService
 from ..engine.command_gate import send_checked_path
+from ..engine.memory import release_memory
 from ..engine.path_request import PathCommand, PathOutcome
 from ..engine.pipeline import IKEngine
 from ..engine.settings import NodeSettings
@@ -28,6 +30,8 @@ from ..paths import JointLimit, parse_joint_limits
 
 __all__ = ['CartesianPathService', 'PATH_WORKERS', 'read_joint_limits_file']
 
+#: Waypoints above which a request's memory is given back once it is answered.
+LARGE_REQUEST_WAYPOINTS = 10_000
 #: Threads answering path requests; one more would only share the interpreter lock.
 PATH_WORKERS = 1
 
@@ -107,5 +111,8 @@ class CartesianPathService:
             self._engine, outcome, settings, send=self._publish,
             checked=asked.avoid_collisions or settings.avoid_collisions)
         self._send(outcome)
+        if len(request.waypoints) > LARGE_REQUEST_WAYPOINTS:
+            # The memory of a huge request goes back to the system once rclpy let it go.
+            threading.Timer(1.0, release_memory).start()
         return fill_path_response(response, outcome, time.perf_counter() - started,
                                   self._node.get_clock().now().to_msg())
