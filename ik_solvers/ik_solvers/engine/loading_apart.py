@@ -67,4 +67,3 @@ def load_geometry_apart(robot_model: RobotModel, urdf_xml: str) -> RobotGeometry
         _LOGGER.warning('could not load the collision meshes in a process of their own (%s); '
                         'loading them here, which may stall solves meanwhile', error)
         return load_robot_geometry(robot_model)
-

@@ -109,12 +109,12 @@ class CollisionInputs:
             1, "obstacle '%s' refused: the queue is full" % message.id[:100])
         self._node.get_logger().error(
             "~/obstacles: obstacle '%s' refused, %d obstacle messages already wait (%d refused, "
-            '%d lost in all); send it again' % (message.id[:100], OBSTACLE_QUEUE_CAPACITY,
-                                               refused, total))
+            '%d lost in all); send it again'
+            % (message.id[:100], OBSTACLE_QUEUE_CAPACITY, refused, total))
 
     def _apply_failed(self, message: CollisionObject, error: Exception) -> None:
-        total = self._engine.collisions.lost_obstacles(1, "obstacle '%s' failed: %r"
-                                                       % (message.id[:100], error))
+        total = self._engine.collisions.lost_obstacles(
+            1, "obstacle '%s' failed: %r" % (message.id[:100], error))
         self._node.get_logger().error("obstacle '%s' failed: %r (%d lost in all); the obstacles "
                                       'in place are kept' % (message.id[:100], error, total))
 
