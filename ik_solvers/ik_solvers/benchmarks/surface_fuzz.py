@@ -118,7 +118,8 @@ def _stream_goal(setup: StressSetup, client: StressClient) -> None:
     client.targets.publish(message)
 
 
-def _late_obstacle(setup: StressSetup, client: StressClient, checker: Any) -> int:
+def _late_obstacle(setup: StressSetup, client: StressClient, checker: Any,
+                   late_refusals: List[int]) -> int:
     """Run one executed path with a box put on it 10 ms later; return commands into it."""
     start = setup.chain.fk(setup.home)
     end = start.copy()
@@ -145,10 +146,12 @@ def _late_obstacle(setup: StressSetup, client: StressClient, checker: Any) -> in
         pose[:3, 3] = middle
         model = checker.with_obstacles(ObstacleSet().apply(Obstacle(
             'late_box', pose, (Primitive(Box(size=(0.06,) * 3)),), ADD)))
-        violations = int(any(model.check(np.asarray(point.positions)).colliding
-                             for point in call.response.trajectory.points))
+        violations = int(any(any('late_box' in pair for pair in model.check(
+            np.asarray(point.positions)).pairs) for point in call.response.trajectory.points))
     client.obstacles.publish(_obstacle_message(client, dict(box, operation=1, primitives=[],
                                                             poses=[])))
+    if call.response is not None and call.response.error_code == 13:
+        late_refusals.append(1)  # IN_COLLISION: planned or sent against the box
     return violations
 
 
@@ -179,7 +182,8 @@ def run_surfaces(setup: StressSetup, client: StressClient, node: IKNodeProcess,
     bad_calls: List[TimedCall] = []
     counts: Dict[str, int] = {surface: 0 for surface in SURFACES}
     obstacles_sent = 0
-    into_obstacles = 0
+    into_obstacles = late_runs = 0
+    late_refusals: List[int] = []
     started = time.monotonic()
     for index, (surface, label, payload, bad) in enumerate(inputs):
         in_flight = [call for call in calls[-4 * _IN_FLIGHT:] if call.answered is None]
@@ -216,7 +220,8 @@ def run_surfaces(setup: StressSetup, client: StressClient, node: IKNodeProcess,
             client.description.publish(type(client.message('String'))(data=setup.urdf_xml))
             semantic.publish(type(client.message('String'))(data=small_srdf))
         if index % 1000 == 500:
-            into_obstacles += _late_obstacle(setup, client, checker)
+            late_runs += 1
+            into_obstacles += _late_obstacle(setup, client, checker, late_refusals)
     # The largest inputs, each with a valid call sent while it is refused or read; the memory
     # is compared with what it was just before them. The SRDF comes from a process of its
     # own, as MoveIt's would: megabytes from the client would queue its calls behind them.
@@ -275,6 +280,7 @@ def run_surfaces(setup: StressSetup, client: StressClient, node: IKNodeProcess,
         'invalid_commands': _invalid_commands(setup, client),
         'bad_input_commanded_or_accepted': bad_accepted,
         'commands_into_accepted_obstacles': into_obstacles,
+        'late_obstacle_runs': late_runs, 'late_obstacle_in_collision': len(late_refusals),
         'obstacles_sent': obstacles_sent, 'obstacles_handled': handled,
         'obstacles_lost_reported': lost,
         'obstacles_silently_dropped': max(0, obstacles_sent - handled - lost),
