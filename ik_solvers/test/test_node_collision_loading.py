@@ -86,7 +86,7 @@ def _loading_meshes() -> bool:
     for frame in sys._current_frames().values():
         while frame is not None:
             if (frame.f_code.co_name == 'load_geometry_apart'
-                    and Path(frame.f_code.co_filename).name == 'collision_scene.py'):
+                    and Path(frame.f_code.co_filename).name == 'loading_apart.py'):
                 return True
             frame = frame.f_back
     return False

@@ -16,6 +16,9 @@ It starts the ik_node in a process of its own on the bundled panda, publishes jo
 - **burst**: concurrent valid SolveIK calls, all sent at once. Counted: answers by error code.
 - **stream**: targets along a small circle at a fixed rate; latency from publishing a target to
   receiving the command solved from it.
+- **surfaces**: the obstacles, the SRDF, Cartesian paths and the parameter services fuzzed,
+  interleaved with valid calls and with the description and SRDF changing meanwhile
+  (:mod:`.surface_fuzz`).
 - **swap**: valid calls keep coming while a description padded to ~5 MB replaces the model and
   the plain one replaces it back, each published by a process of its own (as
   robot_state_publisher would). Measured: how late each call is beyond its own timeout, and the
@@ -37,6 +40,7 @@ import numpy as np
 
 from .hostile_inputs import fuzz_inputs, KINDS, padded_description
 from .stress_client import DescriptionPublisher, IKNodeProcess, StressClient, TimedCall
+from .surface_fuzz import run_surfaces
 from .stress_requests import (effective_timeout, hostile_request, NODE_TIMEOUT, pose_fields,
                               publish_input, StressSetup, valid_request, xyzw_quaternion)
 
@@ -242,7 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog='python -m ik_solvers.benchmarks.node_stress', description=__doc__.split('\n')[1],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument('--scenarios', default='fuzz,burst,stream,swap',
-                        help='comma-separated: fuzz, burst, stream, swap')
+                        help='comma-separated: fuzz, burst, stream, swap, surfaces')
+    parser.add_argument('--surface-inputs', type=int, default=2000,
+                        help='surfaces: fuzzed inputs per surface (obstacle, srdf, path, '
+                        'parameter)')
     parser.add_argument('--fuzz-inputs', type=int, default=10_000)
     parser.add_argument('--fuzz-kinds', default=','.join(KINDS),
                         help='comma-separated kinds of bad input: ' + ', '.join(KINDS))
@@ -283,6 +290,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             elif name == 'stream':
                 results[name] = run_stream(setup, client, arguments.stream_seconds,
                                            arguments.rate)
+            elif name == 'surfaces':
+                results[name] = run_surfaces(setup, client, node, arguments.surface_inputs,
+                                             arguments.seed, arguments.output)
             elif name == 'swap':
                 results[name] = run_swap(setup, client, arguments.swap_links,
                                          arguments.output)
@@ -297,8 +307,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         results['node_exit_seconds'] = round(time.monotonic() - stopping, 3)
     arguments.output.mkdir(parents=True, exist_ok=True)
     (arguments.output / 'stress.json').write_text(json.dumps(results, indent=2) + '\n')
-    failed = any(isinstance(value, dict) and (value.get('crashed') or value.get('unanswered'))
-                 for value in results.values())
+    failed = any(isinstance(value, dict) and any(value.get(key) for key in (
+        'crashed', 'unanswered', 'invalid_commands', 'bad_input_commanded_or_accepted',
+        'commands_into_accepted_obstacles', 'obstacles_silently_dropped'))
+        for value in results.values())
     return 1 if failed or results['node_exit_status'] != 0 else 0
 
 

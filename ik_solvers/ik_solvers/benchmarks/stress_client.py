@@ -100,20 +100,23 @@ class DescriptionPublisher:
     them in the middleware, and the calls' latencies would measure the client, not the node.
     """
 
-    def __init__(self, namespace: str, urdf_xml: str, directory: Path) -> None:
+    def __init__(self, namespace: str, urdf_xml: str, directory: Path,
+                 topic: str = 'robot_description') -> None:
         """
         Start publishing; the description stays latched until :meth:`stop`.
 
         :param namespace: The ik_node's namespace.
         :param urdf_xml: The description.
         :param directory: Where the text is written for the child process.
+        :param topic: The topic, relative to the namespace (an SRDF's too).
         """
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / ('description_%s.urdf' % uuid.uuid4().hex[:8])
         path.write_text(urdf_xml)
         self._path = path
         self._process = subprocess.Popen(
-            [sys.executable, '-m', 'ik_solvers.benchmarks.stress_client', namespace, str(path)],
+            [sys.executable, '-m', 'ik_solvers.benchmarks.stress_client', namespace, str(path),
+             topic],
             env=dict(os.environ))
 
     def stop(self) -> None:
@@ -127,7 +130,7 @@ class DescriptionPublisher:
         self._path.unlink()
 
 
-def _publish_description(namespace: str, path: str) -> None:
+def _publish_description(namespace: str, path: str, topic: str) -> None:
     """Body of :class:`DescriptionPublisher`'s process: publish latched, spin until Ctrl-C."""
     import rclpy
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
@@ -137,7 +140,7 @@ def _publish_description(namespace: str, path: str) -> None:
     node = rclpy.create_node('stress_description', namespace=namespace)
     latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                          durability=DurabilityPolicy.TRANSIENT_LOCAL)
-    node.create_publisher(String, 'robot_description', latched).publish(
+    node.create_publisher(String, topic, latched).publish(
         String(data=Path(path).read_text()))
     try:
         rclpy.spin(node)
@@ -197,9 +200,10 @@ class StressClient:
         from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                                ReliabilityPolicy)
         from geometry_msgs.msg import PoseStamped
-        from ik_solvers_interfaces.msg import IKStatus
-        from ik_solvers_interfaces.srv import SolveIK
+        from ik_solvers_interfaces.msg import CollisionObject, IKStatus
+        from ik_solvers_interfaces.srv import CartesianPath, SolveIK
         from rcl_interfaces.msg import Log
+        from rcl_interfaces.srv import SetParameters, SetParametersAtomically
         from sensor_msgs.msg import JointState
         from std_msgs.msg import String
         from trajectory_msgs.msg import JointTrajectory
@@ -221,6 +225,12 @@ class StressClient:
         self.targets = self.node.create_publisher(PoseStamped, 'target_pose', deep)
         # A burst's responses arrive together: a client queue of 10 would lose some.
         self.solve_ik = self.node.create_client(SolveIK, 'ik_node/solve_ik', qos_profile=deep)
+        self.obstacles = self.node.create_publisher(CollisionObject, 'ik_node/obstacles', deep)
+        self.cartesian_path = self.node.create_client(CartesianPath, 'ik_node/cartesian_path',
+                                                      qos_profile=deep)
+        self.set_parameters = self.node.create_client(SetParameters, 'ik_node/set_parameters')
+        self.set_parameters_atomically = self.node.create_client(
+            SetParametersAtomically, 'ik_node/set_parameters_atomically')
         self.commands: List[Tuple[float, Any]] = []
         self.statuses: List[Tuple[float, Any]] = []
         self.logs: List[Any] = []
@@ -235,14 +245,18 @@ class StressClient:
                                        position=[float(value) for value in joint_positions])
         self.node.create_timer(0.02, self._publish_joint_states)
         self._message_types = {'PoseStamped': PoseStamped, 'JointState': JointState,
-                               'String': String, 'Request': SolveIK.Request}
+                               'String': String, 'Request': SolveIK.Request,
+                               'CollisionObject': CollisionObject,
+                               'PathRequest': CartesianPath.Request,
+                               'SetParameters': SetParameters.Request,
+                               'SetParametersAtomically': SetParametersAtomically.Request}
         self._executor = SingleThreadedExecutor(context=self.context)
         self._executor.add_node(self.node)
         self._spinner = threading.Thread(target=self._executor.spin, daemon=True)
         self._spinner.start()
 
     def message(self, type_name: str) -> Any:
-        """Return a new ``PoseStamped``, ``JointState``, ``String`` or SolveIK ``Request``."""
+        """Return a new message or request by its short name (``PoseStamped``, ``Request``...)."""
         return self._message_types[type_name]()
 
     @staticmethod
@@ -267,9 +281,10 @@ class StressClient:
             time.sleep(0.05)
         return False
 
-    def call(self, request: Any, deadline: float, label: str = '') -> TimedCall:
-        """Send one SolveIK request; returns at once."""
-        return TimedCall(self.solve_ik.call_async(request), deadline, label)
+    def call(self, request: Any, deadline: float, label: str = '',
+             client: Any = None) -> TimedCall:
+        """Send one request (SolveIK unless ``client`` is another); returns at once."""
+        return TimedCall((client or self.solve_ik).call_async(request), deadline, label)
 
     def logged_since(self, count: int, text: str) -> bool:
         """Tell whether a log line of the ik_node from index ``count`` on contains ``text``."""
@@ -284,4 +299,5 @@ class StressClient:
 
 
 if __name__ == '__main__':
-    _publish_description(sys.argv[1], sys.argv[2])
+    _publish_description(sys.argv[1], sys.argv[2],
+                         sys.argv[3] if len(sys.argv) > 3 else 'robot_description')

@@ -14,10 +14,17 @@ from lxml import etree
 
 from ..exceptions import SrdfError
 
-__all__ = ['DisabledPairs', 'link_pair', 'parse_srdf']
+__all__ = ['DisabledPairs', 'MAX_SRDF_PAIRS', 'link_pair', 'parse_srdf']
 
 # A semantic description is a few kilobytes; one of tens of megabytes is a mistake.
 MAX_SRDF_BYTES = 16 * 1024 * 1024
+# Links whose every pair an SRDF may disable: a robot of 316 links, far beyond real ones (a
+# humanoid with two hands has about a hundred).
+_LINKS_OF_MOST_PAIRS = 316
+#: Most <disable_collisions> an SRDF may hold; more is refused (each pair costs memory).
+MAX_SRDF_PAIRS = _LINKS_OF_MOST_PAIRS * (_LINKS_OF_MOST_PAIRS - 1) // 2
+# Bytes fed to the parser at a time.
+_CHUNK_BYTES = 64 * 1024
 
 
 def link_pair(first: str, second: str) -> FrozenSet[str]:
@@ -53,8 +60,8 @@ def parse_srdf(srdf_xml: str) -> DisabledPairs:
     :param srdf_xml: the semantic description, text or bytes.
     :returns: The pairs.
     :raises SrdfError: the text is empty, too large or not XML, its root is not ``<robot>``,
-        or a ``<disable_collisions>`` lacks ``link1`` or ``link2`` (the message says which
-        element, by its line).
+        a ``<disable_collisions>`` lacks ``link1`` or ``link2`` (the message says which
+        element, by its line), or there are more than :data:`MAX_SRDF_PAIRS` of them.
     """
     data = srdf_xml.encode('utf-8') if isinstance(srdf_xml, str) else srdf_xml
     if not isinstance(data, bytes):
@@ -64,21 +71,43 @@ def parse_srdf(srdf_xml: str) -> DisabledPairs:
     if len(data) > MAX_SRDF_BYTES:
         raise SrdfError('the SRDF is %d MB, more than the %d MB accepted'
                         % (len(data) // 2**20, MAX_SRDF_BYTES // 2**20))
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
-    try:
-        root = etree.fromstring(data, parser)
-    except (etree.XMLSyntaxError, ValueError) as error:
-        raise SrdfError('malformed SRDF XML: %s' % error) from None
-    if root.tag != 'robot':
-        raise SrdfError('malformed SRDF: the root element is <%s>, expected <robot>' % root.tag)
+    # Read in chunks, each element dropped once read: the tree of a large SRDF never exists
+    # (it took hundreds of megabytes), and between chunks other threads get the interpreter
+    # lock, which lxml holds for the whole of a one-piece parse of megabytes.
+    parser = etree.XMLPullParser(events=('start', 'end'), resolve_entities=False,
+                                 no_network=True, remove_comments=True)
+    root = None
     pairs = set()
     reasons = []
-    for element in root.iterfind('disable_collisions'):
-        first, second = element.get('link1'), element.get('link2')
-        if not first or not second:
-            raise SrdfError('malformed SRDF: the <disable_collisions> on line %s needs both '
-                            'link1 and link2' % element.sourceline)
-        pairs.add(link_pair(first, second))
-        reasons.append((first, second, element.get('reason', '')))
+    try:
+        for offset in range(0, len(data), _CHUNK_BYTES):
+            parser.feed(data[offset:offset + _CHUNK_BYTES])
+            for event, element in parser.read_events():
+                if root is None:
+                    root = element
+                    if root.tag != 'robot':
+                        raise SrdfError('malformed SRDF: the root element is <%s>, expected '
+                                        '<robot>' % root.tag)
+                if event == 'end' and element.getparent() is root:
+                    if element.tag == 'disable_collisions':
+                        _add_pair(element, pairs, reasons)
+                    root.remove(element)
+        parser.close()
+    except (etree.XMLSyntaxError, ValueError) as error:
+        raise SrdfError('malformed SRDF XML: %s' % error) from None
+    if root is None:
+        raise SrdfError('malformed SRDF XML: no element')
     return DisabledPairs(pairs=frozenset(pairs), reasons=tuple(reasons),
                          robot_name=root.get('name', ''))
+
+
+def _add_pair(element, pairs: set, reasons: list) -> None:
+    first, second = element.get('link1'), element.get('link2')
+    if not first or not second:
+        raise SrdfError('malformed SRDF: the <disable_collisions> on line %s needs both '
+                        'link1 and link2' % element.sourceline)
+    if len(reasons) >= MAX_SRDF_PAIRS:
+        raise SrdfError('the SRDF disables more than %d link pairs (every pair of %d links); '
+                        'no robot has that many' % (MAX_SRDF_PAIRS, _LINKS_OF_MOST_PAIRS))
+    pairs.add(link_pair(first, second))
+    reasons.append((first, second, element.get('reason', '')))

@@ -14,26 +14,18 @@ built once per change and cached, never changed in place, so a solve in flight k
 model it started with.
 """
 
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 import hashlib
-import logging
-import multiprocessing
-import os
 import threading
 from typing import Dict, Mapping, Optional, Tuple
 import weakref
 
+from .loading_apart import APART_MESH_BYTES, load_geometry_apart
 from ..collision import (
     CollisionModel,
     DisabledPairs,
-    load_robot_geometry,
-    MeshFile,
-    MeshLoadError,
     Obstacle,
     ObstacleSet,
     parse_srdf,
-    resolve_mesh_path,
     REMOVE,
     RobotGeometry,
 )
@@ -42,58 +34,9 @@ from ..kinematics import Chain, RobotModel
 
 __all__ = ['APART_MESH_BYTES', 'CollisionScene', 'OFF_CHAIN_RESOLUTION', 'load_geometry_apart']
 
-_LOGGER = logging.getLogger('ik_solvers')
-
-#: Bytes of mesh files above which a description's geometry is loaded in a child process. The
-#: collision meshes of real arms are tens to hundreds of kilobytes (the vendor Panda's: 136 kB)
-#: and load in about a second on a thread; 4 MB is some 80,000 triangles of binary STL, whose
-#: reduction to a hull holds the interpreter lock for tens of milliseconds at most.
-APART_MESH_BYTES = 4 * 1024 * 1024
-
-
-def _mesh_bytes(robot_model: RobotModel) -> int:
-    """Sum the sizes of the mesh files a description names (missing ones count 0)."""
-    total = 0
-    filenames = {collision.geometry.filename for link in robot_model.link_names
-                 for collision in robot_model.collisions(link)
-                 if isinstance(collision.geometry, MeshFile)}
-    for filename in filenames:
-        try:
-            total += os.path.getsize(resolve_mesh_path(filename))
-        except (MeshLoadError, OSError):
-            continue
-    return total
-
-
 #: rad or m: joints off the chain (fingers, a torso) that moved less than this since the model
 #: was built do not rebuild it; a millimetre is far below any padding worth setting.
 OFF_CHAIN_RESOLUTION = 1e-3
-
-
-def load_geometry_apart(robot_model: RobotModel, urdf_xml: str) -> RobotGeometry:
-    """
-    Load a description's collision geometry; one with meshes in a process of its own.
-
-    Reading and reducing a mesh of millions of triangles holds the interpreter lock for
-    seconds at a time (numpy's sorts do): on a thread of the node it would stall every solve
-    meanwhile. A child process costs seconds to start (it imports the package), so
-    descriptions whose mesh files total at most :data:`APART_MESH_BYTES` are read here.
-
-    :param robot_model: The description, parsed (its ``<collision>`` elements are read).
-    :param urdf_xml: Its text, parsed again by the child process.
-    :returns: The geometry (see :func:`~ik_solvers.collision.load_robot_geometry`).
-    """
-    if _mesh_bytes(robot_model) <= APART_MESH_BYTES:
-        return load_robot_geometry(robot_model)
-    try:
-        # spawn, not fork: the node's process runs DDS threads that a fork would copy broken.
-        with ProcessPoolExecutor(max_workers=1,
-                                 mp_context=multiprocessing.get_context('spawn')) as pool:
-            return pool.submit(load_robot_geometry, urdf_xml).result()
-    except (OSError, BrokenProcessPool) as error:
-        _LOGGER.warning('could not load the collision meshes in a process of their own (%s); '
-                        'loading them here, which may stall solves meanwhile', error)
-        return load_robot_geometry(robot_model)
 
 
 class CollisionScene:
@@ -102,6 +45,9 @@ class CollisionScene:
     def __init__(self) -> None:
         """Start without geometry, SRDF or obstacles."""
         self._lock = threading.Lock()
+        #: Held while an obstacle changes and while a command is checked and sent
+        #: (:mod:`.command_gate`): a command never misses an obstacle in place before it left.
+        self.publication = threading.RLock()
         # Geometry of each parsed description, until the model is dropped.
         self._geometry: 'weakref.WeakKeyDictionary[RobotModel, RobotGeometry]' = (
             weakref.WeakKeyDictionary())
@@ -112,6 +58,8 @@ class CollisionScene:
         self._srdf_origin = ''
         self._obstacles = ObstacleSet()
         self._last_refusal = ''
+        self._lost_obstacles = 0
+        self._handled_obstacles = 0
         # (chain, geometry, disabled) -> model without obstacles, padding or joints off the chain.
         self._base_models: Dict[Tuple[int, int, int], Tuple[Chain, CollisionModel]] = {}
         # The model last handed out, and what it was derived from.
@@ -164,6 +112,8 @@ class CollisionScene:
             raise
         with self._lock:
             self._disabled, self._srdf_origin = disabled, origin
+            # Models of the previous SRDF are of no more use: let their memory go.
+            self._base_models, self._derived = {}, None
         return disabled
 
     def apply_obstacle(self, obstacle: Obstacle, link_names) -> ObstacleSet:
@@ -178,7 +128,7 @@ class CollisionScene:
         if obstacle.id in set(link_names):
             raise InvalidObstacleError("obstacle '%s' has the name of a link of the robot"
                                        % obstacle.id)
-        with self._lock:
+        with self.publication, self._lock:
             obstacles = self._obstacles.apply(obstacle)
             self._obstacles = obstacles
         return obstacles
@@ -187,6 +137,18 @@ class CollisionScene:
         """Remember the latest refused SRDF or obstacle, for :meth:`summary`."""
         with self._lock:
             self._last_refusal = reason
+
+    def handled_obstacle(self) -> None:
+        """Count one obstacle message applied or refused (with its reason on the log)."""
+        with self._lock:
+            self._handled_obstacles += 1
+
+    def lost_obstacles(self, count: int, reason: str) -> int:
+        """Count obstacle messages lost before they reached the scene; return the total."""
+        with self._lock:
+            self._lost_obstacles += count
+            self._last_refusal = reason
+            return self._lost_obstacles
 
     def forget_other_robots(self, robot_model: RobotModel) -> None:
         """
@@ -312,6 +274,7 @@ class CollisionScene:
             problem = self._geometry_problems.get(id(geometry), '') if geometry else ''
             disabled, origin = self._disabled, self._srdf_origin
             obstacles, refusal = self._obstacles, self._last_refusal
+            lost, handled = self._lost_obstacles, self._handled_obstacles
         parts = []
         if geometry is None:
             parts.append('no robot description')
@@ -326,6 +289,7 @@ class CollisionScene:
         ids = obstacles.ids
         listed = ', '.join(ids[:8]) + (' and %d more' % (len(ids) - 8) if len(ids) > 8 else '')
         parts.append('obstacles: %s' % (listed or 'none'))
+        parts.append('obstacle messages: %d handled, %d lost' % (handled, lost))
         if refusal:
             parts.append('last refused: %s' % refusal)
         return '; '.join(parts)

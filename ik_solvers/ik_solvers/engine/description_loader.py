@@ -14,6 +14,7 @@ import threading
 from typing import Callable, Iterator, Optional, Tuple
 
 from .latest_target import LatestSlot
+from .memory import APART_INPUT_BYTES, release_memory
 
 __all__ = [
     'DescriptionLoader',
@@ -101,6 +102,7 @@ class DescriptionLoader:
         self._slot: LatestSlot[Tuple[str, str]] = LatestSlot()
         self._lock = threading.Lock()
         self._handled = 0
+        self._size = 0  # of the latest text handled, in characters
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._thread.start()
 
@@ -146,3 +148,8 @@ class DescriptionLoader:
             finally:
                 with self._lock:
                     self._handled += 1
+                # A large text came or went: the memory its parse took goes back to the system.
+                previous, self._size = self._size, len(item[0])
+                if max(previous, self._size) > APART_INPUT_BYTES:
+                    item = None
+                    release_memory()

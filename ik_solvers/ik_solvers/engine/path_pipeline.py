@@ -19,6 +19,7 @@ The stages of :meth:`~.pipeline.IKEngine.handle` once more, for a request of man
 Every exception becomes a :class:`~.path_codes.PathErrorCode` here; nothing is raised.
 """
 
+import math
 import time
 import traceback
 from typing import Any, Dict, Mapping, Optional, Protocol, Sequence, Tuple
@@ -27,12 +28,14 @@ import numpy as np
 
 from .candidate import Candidate
 from .frames import ExternalLookup
+from .goal_distance import check_goal_distance
 from .inputs import check_request, CheckedRequest, InputChecks
 from .judges import first_refusal, Judge
 from .outcome import IKRequest
 from .path_codes import path_code, PathErrorCode
 from .path_request import PathCommand, PathOutcome, PathRequest
 from .refusal import refusal_for
+from .seeds import path_start
 from .settings import NodeSettings
 from ..collision.sweep import SweptCheck
 from ..exceptions import (
@@ -48,7 +51,11 @@ from ..kinematics import Chain, RobotModel
 from ..paths import CartesianPathResult, cartesian_path, trajectory_limits
 from ..solvers import IKResult
 
-__all__ = ['PathWorld', 'handle_path']
+__all__ = ['PathWorld', 'START_LIMIT_SLACK', 'handle_path']
+
+#: How far outside a joint limit a given start may be (rad or m) and be moved onto it, as
+#: :func:`ik_solvers.paths.cartesian_path` allows: encoders report a little past a limit.
+START_LIMIT_SLACK = 1e-4
 
 _REASON_CODES = {
     'complete': PathErrorCode.SUCCESS,
@@ -121,6 +128,22 @@ def handle_path(world: PathWorld, request: PathRequest, settings: NodeSettings, 
                            % (error, traceback.format_exc()), **known)
 
 
+def _check_arguments(request: PathRequest, settings: NodeSettings) -> None:
+    """Refuse what the CartesianPath.srv refuses that needs no waypoint to be read."""
+    if not request.waypoints:
+        raise InvalidPathError('a path needs at least one waypoint')
+    if len(request.waypoints) + 1 > settings.cartesian_max_points:
+        raise TooManyPointsError(
+            '%d waypoints and the start are more points than cartesian_max_points (%d); each '
+            'waypoint is at least one point of the path'
+            % (len(request.waypoints), settings.cartesian_max_points))
+    for name in ('max_step', 'max_angle_step', 'jump_threshold', 'relative_jump_threshold'):
+        value = getattr(request, name)
+        if not (math.isfinite(value) and value >= 0.0):
+            raise InvalidStepError('%s must be a finite number >= 0 (0 for the default), got %r'
+                                   % (name, value))
+
+
 def _requests(request: PathRequest, settings: NodeSettings) -> Sequence[IKRequest]:
     timeout = request.timeout if request.timeout != 0.0 else settings.cartesian_timeout
     return [IKRequest(position=tuple(point.position), orientation=tuple(point.orientation),
@@ -137,8 +160,7 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
             external_lookup: Optional[ExternalLookup], joint_limits: Optional[Mapping[str, Any]],
             collision: Any, known: Dict[str, Any]) -> PathOutcome:
     started = time.perf_counter()
-    if not request.waypoints:
-        raise InvalidPathError('a path needs at least one waypoint')
+    _check_arguments(request, settings)  # counts and numbers: before any waypoint is looked at
     requests = _requests(request, settings)
     # 1. Inputs: the request once, each further waypoint's own fields once.
     checked = check_request(requests[0], settings, checks)
@@ -151,10 +173,14 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
     known['chain'] = chain
     joints = world.joint_positions()
     current = world.where(chain, joints)
-    if request.start_names and request.execute:
+    given_start = bool(request.start_names) or bool(request.start_positions)
+    if given_start and request.execute:
         raise InvalidSeedError('with execute the path starts where the robot is: leave start '
                                'empty')
-    start = checks.seed(requests[0], chain, current) if request.start_names else current
+    # Checked as SolveIK checks a seed (names, lengths), then as a start: finite and within
+    # the joint limits, never clipped from afar.
+    start = path_start(chain, request.start_names, request.start_positions, current,
+                       slack=START_LIMIT_SLACK) if given_start else current
     joints.update(zip(chain.joint_names, start.tolist()))
     frames: Dict[str, np.ndarray] = {}
     targets = []
@@ -164,6 +190,7 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
                                                    external_lookup, settings.tf_timeout)
         with np.errstate(invalid='ignore', over='ignore'):
             targets.append(frames[single.frame_id] @ pose)
+        check_goal_distance(chain, targets[-1], 'waypoint %d' % (len(targets) - 1))
     limits = trajectory_limits(
         chain, joint_limits=joint_limits, default_acceleration=settings.acceleration_limit,
         velocity_scale=request.velocity_scale or settings.velocity_scale,

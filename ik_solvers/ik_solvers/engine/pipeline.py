@@ -33,6 +33,7 @@ from .collision_scene import CollisionScene
 from .error_codes import ErrorCode
 from .fallback import Fallback
 from .frames import ExternalLookup
+from .goal_distance import check_goal_distance
 from .inputs import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
 from .motion_plan import MotionPlan, plan_motion
@@ -141,6 +142,7 @@ class IKEngine(RobotState):
         # A position that is not finite is refused by solve(); until then NaN is no error.
         with np.errstate(invalid='ignore', over='ignore'):
             target = base_from_frame @ checked.target_in_frame
+        check_goal_distance(chain, target)
         # 2. Solve, within the budget of approximate tracking where it applies.
         approximate = accepts_approximate(request, settings)
         budget = exact_search_budget(request, approximate, checked.timeout)

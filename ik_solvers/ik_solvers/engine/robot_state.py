@@ -174,6 +174,11 @@ class RobotState:
                                                                    settings.tip_link),
                               self._joint_states.positions(), self._external_lookup)
 
+    def forget_command(self) -> None:
+        """Forget the last command (one that was planned and then not sent)."""
+        with self._lock:
+            self._last_command = None
+
     # Where the robot is ----------------------------------------------------------------------
 
     def update_joint_states(self, names: Sequence[str],

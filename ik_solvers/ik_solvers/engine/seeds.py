@@ -10,7 +10,7 @@ from .joint_positions import paired_joint_positions
 from ..exceptions import InvalidSeedError
 from ..kinematics import Chain
 
-__all__ = ['seed_configuration']
+__all__ = ['path_start', 'seed_configuration']
 
 
 def seed_configuration(chain: Chain, names: Sequence[str], positions: Sequence[float],
@@ -29,6 +29,40 @@ def seed_configuration(chain: Chain, names: Sequence[str], positions: Sequence[f
     """
     if not names and not positions:
         return current
+    return np.asarray(chain.clip(_laid_over(chain, names, positions, current)), dtype=float)
+
+
+def path_start(chain: Chain, names: Sequence[str], positions: Sequence[float],
+               current: np.ndarray, *, slack: float) -> np.ndarray:
+    """
+    Give the start of a Cartesian path: a seed as :func:`seed_configuration` takes it, checked.
+
+    A path starts exactly there, so unlike a seed (where a search only begins) it is not
+    clipped into the joint limits from afar.
+
+    :param chain: The chain.
+    :param names: Start joint names (empty with N positions: the chain's joints in order).
+    :param positions: Their positions, rad or m.
+    :param current: (N,) where the chain is now; joints the start does not name keep it.
+    :param slack: How far outside a limit a position may be (rad or m) and still be moved
+        onto it (encoders report a little past a limit).
+    :returns: The (N,) start within the limits.
+    :raises InvalidSeedError: As :func:`seed_configuration`, and for a position that is not
+        finite or lies farther than ``slack`` outside its joint's limits.
+    """
+    start = _laid_over(chain, names, positions, current)
+    if not np.isfinite(start).all():
+        raise InvalidSeedError('the start has values that are not finite: %s' % ', '.join(
+            '%s=%r' % (name, float(value)) for name, value in zip(chain.joint_names, start)
+            if not np.isfinite(value)))
+    if not chain.within_limits(start, tolerance=slack):
+        raise InvalidSeedError('the start lies outside the joint limits (more than %g beyond)'
+                               % slack)
+    return np.asarray(chain.clip(start), dtype=float)
+
+
+def _laid_over(chain: Chain, names: Sequence[str], positions: Sequence[float],
+               current: np.ndarray) -> np.ndarray:
     if max(len(names), len(positions)) > chain.num_joints:
         # Checked before anything looks at the names: a seed names each chain joint at most
         # once, so a longer one is wrong whatever it holds, and may be huge.
@@ -50,7 +84,7 @@ def seed_configuration(chain: Chain, names: Sequence[str], positions: Sequence[f
     if unknown:
         raise InvalidSeedError('seed joints %s are not in the chain (%s)'
                                % (', '.join(unknown), ', '.join(chain.joint_names)))
-    seed = current.copy()
+    seed = np.array(current, dtype=float)
     for index, name in enumerate(chain.joint_names):
         seed[index] = mapping.get(name, seed[index])
-    return np.asarray(chain.clip(seed), dtype=float)
+    return seed

@@ -4,10 +4,11 @@
 The ik_node's parameters as plain data: names, defaults, descriptions, ranges, and checks.
 
 Defaults here match ``config/ik_solvers.yaml``. :mod:`ik_solvers.ros.parameters` turns each
-range into a ``ParameterDescriptor`` so that rclpy itself refuses out-of-range values; the
-checks rclpy cannot express (the solver name) live in :func:`check_parameter`, called from
-the node's set-parameters callback. SolveIK requests that override a parameter are checked
-against the same ranges (:mod:`.inputs`), so each range is written once, here.
+range into a ``ParameterDescriptor`` for ``ros2 param describe``; :func:`check_parameter`,
+called from the node's set-parameters callback, checks the ranges exactly (rclpy lets values
+within 1e-6 of an end through) and what rclpy cannot express (the solver name). SolveIK
+requests that override a parameter are checked against the same ranges (:mod:`.inputs`), so
+each range is written once, here.
 """
 
 from dataclasses import dataclass
@@ -180,6 +181,12 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         '(PATH_TOO_LONG). 0 means no limit.',
         floating_range=(0.0, 3600.0)),
     ParameterSpec(
+        'obstacle_queue_depth', 0,
+        'History depth of the ~/obstacles subscription; 0 keeps every message (reliable, '
+        'keep all: a fast sender is slowed down by the middleware instead of losing '
+        'obstacles). Any loss the middleware reports is logged and counted in the status.',
+        integer_range=(0, 100000), read_only=True),
+    ParameterSpec(
         'command_topic', '',
         'Topic of the JointTrajectory commands; empty means /<controller_name>/joint_trajectory.',
         read_only=True),
@@ -238,12 +245,22 @@ def _is_sequence(value: Any) -> bool:
 
 def check_parameter(name: str, value: Any) -> Optional[str]:
     """
-    Check a new value beyond what the descriptor enforces.
+    Check a new value: its range exactly as written, and what the descriptor cannot express.
 
     :param name: Parameter name.
     :param value: Proposed value.
     :returns: ``None`` when acceptable, otherwise the reason for refusing it.
     """
+    spec = _SPECS.get(name)
+    if spec is not None and value is None:
+        # A NOT_SET value would undeclare it, and every later solve would read None.
+        return '%s cannot be unset (parameter type NOT_SET)' % name
+    if spec is not None and not isinstance(value, bool) and isinstance(value, (int, float)):
+        bounds = spec.floating_range or spec.integer_range
+        # rclpy admits values within 1e-6 (relative) of a range's ends: the range is checked
+        # here exactly as written, so 1.0000009 is no velocity_scale.
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            return '%s must lie in [%r, %r]; got %r' % (name, bounds[0], bounds[1], value)
     if name == 'solver':
         try:
             solver_class(value)

@@ -25,6 +25,10 @@ __all__ = ['InterpolatedPath', 'check_pose', 'interpolate_path', 'RIGID_TOLERANC
 RIGID_TOLERANCE = 1e-6
 # A distance over a step that is a whole number up to rounding needs no extra step.
 _STEP_ROUNDING = 1e-9
+# Ends closer than this (m and rad) are one pose: a waypoint at the start's pose adds no point.
+_COINCIDING = 1e-12
+# Steps counted for one segment at most; any count this large is refused by max_points.
+_MOST_STEPS = 2 ** 53
 
 
 @dataclass(frozen=True)
@@ -80,8 +84,13 @@ def check_pose(pose: Any, name: str) -> np.ndarray:
 
 
 def _step_count(distance: float, angle: float, max_step: float, max_angle_step: float) -> int:
+    if distance <= _COINCIDING and angle <= _COINCIDING:
+        return 0  # the same pose up to rounding
     needed = max(distance / max_step, angle / max_angle_step)
-    return int(math.ceil(needed - _STEP_ROUNDING)) if needed > _STEP_ROUNDING else 0
+    if not needed < _MOST_STEPS:  # a step of 5e-324 m: more than any path may have, not inf
+        return _MOST_STEPS
+    # Ends apart take one step at least, however long a step may be: the waypoint is a point.
+    return max(1, int(math.ceil(needed - _STEP_ROUNDING)))
 
 
 def _segment(start: np.ndarray, end: np.ndarray):
@@ -151,12 +160,12 @@ def interpolate_path(start: np.ndarray, waypoints: Sequence[Any], *, max_step: f
         segments.append((previous, pose, axis, angle,
                          _step_count(distance, angle, float(max_step), float(max_angle_step))))
         previous = pose
-    steps = np.array([segment[4] for segment in segments], dtype=int)
-    total = 1 + int(steps.sum())
+    total = 1 + sum(segment[4] for segment in segments)  # Python integers: no overflow
     if total > max_points:
         raise TooManyPointsError('the path would take %d points at max_step %g m and '
                                  'max_angle_step %g rad, more than max_points (%d)'
                                  % (total, max_step, max_angle_step, max_points))
+    steps = np.array([segment[4] for segment in segments], dtype=int)
     targets: List[np.ndarray] = [segments[0][0][None]]
     progress: List[np.ndarray] = [np.zeros(1)]
     owner: List[np.ndarray] = [np.full(1, -1)]

@@ -9,6 +9,7 @@ streamed targets. The logic is :meth:`~ik_solvers.engine.pipeline.IKEngine.handl
 here the per-joint limits of a MoveIt joint_limits.yaml are read once, at start-up.
 """
 
+import threading
 import time
 from typing import Any, Callable, Dict, Mapping, Optional
 
@@ -19,7 +20,9 @@ import yaml
 from .names import CARTESIAN_PATH_SERVICE
 from .path_conversions import fill_path_response, path_request
 from .solve_service import SolveIKService
-from ..engine.path_request import PathOutcome
+from ..engine.command_gate import send_checked_path
+from ..engine.memory import release_memory
+from ..engine.path_request import PathCommand, PathOutcome
 from ..engine.pipeline import IKEngine
 from ..engine.settings import NodeSettings
 from ..exceptions import InvalidLimitsError
@@ -27,6 +30,8 @@ from ..paths import JointLimit, parse_joint_limits
 
 __all__ = ['CartesianPathService', 'PATH_WORKERS', 'read_joint_limits_file']
 
+#: Waypoints above which a request's memory is given back once it is answered.
+LARGE_REQUEST_WAYPOINTS = 10_000
 #: Threads answering path requests; one more would only share the interpreter lock.
 PATH_WORKERS = 1
 
@@ -56,19 +61,22 @@ class CartesianPathService:
     def __init__(self, node: Node, engine: IKEngine, settings: Callable[[], NodeSettings],
                  send: Callable[[PathOutcome], None], joint_limits: Mapping[str, JointLimit],
                  max_pending: Callable[[], int],
-                 collision_model: Callable[[], Optional[Any]] = lambda: None) -> None:
+                 collision_model: Callable[[], Optional[Any]] = lambda: None,
+                 publish: Callable[[PathCommand], None] = lambda command: None) -> None:
         """
         Create the service on ``node``.
 
         :param node: The node.
         :param engine: The node's engine.
         :param settings: Returns the current parameter snapshot.
-        :param send: Sends the command of an outcome that carries one, and logs the outcome.
+        :param send: Logs the outcome (its command, if any, was sent).
         :param joint_limits: Per-joint limits (see :func:`read_joint_limits_file`).
         :param max_pending: Returns the largest number of requests held at once.
         :param collision_model: Returns the node's collision model now (``check(q)`` with a
             report's ``colliding``), or None while it has none; asked once per request, so a
-            model swapped for new obstacles applies to the next request.
+            model swapped for new obstacles applies to the next request; the command is
+            checked again against the scene as it is when it is sent.
+        :param publish: Sends a path command (the command sink's ``send_path``).
         """
         self._node = node
         self._engine = engine
@@ -76,6 +84,7 @@ class CartesianPathService:
         self._send = send
         self._joint_limits = dict(joint_limits)
         self._collision_model = collision_model
+        self._publish = publish
         self._service = SolveIKService(node, self._answer, max_pending, workers=PATH_WORKERS,
                                        service_type=CartesianPath,
                                        service_name=CARTESIAN_PATH_SERVICE,
@@ -94,9 +103,16 @@ class CartesianPathService:
                 response: CartesianPath.Response) -> CartesianPath.Response:
         # Runs on the service's worker; an exception becomes INTERNAL_ERROR there.
         started = time.perf_counter()
-        outcome = self._engine.handle_path(path_request(request), self._settings(),
-                                           joint_limits=self._joint_limits,
+        settings, asked = self._settings(), path_request(request)
+        outcome = self._engine.handle_path(asked, settings, joint_limits=self._joint_limits,
                                            collision=self._collision_model())
+        # Checked again against the scene as it is when it is sent, then sent.
+        outcome = send_checked_path(
+            self._engine, outcome, settings, send=self._publish,
+            checked=asked.avoid_collisions or settings.avoid_collisions)
         self._send(outcome)
+        if len(request.waypoints) > LARGE_REQUEST_WAYPOINTS:
+            # The memory of a huge request goes back to the system once rclpy let it go.
+            threading.Timer(1.0, release_memory).start()
         return fill_path_response(response, outcome, time.perf_counter() - started,
                                   self._node.get_clock().now().to_msg())

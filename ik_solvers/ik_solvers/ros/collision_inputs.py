@@ -5,30 +5,49 @@ The SRDF and the obstacles into the ik_node's engine: subscriptions, a loader, t
 
 The SRDF comes from the ``robot_description_semantic`` topic (transient local, as MoveIt
 publishes it) or the read-only parameter of that name; it is read on a thread of its own,
-since the collision models are rebuilt from it. Obstacles arrive on ``~/obstacles``; each is
-applied or refused at once, the reason on the log and in the status. A refused input loses
-nothing already in place.
+since the collision models are rebuilt from it. Obstacles arrive on ``~/obstacles`` (reliable,
+keep all by default: a fast sender is held back by the middleware rather than losing any); the
+callback only queues them, and a thread of their own applies or refuses each in order, the
+reason on the log and in the status. Every message lost on the way (reported by the
+middleware, or refused by a full queue) is logged and counted in the status. A refused input
+loses nothing already in place.
 """
 
 from ik_solvers_interfaces.msg import CollisionObject
+from rclpy.event_handler import SubscriptionEventCallbacks
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
 from .names import OBSTACLES_TOPIC, ROBOT_DESCRIPTION_SEMANTIC_TOPIC
 from .node_parameters import NodeParameters
 from .obstacle_conversions import obstacle_request
 from ..engine.description_loader import DescriptionLoader
+from ..engine.ordered_queue import OrderedQueue
 from ..engine.pipeline import IKEngine
 from ..exceptions import IKError, RobotModelError
 
-__all__ = ['CollisionInputs', 'OBSTACLE_QUEUE_DEPTH']
+__all__ = ['CollisionInputs', 'OBSTACLE_QUEUE_CAPACITY', 'obstacle_qos']
 
-#: Obstacle messages kept while the node is busy: every ADD, MOVE and REMOVE counts, unlike
-#: targets, so the queue holds a burst (a scene of up to 256 obstacles sent at once).
-OBSTACLE_QUEUE_DEPTH = 1000
+#: Obstacle messages waiting for the obstacle thread at most; one more is refused and counted.
+#: Every ADD, MOVE and REMOVE counts, unlike targets: this holds minutes of a 1 kHz sender.
+OBSTACLE_QUEUE_CAPACITY = 100_000
 # Obstacles named in a log line; beyond, only their number.
 _LISTED = 8
+
+
+def obstacle_qos(depth: int) -> QoSProfile:
+    """
+    Give the QoS of the ``~/obstacles`` subscription.
+
+    :param depth: The ``obstacle_queue_depth`` parameter: 0 keeps every message (reliable,
+        keep all), more keeps that many (reliable, keep last).
+    :returns: The profile.
+    """
+    if depth <= 0:
+        return QoSProfile(history=HistoryPolicy.KEEP_ALL, depth=1,
+                          reliability=ReliabilityPolicy.RELIABLE)
+    return QoSProfile(depth=depth, reliability=ReliabilityPolicy.RELIABLE)
 
 
 class CollisionInputs:
@@ -55,13 +74,49 @@ class CollisionInputs:
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
         node.create_subscription(String, ROBOT_DESCRIPTION_SEMANTIC_TOPIC, self._on_srdf,
                                  latched)
-        node.create_subscription(CollisionObject, OBSTACLES_TOPIC, self._on_obstacle,
-                                 QoSProfile(depth=OBSTACLE_QUEUE_DEPTH,
-                                            reliability=ReliabilityPolicy.RELIABLE))
+        self.obstacles = OrderedQueue(self._apply_obstacle, capacity=OBSTACLE_QUEUE_CAPACITY,
+                                      on_refused=self._queue_full, on_error=self._apply_failed,
+                                      name='obstacle_worker')
+        self._lost_reported = 0
+        events = SubscriptionEventCallbacks(message_lost=self._on_lost)
+        qos = obstacle_qos(int(parameters.value('obstacle_queue_depth')))
+        try:
+            node.create_subscription(CollisionObject, OBSTACLES_TOPIC, self.obstacles.put, qos,
+                                     event_callbacks=events)
+        except Exception as error:  # noqa: B902 - a middleware without the event
+            node.get_logger().warning('~/obstacles: this middleware does not report lost '
+                                      'messages (%s)' % error)
+            node.create_subscription(CollisionObject, OBSTACLES_TOPIC, self.obstacles.put, qos)
 
     def close(self, timeout: float) -> None:
-        """Stop the SRDF loader, waiting at most ``timeout`` seconds."""
+        """Stop the SRDF loader and the obstacle thread, waiting at most ``timeout`` s each."""
         self._loader.close(timeout=timeout)
+        self.obstacles.close(timeout=timeout)
+
+    def _on_lost(self, info) -> None:
+        # The middleware's count of messages that never reached the subscription.
+        change = int(info.total_count_change)
+        if change <= 0:
+            return
+        total = self._engine.collisions.lost_obstacles(
+            change, '%d obstacle messages lost by the middleware' % change)
+        self._node.get_logger().error(
+            '~/obstacles: the middleware lost %d obstacle messages (%d in all); the obstacles '
+            'in place may differ from what was sent: send the scene again' % (change, total))
+
+    def _queue_full(self, message: CollisionObject, refused: int) -> None:
+        total = self._engine.collisions.lost_obstacles(
+            1, "obstacle '%s' refused: the queue is full" % message.id[:100])
+        self._node.get_logger().error(
+            "~/obstacles: obstacle '%s' refused, %d obstacle messages already wait (%d refused, "
+            '%d lost in all); send it again'
+            % (message.id[:100], OBSTACLE_QUEUE_CAPACITY, refused, total))
+
+    def _apply_failed(self, message: CollisionObject, error: Exception) -> None:
+        total = self._engine.collisions.lost_obstacles(
+            1, "obstacle '%s' failed: %r" % (message.id[:100], error))
+        self._node.get_logger().error("obstacle '%s' failed: %r (%d lost in all); the obstacles "
+                                      'in place are kept' % (message.id[:100], error, total))
 
     def _on_srdf(self, message: String) -> None:
         self._loader.submit(message.data, 'the %s topic' % ROBOT_DESCRIPTION_SEMANTIC_TOPIC)
@@ -88,7 +143,14 @@ class CollisionInputs:
     def _failed(self, error: Exception, origin: str) -> None:
         self._node.get_logger().error('failed to load the SRDF from %s: %r' % (origin, error))
 
-    def _on_obstacle(self, message: CollisionObject) -> None:
+    def _apply_obstacle(self, message: CollisionObject) -> None:
+        # On the obstacle thread, in order.
+        try:
+            self._apply(message)
+        finally:
+            self._engine.collisions.handled_obstacle()
+
+    def _apply(self, message: CollisionObject) -> None:
         # Not throttled: each obstacle is an order, and each refusal says which one failed.
         try:
             frame_id, obstacle = obstacle_request(message)

@@ -43,8 +43,10 @@ from .names import (
 from .node_main import run_node
 from .node_parameters import NodeParameters
 from .outcome_log import LOG_THROTTLE_PERIOD, OutcomeLog
+from .parameter_services import guard_parameter_services
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
+from ..engine.command_gate import send_checked
 from ..engine.error_codes import ErrorCode
 from ..engine.held_goal import EXACT, EXACT_TIMEOUT, final_outcome, HeldGoal
 from ..engine.latest_target import LatestSlot
@@ -70,6 +72,7 @@ class IKNode(Node):
             ``parameter_overrides``, ...).
         """
         super().__init__(node_name, **kwargs)
+        guard_parameter_services(self)  # rclpy's own handlers end the node on a bad type
         self._log = OutcomeLog(self.get_logger())
         self._engine = IKEngine(external_lookup=start_tf_lookup(self))
         self._node_parameters = NodeParameters(self, self._engine.check_links,
@@ -107,7 +110,8 @@ class IKNode(Node):
         self._path_service = CartesianPathService(
             self, self._engine, lambda: self._node_parameters.settings, self._on_path_outcome,
             self._joint_limits(), lambda: self._node_parameters.settings.max_pending_requests,
-            collision_model=lambda: self._engine.collision_model(self._node_parameters.settings))
+            collision_model=lambda: self._engine.collision_model(self._node_parameters.settings),
+            publish=self._commands.send_path)
         solver = self._node_parameters.settings.solver
         # Compiled (or loaded from the disk cache) here, so that no drag ever waits for it.
         order = sorted(SOLVERS, key=lambda name: name != solver)  # stable: the solver first
@@ -213,17 +217,16 @@ class IKNode(Node):
         self._goal.streamed(target, outcome, time.monotonic())
         self._output(outcome, settings, 'target_pose')
 
-    def _send(self, outcome: IKOutcome) -> None:
-        if outcome.command is not None:
-            self._commands.send(outcome.command)
-        if outcome.path_command is not None:
-            self._commands.send_path(outcome.path_command)
+    def _send(self, outcome: IKOutcome, settings) -> IKOutcome:
+        # Checked against the scene as it is now, not as it was when the request arrived.
+        return send_checked(self._engine, outcome, settings, self._commands.send,
+                            self._commands.send_path)
 
     def _output(self, outcome: IKOutcome, settings, source: str) -> None:
         with self._worker_output:
             if self._closing.is_set():
                 return  # the node is being destroyed while this solve ran
-            self._send(outcome)
+            outcome = self._send(outcome, settings)
             if outcome.error_code == ErrorCode.NO_ROBOT_MODEL and not self._engine.has_model:
                 self.get_logger().warning(
                     'waiting for robot_description on %s; targets are ignored until one '
@@ -239,7 +242,7 @@ class IKNode(Node):
         outcome = self._engine.handle(service_request(request), settings)
         if outcome.commanded:
             self._goal.cancel()  # the arm was given another motion
-        self._send(outcome)
+        outcome = self._send(outcome, settings)
         self._log.outcome(outcome, 'solve_ik')
         self._publish_feedback(outcome, settings.base_link, status=False)
         return fill_response(response, outcome, self.get_clock().now().to_msg())
@@ -253,10 +256,9 @@ class IKNode(Node):
             return {}
 
     def _on_path_outcome(self, outcome: PathOutcome) -> None:
-        # Runs on the CartesianPath worker, once per request.
+        # Runs on the CartesianPath worker, once per request, after its command was sent.
         if outcome.command is not None:
-            self._goal.cancel()
-            self._commands.send_path(outcome.command)
+            self._goal.cancel()  # the arm was given another motion
         if outcome.success:
             self.get_logger().info('cartesian_path: %s' % outcome.message)
         else:

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The body every console-script ``main()`` of the package shares: init, spin, clean exit."""
 
+import traceback
 from typing import Callable, List, Optional
 
 import rclpy
@@ -45,11 +46,16 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
         while not stop.requested and executor.context.ok():
             try:
                 executor.spin_once()
-            except Exception:  # noqa: B902
+            except ExternalShutdownException:
+                raise
+            except Exception as error:  # noqa: B902
                 # An interruption that rclpy reported as another error is still a stop.
                 if stop.requested:
                     break
-                raise
+                # Any other is one callback's failure (a message or request the handlers did
+                # not foresee): it costs that callback, never the node.
+                node.get_logger().error('a callback failed; the node goes on: %r\n%s'
+                                        % (error, traceback.format_exc()))
     except (StopRequested, ExternalShutdownException):
         pass
     finally:

@@ -1,0 +1,69 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Collision geometry too large to read on a thread of the node: read in a child process.
+
+Reading a description's meshes of millions of triangles holds the interpreter lock for seconds
+(numpy's sorts) and takes hundreds of megabytes: on a thread of the node it would stall every
+solve. Small inputs are read here; a child costs seconds to start (it imports the package).
+"""
+
+import logging
+import os
+
+from .memory import run_apart
+from ..collision import (
+    load_robot_geometry,
+    MeshFile,
+    MeshLoadError,
+    resolve_mesh_path,
+    RobotGeometry,
+)
+from ..kinematics import RobotModel
+
+__all__ = ['APART_MESH_BYTES', 'load_geometry_apart']
+
+_LOGGER = logging.getLogger('ik_solvers')
+
+#: Bytes of mesh files above which a description's geometry is loaded in a child process. The
+#: collision meshes of real arms are tens to hundreds of kilobytes (the vendor Panda's: 136 kB)
+#: and load in about a second on a thread; 4 MB is some 80,000 triangles of binary STL, whose
+#: reduction to a hull holds the interpreter lock for tens of milliseconds at most.
+APART_MESH_BYTES = 4 * 1024 * 1024
+
+
+def _mesh_bytes(robot_model: RobotModel) -> int:
+    """Sum the sizes of the mesh files a description names (missing ones count 0)."""
+    total = 0
+    filenames = {collision.geometry.filename for link in robot_model.link_names
+                 for collision in robot_model.collisions(link)
+                 if isinstance(collision.geometry, MeshFile)}
+    for filename in filenames:
+        try:
+            total += os.path.getsize(resolve_mesh_path(filename))
+        except (MeshLoadError, OSError):
+            continue
+    return total
+
+
+def load_geometry_apart(robot_model: RobotModel, urdf_xml: str) -> RobotGeometry:
+    """
+    Load a description's collision geometry; one with meshes in a process of its own.
+
+    Reading and reducing a mesh of millions of triangles holds the interpreter lock for
+    seconds at a time (numpy's sorts do): on a thread of the node it would stall every solve
+    meanwhile. A child process costs seconds to start (it imports the package), so
+    descriptions whose mesh files total at most :data:`APART_MESH_BYTES` are read here.
+
+    :param robot_model: The description, parsed (its ``<collision>`` elements are read).
+    :param urdf_xml: Its text, parsed again by the child process.
+    :returns: The geometry (see :func:`~ik_solvers.collision.load_robot_geometry`).
+    """
+    if _mesh_bytes(robot_model) <= APART_MESH_BYTES:
+        return load_robot_geometry(robot_model)
+    try:
+        return run_apart(load_robot_geometry, urdf_xml)
+    except OSError as error:
+        _LOGGER.warning('could not load the collision meshes in a process of their own (%s); '
+                        'loading them here, which may stall solves meanwhile', error)
+        return load_robot_geometry(robot_model)
