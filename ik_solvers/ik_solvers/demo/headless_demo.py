@@ -36,7 +36,7 @@ from .collision_segment import (
     format_collision_summary,
     summarise_collisions,
 )
-from .drag_driver import DragDriver
+from .drag_driver import DemoError, DragDriver
 from .metrics import DragRecording, summarise, SolverSummary
 from .obstacle_segment import format_obstacle_summary, goal_across_obstacle, \
     ObstacleSummary, played_collisions
@@ -129,6 +129,24 @@ def reach_bound(chain: Chain) -> float:
     return float(np.sum(np.linalg.norm(np.diff(points, axis=0), axis=1)))
 
 
+def _send_home(driver: DragDriver, chain: Chain, home: np.ndarray, *, timeout: float) -> None:
+    """
+    Send the arm home past the node, once the node has stopped driving its last goal.
+
+    The node drives a goal on until it is reached (the end of a drag, far goals included); a
+    command through the node, of where the arm is, replaces that goal. Only then is the arm
+    sent home directly, or the node's next step would take it away again.
+    """
+    here = driver.joint_positions()
+    if here is not None:
+        try:
+            driver.start_from(here, chain.fk(here), timeout=timeout)
+        except DemoError:
+            pass  # refused (a contact within the padding, say): the quiet wait bounds the rest
+    driver.wait_until_quiet(quiet=0.5, timeout=30.0)
+    driver.move_to(home, duration=0.3, timeout=timeout)
+
+
 def _share_file(*parts: str) -> Path:
     return Path(get_package_share_directory(PACKAGE_NAME)).joinpath(*parts)
 
@@ -212,8 +230,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 group.check_alive()
                 driver.set_solver(solver)
                 # A goal published last is driven on by the node until it settles.
-                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
-                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                _send_home(driver, chain, home, timeout=max(5.0, options.answer_timeout))
                 driver.start_from(home, start_pose, timeout=max(5.0, options.answer_timeout))
                 line = ProgressLine(solver, stream=stream)
                 recording = driver.drag(solver, goals, rate=options.rate,
@@ -227,8 +244,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             played_in_collision = 0
             if options.collision_segment:
                 driver.set_solver(options.solvers[0])
-                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
-                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                _send_home(driver, chain, home, timeout=max(5.0, options.answer_timeout))
                 driver.record_states()
                 segment = driver.drag(options.solvers[0], collision_drag(start_pose),
                                       rate=options.rate, answer_timeout=options.answer_timeout)
@@ -242,16 +258,14 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 played_in_collision += swept[1]
             obstacle = None
             if options.obstacle_segment:
-                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
-                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                _send_home(driver, chain, home, timeout=max(5.0, options.answer_timeout))
                 driver.start_from(home, start_pose, timeout=max(5.0, options.answer_timeout))
                 obstacle = goal_across_obstacle(driver, urdf_xml, chain, home)
                 _say(stream, '\n' + format_obstacle_summary(obstacle, options.solvers[0]))
             line_recording = None
             if options.square > 0.0:
                 driver.set_solver(options.solvers[0])
-                driver.wait_until_quiet(quiet=0.5, timeout=30.0)
-                driver.move_to(home, duration=0.3, timeout=max(5.0, options.answer_timeout))
+                _send_home(driver, chain, home, timeout=max(5.0, options.answer_timeout))
                 corners = square_in_vertical_plane(start_pose, options.square)
                 line_recording = lines.run(corners, max_step=0.002,
                                            timeout=max(10.0, 5.0 * options.answer_timeout))
