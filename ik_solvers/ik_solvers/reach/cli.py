@@ -22,7 +22,7 @@ from ..benchmarks.robots import load_robot
 from ..exceptions import IKError
 from ..kinematics import RobotModel
 from .compute import reachability_map
-from .plots import save_slices, save_view
+from .map_pictures import save_slices, save_view
 
 __all__ = ['main', 'parser']
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..exceptions import InvalidSolverOptionError, InvalidTargetError
 from ..solvers.batch import default_threads, solve_batch
-from .grid import VoxelGrid
+from .voxel_grid import VoxelGrid
 from .job import MapJob, solve_chunk
 from .map_data import ReachabilityMap
 from .orientations import axis_rotations, super_fibonacci_rotations

@@ -14,7 +14,7 @@ from typing import Callable, List, Optional
 import numpy as np
 
 from ..exceptions import IKError
-from .grid import VoxelGrid
+from .voxel_grid import VoxelGrid
 from .job import MapJob, solve_chunk
 
 __all__ = ['run_on_cluster']
