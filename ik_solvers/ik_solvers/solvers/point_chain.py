@@ -36,7 +36,8 @@ from .search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
-__all__ = ['OVER_RELAXATION_OPTION', 'chain_points', 'fix_goal', 'recover_joint_values']
+__all__ = ['OVER_RELAXATION_OPTION', 'chain_points', 'fix_goal', 'recover_joint_values',
+           'slide_joint']
 
 #: The option FABRIK and length relaxation share: how far their joint recovery over-relaxes.
 OVER_RELAXATION_OPTION = Option(
@@ -103,6 +104,25 @@ def fix_goal(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
 
 
 @compiled(inline=True)
+def slide_joint(chain: ChainArrays, q: np.ndarray, i: int, shift: float, slide: float,
+                points: np.ndarray, ux: float, uy: float, uz: float) -> None:
+    """
+    Move prismatic joint ``i`` by ``shift``, at most ``slide`` and within its limits (m).
+
+    The points beyond the joint (rows ``i + 1`` on of ``points``) follow it along its axis
+    ``(ux, uy, uz)``; ``q[i]`` is changed in place.
+    """
+    shift = min(max(shift, -slide), slide)
+    new = min(max(q[i] + shift, chain.joint_limits[i, LIMIT_LOWER]),
+              chain.joint_limits[i, LIMIT_UPPER])
+    for k in range(i + 1, points.shape[0]):
+        points[k, 0] += (new - q[i]) * ux
+        points[k, 1] += (new - q[i]) * uy
+        points[k, 2] += (new - q[i]) * uz
+    q[i] = new
+
+
+@compiled(inline=True)
 def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
                          over_relaxation: float, q: np.ndarray, frames: np.ndarray,
                          points: np.ndarray, desired: np.ndarray, radius: float) -> None:
@@ -147,14 +167,7 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
             for k in range(i + 1, count + 1):
                 shift += ((desired[k, 0] - points[k, 0]) * ux + (desired[k, 1] - points[k, 1]) * uy
                           + (desired[k, 2] - points[k, 2]) * uz)
-            shift = min(max(shift / (count - i), -slide), slide)
-            new = min(max(q[i] + shift, chain.joint_limits[i, LIMIT_LOWER]),
-                      chain.joint_limits[i, LIMIT_UPPER])
-            for k in range(i + 1, count + 1):
-                points[k, 0] += (new - q[i]) * ux
-                points[k, 1] += (new - q[i]) * uy
-                points[k, 2] += (new - q[i]) * uz
-            q[i] = new
+            slide_joint(chain, q, i, shift / (count - i), slide, points, ux, uy, uz)
             continue
         # Row i, the joint's own point, lies on its axis: it does not move below.
         ox, oy, oz = points[i, 0], points[i, 1], points[i, 2]

@@ -28,6 +28,7 @@ from .goal import orientation_vectors
 from .hinge import add_outer_product, best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE
 from .hinge import sinusoid_coefficients, turn_rows
 from .layout import MODE_NONE, ORIENTATION_MODE
+from .point_chain import slide_joint
 from .search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
@@ -234,14 +235,7 @@ def realise_joints(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
             shift = ((desired[i + 1, 0] - points[i + 1, 0]) * ux
                      + (desired[i + 1, 1] - points[i + 1, 1]) * uy
                      + (desired[i + 1, 2] - points[i + 1, 2]) * uz)
-            shift = min(max(shift, -slide), slide)
-            new = min(max(q[i] + shift, chain.joint_limits[i, LIMIT_LOWER]),
-                      chain.joint_limits[i, LIMIT_UPPER])
-            for k in range(i + 1, count + 1):
-                points[k, 0] += (new - q[i]) * ux
-                points[k, 1] += (new - q[i]) * uy
-                points[k, 2] += (new - q[i]) * uz
-            q[i] = new
+            slide_joint(chain, q, i, shift, slide, points, ux, uy, uz)
             continue
         ox, oy, oz = points[i, 0], points[i, 1], points[i, 2]
         for r in range(3):
