@@ -115,7 +115,7 @@ def test_a_drag_of_approximate_steps_is_bounded_and_never_worse(ur5_like, start_
                           position_tolerance=POSITION_TOLERANCE,
                           orientation_tolerance=ORIENTATION_TOLERANCE, timeout=1.0)
         check_step(ur5_like, q, result, goal)
-        statuses.add(result.status)
+        statuses.add(str(result.status))
         q = result.q
     assert 'approximate' in statuses
 

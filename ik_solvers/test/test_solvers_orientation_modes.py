@@ -14,8 +14,8 @@ import transforms3d
 from ik_solvers import Chain, RobotModel, solve, SOLVERS
 from ik_solvers.exceptions import InvalidTargetError
 from ik_solvers.solvers.goal import assess, goal_residual
-from ik_solvers.solvers.goal_options import goal_options
-from ik_solvers.solvers.layout import SETTINGS_SIZE
+from ik_solvers.solvers import Goal
+from ik_solvers.solvers._core.pack import pack_goal
 from ik_solvers.solvers.pose_error import orientation_error
 
 URDF_DIRECTORY = Path(__file__).resolve().parents[1] / 'urdf'
@@ -150,9 +150,7 @@ def test_a_spun_target_of_a_five_joint_arm_needs_axis_mode():
 
 
 def _settings(**goal) -> np.ndarray:
-    settings = np.zeros(SETTINGS_SIZE)
-    goal_options(**goal).pack(settings, 0.1, math.inf, 1e-3, 1e-2)
-    return settings
+    return pack_goal(Goal.of(**goal), 0.1, math.inf)
 
 
 def test_position_bounds_accept_and_refuse_at_their_edges():

@@ -20,7 +20,8 @@ from ik_solvers.kinematics.kernels import forward_frames
 from ik_solvers.solvers.ccd import ccd_step, CCDSolver
 from ik_solvers.solvers.fabrik import fabrik_step, FABRIKSolver
 from ik_solvers.solvers.goal import effective_goal, goal_residual
-from ik_solvers.solvers.layout import MODE_NONE, ORIENTATION_MODE, SETTINGS_SIZE
+from ik_solvers.solvers import Goal
+from ik_solvers.solvers._core.pack import pack_goal
 from ik_solvers.solvers.length_relaxation import length_relaxation_step, LengthRelaxationSolver
 
 LENGTHS = [0.1, 0.07, 0.12, 0.09, 0.11, 0.06, 0.1, 0.08]
@@ -115,8 +116,7 @@ def problems(chain):
 
 def library_iterates(chain, step, options, goal, start, count):
     """Run the library's compiled step ``count`` times, alone, without trust region."""
-    settings = np.zeros(SETTINGS_SIZE)
-    settings[ORIENTATION_MODE] = MODE_NONE
+    settings = pack_goal(Goal(mode='none'), 0.0, 0.0)
     arrays = chain.arrays
     q = start.astype(float).copy()
     frames = np.empty((arrays.segments.shape[0], 4, 4))

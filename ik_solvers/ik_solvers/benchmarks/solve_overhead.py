@@ -24,7 +24,7 @@ from .robots import bundled_urdf_directory
 from ..kinematics import Chain, RobotModel
 from ..solvers import solve, solver_class, SOLVERS
 from ..solvers.goal_options import goal_options
-from ..solvers.layout import FINISHER_ITERATIONS, REPORT_SIZE
+from ..solvers._core.layout import FINISHER_ITERATIONS, REPORT_SIZE
 from ..solvers.search_entry import search_entry
 
 __all__ = ['main']

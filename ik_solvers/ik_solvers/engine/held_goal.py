@@ -30,6 +30,7 @@ import numpy as np
 
 from .error_codes import ErrorCode
 from .outcome import IKOutcome
+from ..solvers import Status
 
 __all__ = ['APPROACH', 'EXACT', 'EXACT_ATTEMPTS', 'EXACT_TIMEOUT', 'HOLD_PERIOD', 'HeldGoal',
            'MAX_APPROACH_STEPS', 'SETTLED_STEP', 'STEP_PERIOD', 'final_outcome']
@@ -180,7 +181,7 @@ class HeldGoal(Generic[Target]):
         if stage == EXACT:
             # Every solution collides: there is no collision-free approach to drive to.
             return (outcome.error_code == ErrorCode.IN_COLLISION
-                    and outcome.result is not None and outcome.result.status == 'in_collision')
+                    and outcome.result is not None and outcome.result.status == Status.IN_COLLISION)
         if outcome.command is None:
             return True  # held (a contact on the way, a jump): the closest approach so far
         q = np.asarray(outcome.command.positions, dtype=float)

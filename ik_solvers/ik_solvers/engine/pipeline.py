@@ -48,7 +48,7 @@ from .trajectory import command_duration, CommandedMotion, largest_joint_jump
 from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
 from ..paths.controller_spline import ControllerSpline
-from ..solvers import IKResult, solve
+from ..solvers import IKResult, solve, Status
 from ..solvers.solve import nearest_turn
 
 __all__ = ['DEFAULT_FALLBACKS', 'IKEngine', 'SolveFunction']
@@ -157,7 +157,7 @@ class IKEngine(RobotState):
         known['target'] = target  # finite: solve() refuses any other
         reached = np.asarray(chain.fk(result.q), dtype=float).copy()
         known.update(result=result, reached=reached)
-        claim = (ErrorCode.ORIENTATION_UNREACHABLE if result.status == 'closest_orientation'
+        claim = (ErrorCode.ORIENTATION_UNREACHABLE if result.status == Status.CLOSEST_ORIENTATION
                  else ErrorCode.SUCCESS)
         # A closest orientation is no solution of the pose: only the parameter commands it.
         may_command = claim == ErrorCode.SUCCESS or settings.orientation_fallback

@@ -16,8 +16,7 @@ import math
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
 from ..exceptions import InvalidTargetError, UnknownSolverError
-from ..solvers import solver_class, SOLVERS
-from ..solvers.goal_options import goal_options, ORIENTATION_MODES
+from ..solvers import Goal, ORIENTATION_MODES, solver_class, SOLVERS
 
 __all__ = [
     'MAX_TIMEOUT',
@@ -268,7 +267,7 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
             return str(error)
     if name in ('orientation_mode', 'tip_axis'):
         try:
-            goal_options(**{name: tuple(value) if name == 'tip_axis' else value})
+            Goal.of(**{name: tuple(value) if name == 'tip_axis' else value})
         except (InvalidTargetError, TypeError) as error:
             return str(error)
     return None

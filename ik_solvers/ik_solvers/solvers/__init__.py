@@ -12,22 +12,27 @@ from .approximate import approach
 from .base import Solver
 from .batch import BatchResult, solve_batch
 from .collision_avoidance import CollisionCheck, CollisionFinding
-from .goal_options import ORIENTATION_MODES
 from .registry import check_solver_names, SOLVERS, solver_class
-from .result import IKResult, STATUS_IN_COLLISION
+from .prepared import PreparedSolver
+from .request import Goal, ORIENTATION_MODES, SearchOptions
+from .result import IKResult
 from .solve import solve
+from .status import Status
 from .warm_up import warm_up
 
 __all__ = [
     'BatchResult',
     'CollisionCheck',
     'CollisionFinding',
+    'Goal',
     'IKResult',
     'InvalidSolverOptionError',
     'ORIENTATION_MODES',
+    'PreparedSolver',
     'SOLVERS',
-    'STATUS_IN_COLLISION',
+    'SearchOptions',
     'Solver',
+    'Status',
     'approach',
     'check_solver_names',
     'solve',

@@ -36,9 +36,8 @@ from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTarg
 from .curvature import lowest_curvature
 from .finisher import damped_step
 from .goal import assess, goal_residual, weighted_system
-from .goal_options import goal_options, is_positive_number
-from .inputs import refusal, STATUS_INVALID_SEED, STATUS_INVALID_TARGET
-from .layout import (
+from ._core.input_checks import refusal, STATUS_INVALID_SEED, STATUS_INVALID_TARGET
+from ._core.layout import (
     DEADLINE,
     REPORT_ATTEMPTS,
     REPORT_FINISHER_ITERATIONS,
@@ -52,8 +51,10 @@ from .layout import (
     STATUS_NO_SOLUTION,
     STATUS_SUCCESS,
 )
-from .result import IKResult, STATUS_APPROXIMATE, STATUS_SUCCESS as SUCCESS_NAME
-from .search_options import checked_orientation_weight
+from ._core.pack import new_report, pack_goal, unpack
+from .request import Goal, is_positive_number, ORIENTATION_WEIGHT_PER_LENGTH
+from .result import IKResult
+from .status import Status
 from .input_arrays import seed_array, target_array, target_problem
 from ..kinematics.jit import compiled, monotonic_seconds
 from ..kinematics.kernels import ChainArrays, forward_frames, jacobian_from_frames
@@ -262,11 +263,10 @@ def approach(chain, target: np.ndarray, *, start: np.ndarray, max_joint_step: An
         ``max_iterations`` or ``timeout`` is not positive and finite (or has the wrong length).
     """
     started = time.perf_counter()
-    goal = goal_options(orientation_mode=orientation_mode, tip_axis=tip_axis,
-                        position_only=position_only, position_tolerance=position_tolerance,
-                        orientation_tolerance=orientation_tolerance,
-                        position_bounds=position_bounds, rotation_bounds=rotation_bounds,
-                        orientation_fallback=False)
+    goal = Goal.of(orientation_mode=orientation_mode, tip_axis=tip_axis,
+                   position_only=position_only, position_tolerance=position_tolerance,
+                   orientation_tolerance=orientation_tolerance,
+                   position_bounds=position_bounds, rotation_bounds=rotation_bounds)
     if not is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
                                        'got %r' % (timeout,))
@@ -274,27 +274,28 @@ def approach(chain, target: np.ndarray, *, start: np.ndarray, max_joint_step: An
             or max_iterations < 1):
         raise InvalidSolverOptionError('max_iterations must be a positive integer, got %r'
                                        % (max_iterations,))
-    orientation_weight = checked_orientation_weight(chain, orientation_weight)
+    if orientation_weight is None:
+        orientation_weight = ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
+    elif not is_positive_number(orientation_weight):
+        raise InvalidSolverOptionError('orientation_weight must be a finite positive number, '
+                                       'got %r' % (orientation_weight,))
     bounds = _step_bounds(max_joint_step, chain.num_joints)
     if start is None:
         raise InvalidSeedError('approach needs the start configuration')
     q = seed_array(start, chain)
     pose = target_array(target)
-    settings = np.zeros(SETTINGS_SIZE)
-    goal.pack(settings, float(orientation_weight), started + float(timeout), 0.0, 0.0)
-    report = np.empty(REPORT_SIZE)
+    settings = pack_goal(goal, float(orientation_weight), started + float(timeout))
+    report = new_report()
     approach_search(chain.arrays, pose, settings, q, bounds, int(max_iterations), report)
-    status = report[REPORT_STATUS]
-    if status == STATUS_INVALID_TARGET:
+    found = unpack(report)
+    if found.status == STATUS_INVALID_TARGET:
         raise InvalidTargetError(target_problem(pose))
-    if status == STATUS_INVALID_SEED:
+    if found.status == STATUS_INVALID_SEED:
         raise InvalidSeedError('start has non-finite values')
-    success = report[REPORT_MET] != 0.0
-    return IKResult(q=q, success=success, position_error=float(report[REPORT_POSITION_ERROR]),
-                    orientation_error=float(report[REPORT_ORIENTATION_ERROR]),
-                    iterations=int(report[REPORT_FINISHER_ITERATIONS]),
-                    elapsed=time.perf_counter() - started,
-                    status=SUCCESS_NAME if success else STATUS_APPROXIMATE,
+    return IKResult(q=q, success=found.met, position_error=float(found.position_error),
+                    orientation_error=float(found.orientation_error),
+                    iterations=found.iterations, elapsed=time.perf_counter() - started,
+                    status=Status.SUCCESS if found.met else Status.APPROXIMATE,
                     solver=APPROACH_SOLVER_NAME, attempts=1, polished=False)
 
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar, Dict, Mapping
 
 import numpy as np
 
-from .layout import (
+from ._core.layout import (
     FINISHER_ITERATIONS,
     HANDOFF_RATIO,
     HEURISTIC_ITERATIONS,

@@ -24,29 +24,17 @@ import numpy as np
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
 from .batch_kernels import BATCH_KERNELS
 from .collision_avoidance import avoid_collisions, CollisionCheck
-from .goal_options import goal_options, is_positive_number
-from .inputs import RIGID_TOLERANCE
-from .layout import (
-    DEADLINE,
-    REPORT_ATTEMPTS,
-    REPORT_FINISHER_ITERATIONS,
-    REPORT_HEURISTIC_ITERATIONS,
-    REPORT_MET,
-    REPORT_ORIENTATION_ERROR,
-    REPORT_POSITION_ERROR,
-    REPORT_SIZE,
-    REPORT_STATUS,
-)
-from .registry import solver_class
-from .search_options import check_counts, checked_orientation_weight, heuristic_and_options
-from .search_options import search_settings
+from ._core.input_checks import RIGID_TOLERANCE
+from ._core.pack import new_report, new_reports, pack, set_deadline, unpack_rows
+from .request import Goal, is_positive_number, SearchOptions
+from .status import Status
 from .warm_up import is_warm, warm_up
 
 __all__ = ['BATCH_STATUS_NAMES', 'BatchResult', 'default_threads', 'solve_batch']
 
 #: Status codes of a batch, by index: the names of :class:`ik_solvers.IKResult`'s statuses.
-BATCH_STATUS_NAMES = ('success', 'no_solution', 'timed_out', 'in_collision')
-_IN_COLLISION = 3
+BATCH_STATUS_NAMES = tuple(status.label for status in Status)[:4]
+_IN_COLLISION = int(Status.IN_COLLISION)
 # Targets per run handed to a thread: small enough that threads finish together when some
 # targets need all their starts, large enough that handing out a run costs nothing.
 _RUN = 32
@@ -120,12 +108,13 @@ def solve_batch(chain, targets: Any, seeds: Any = None, *, solver: str = 'jacobi
     :raises UnknownSolverError: ``solver`` is not registered.
     :raises InvalidSolverOptionError: an option is unknown or out of range.
     """
-    implementation = solver_class(solver)
-    goal = goal_options(orientation_mode=orientation_mode, tip_axis=tip_axis,
-                        position_tolerance=position_tolerance,
-                        orientation_tolerance=orientation_tolerance,
-                        position_bounds=position_bounds, rotation_bounds=rotation_bounds)
-    check_counts(polish_iterations, max_attempts)
+    goal = Goal(mode=orientation_mode, tip_axis=tip_axis,
+                position_tolerance=position_tolerance,
+                orientation_tolerance=orientation_tolerance, position_bounds=position_bounds,
+                rotation_bounds=rotation_bounds)
+    search_options = SearchOptions(solver=solver, polish=polish,
+                                   polish_iterations=polish_iterations,
+                                   max_attempts=max_attempts, solver_options=solver_options)
     if timeout is not None and not is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be None or a finite positive number of '
                                        'seconds, got %r' % (timeout,))
@@ -137,12 +126,12 @@ def solve_batch(chain, targets: Any, seeds: Any = None, *, solver: str = 'jacobi
     if collision is not None and not callable(getattr(collision, 'check', None)):
         raise InvalidSolverOptionError('collision must offer check(q, stop_at_first), got %s'
                                        % type(collision).__name__)
-    solver_options = dict(solver_options)
-    weight = checked_orientation_weight(chain, solver_options.pop('orientation_weight', None))
-    heuristic, options = heuristic_and_options(implementation, chain, solver_options)
-    finisher = implementation.polish_by_default if polish is None else bool(polish)
-    settings = search_settings(heuristic, finisher, goal, weight, polish_iterations,
-                               max_attempts).copy()
+    heuristic = search_options.heuristic
+    implementation = type(heuristic)
+    options = heuristic.packed_options(chain)
+    settings = pack(goal, heuristic, finisher=search_options.finisher,
+                    orientation_weight=search_options.orientation_weight(chain),
+                    polish_iterations=polish_iterations, max_attempts=max_attempts)
     poses = _checked_targets(targets)
     q = _checked_seeds(seeds, chain, poses.shape[0])
     if not is_warm(solver):
@@ -150,23 +139,19 @@ def solve_batch(chain, targets: Any, seeds: Any = None, *, solver: str = 'jacobi
 
     count = poses.shape[0]
     starts = q.copy() if collision is not None else None
-    reports = np.zeros((count, REPORT_SIZE))
+    reports = new_reports(count)
     _run(implementation.search, chain.arrays, poses, settings, options, q, reports,
          0.0 if timeout is None else float(timeout), int(threads))
-    status = reports[:, REPORT_STATUS].astype(np.int8)
-    success = reports[:, REPORT_MET] != 0.0
+    status, success, attempts, iterations, _, _ = unpack_rows(reports)
     status[(status == 0) & ~success] = 1  # lost to rounding on the nearest turn: as solve()
-    iterations = (reports[:, REPORT_HEURISTIC_ITERATIONS]
-                  + reports[:, REPORT_FINISHER_ITERATIONS]).astype(np.int64)
-    attempts = reports[:, REPORT_ATTEMPTS].astype(np.int64)
     if collision is not None:
         _avoid_collisions(implementation, chain, poses, settings, options, q, reports,
                           collision, starts, status, success, iterations, attempts,
                           0.0 if timeout is None else float(timeout))
-    return BatchResult(q=q, status=status, success=success,
-                       position_error=reports[:, REPORT_POSITION_ERROR].copy(),
-                       orientation_error=reports[:, REPORT_ORIENTATION_ERROR].copy(),
-                       iterations=iterations, attempts=attempts)
+    position_error, orientation_error = unpack_rows(reports)[4:]
+    return BatchResult(q=q, status=status, success=success, position_error=position_error,
+                       orientation_error=orientation_error, iterations=iterations,
+                       attempts=attempts)
 
 
 def _run(search: Any, arrays: Any, poses: np.ndarray, settings: np.ndarray,
@@ -178,10 +163,10 @@ def _run(search: Any, arrays: Any, poses: np.ndarray, settings: np.ndarray,
     if kernel is None:  # a heuristic registered without a batch loop: one call per target
         row_settings = settings.copy()
         for k in range(count):
-            row_settings[DEADLINE] = (math.inf if timeout == 0.0
-                                      else time.perf_counter() + timeout)
+            set_deadline(row_settings, math.inf if timeout == 0.0
+                         else time.perf_counter() + timeout)
             row = q[k].copy()
-            report = np.empty(REPORT_SIZE)
+            report = new_report()
             search(arrays, poses[k], row_settings, options, row, report)
             q[k], reports[k] = row, report
         return
@@ -206,7 +191,7 @@ def _avoid_collisions(implementation: Any, chain, poses: np.ndarray, settings: n
     """Check every success; reseed a colliding one within its remaining starts."""
     own = settings.copy()
     for k in np.flatnonzero(success):
-        own[DEADLINE] = math.inf if timeout == 0.0 else time.perf_counter() + timeout
+        set_deadline(own, math.inf if timeout == 0.0 else time.perf_counter() + timeout)
         report = reports[k].copy()
         answer, finding, reseeds, more = avoid_collisions(
             implementation, chain, poses[k], own, options, q[k].copy(), report, collision,

@@ -20,7 +20,7 @@ import numpy as np
 
 from .finisher import solve_positive_definite
 from .goal import goal_residual
-from .layout import (
+from ._core.layout import (
     DEADLINE,
     POSITION_TOLERANCE,
     REPORT_MET,

@@ -16,7 +16,7 @@ from typing import Any, Dict, Optional, Protocol, runtime_checkable, Sequence, T
 
 import numpy as np
 
-from .layout import (DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_FINISHER_ITERATIONS,
+from ._core.layout import (DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_FINISHER_ITERATIONS,
                      REPORT_HEURISTIC_ITERATIONS, REPORT_MET)
 from .search import nearest_turn
 from .search_entry import search_entry

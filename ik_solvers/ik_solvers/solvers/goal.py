@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from .layout import (
+from ._core.layout import (
     HANDOFF_ORIENTATION,
     HANDOFF_POSITION,
     MODE_AXIS,

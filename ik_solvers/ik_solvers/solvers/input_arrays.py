@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .inputs import RIGID_TOLERANCE
+from ._core.input_checks import RIGID_TOLERANCE
 from ..exceptions import InvalidSeedError, InvalidTargetError
 
 __all__ = ['search_seed', 'search_target', 'seed_array', 'target_array', 'target_problem']

@@ -31,7 +31,7 @@ from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coe
 from .hinge import add_outer_product, turn_rows
 from .base import Option, over_relaxation
 from .goal import orientation_vectors
-from .layout import MODE_NONE, ORIENTATION_MODE
+from ._core.layout import MODE_NONE, ORIENTATION_MODE
 from .search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER

@@ -1,13 +1,11 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-``solve()`` for many targets in a row with one set of options, checked once.
+One chain, goal and search options, checked and packed once, ready for many targets.
 
-A Cartesian path solves hundreds of nearby targets with the same solver, goal and options;
-checking those options and building the result object costs more than the compiled search of a
-warm-started point (about 30 us against 17 us on the bundled Panda). :class:`PreparedSolver`
-checks them once and then makes only the compiled call per target; the answer is the same as
-``solve()``'s for the same arguments.
+:func:`ik_solvers.solve` is a one-shot over one of these; a Cartesian path solves hundreds of
+nearby targets with one (its :meth:`PreparedSolver.walk` and
+:meth:`PreparedSolver.solve_sequence` make only the compiled call per target).
 """
 
 import math
@@ -17,146 +15,157 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
-from .goal_options import goal_options, is_positive_number
-from .inputs import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
-from .layout import (
-    DEADLINE,
-    REPORT_MET,
-    REPORT_ORIENTATION_ERROR,
-    REPORT_POSITION_ERROR,
-    REPORT_SIZE,
-    REPORT_STATUS,
-    STATUS_NO_SOLUTION,
-    STATUS_SUCCESS,
-    STATUS_TIMED_OUT,
-)
+from ._core.fallback import closest_orientation_answer
+from ._core.input_checks import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
+from ._core.pack import new_report, pack, set_deadline, unpack
+from .collision_avoidance import avoid_collisions, CollisionCheck
 from .input_arrays import search_seed, search_target, target_problem
-from .registry import solver_class
+from .request import from_keywords, Goal, is_positive_number, SearchOptions
+from .result import IKResult
 from .search_entry import search_entry
-from .search_options import (check_counts, checked_orientation_weight,
-                             heuristic_and_options, search_settings)
+from .status import Status
 from .walk import walk_targets
 from .warm_up import is_warm, warm_up
 
-__all__ = ['PreparedSolver', 'PreparedAnswer']
+__all__ = ['PreparedSolver']
 
-_STATUS_NAMES = {STATUS_SUCCESS: 'success', STATUS_NO_SOLUTION: 'no_solution',
-                 STATUS_TIMED_OUT: 'timed_out'}
-
-
-class PreparedAnswer:
-    """
-    The outcome of one :meth:`PreparedSolver.solve`, measured by forward kinematics.
-
-    :ivar q: (N,) configuration within the limits, rad or m (the closest found on failure).
-    :ivar success: the forward kinematics of ``q`` meets both tolerances.
-    :ivar status: ``'success'``, ``'no_solution'`` or ``'timed_out'``, as :func:`solve` says.
-    :ivar position_error: m, from forward kinematics of ``q``.
-    :ivar orientation_error: rad, from forward kinematics of ``q``.
-    """
-
-    __slots__ = ('q', 'success', 'status', 'position_error', 'orientation_error')
-
-    def __init__(self, q: np.ndarray, success: bool, status: str, position_error: float,
-                 orientation_error: float) -> None:
-        self.q = q
-        self.success = success
-        self.status = status
-        self.position_error = position_error
-        self.orientation_error = orientation_error
+# With the orientation fallback on, the search has this share of the timeout; the fallback
+# the rest.
+_SEARCH_SHARE_WITH_FALLBACK = 0.7
+# The search's own outcomes, by the integer it reports.
+_SEARCH_STATUSES = (Status.SUCCESS, Status.NO_SOLUTION, Status.TIMED_OUT)
 
 
 class PreparedSolver:
     """
-    One chain, solver and goal definition, ready for many targets.
-
-    The options mean what they mean for :func:`ik_solvers.solve` (the orientation fallback is
-    not offered: a path point either meets the pose or it does not).
+    One chain, goal and search options, checked and packed once, ready for many targets.
 
     :param chain: a :class:`ik_solvers.Chain`.
-    :param solver: one of :data:`ik_solvers.SOLVERS`.
-    :param orientation_mode: ``'full'``, ``'axis'`` or ``'none'``.
-    :param tip_axis: the aimed axis in ``'axis'`` mode, in the tip frame.
-    :param position_tolerance: largest accepted position error, m.
-    :param orientation_tolerance: largest accepted orientation error, rad.
-    :param polish: run the finisher; None takes the solver's default.
-    :param polish_iterations: cap on finisher steps per start.
-    :param max_attempts: cap on the number of starts per target (None: until the deadline).
-    :param solver_options: the solver's own options, plus ``orientation_weight``.
+    :param goal: the :class:`Goal` (None: built from the keywords, by default the whole pose
+        within 1e-5 m and 1e-5 rad).
+    :param options: the :class:`SearchOptions` (None: built from the keywords).
+    :param keywords: instead of ``goal`` and ``options``, :func:`ik_solvers.solve`'s keyword
+        arguments (``solver``, ``orientation_mode``, ``position_tolerance``, ...).
     :raises InvalidTargetError: a tolerance or goal option is out of range.
-    :raises UnknownSolverError: ``solver`` is not registered.
-    :raises InvalidSolverOptionError: an option is unknown or out of range.
+    :raises UnknownSolverError: the solver is not registered.
+    :raises InvalidSolverOptionError: an option is unknown, out of range or does not fit the
+        chain.
 
-    One instance is not for several threads at once: it reuses its settings and report arrays.
+    :meth:`solve` may be called from several threads at once; :meth:`walk` and
+    :meth:`solve_sequence` reuse the instance's arrays and may not.
     """
 
-    def __init__(self, chain, *, solver: str = 'jacobian_transpose',
-                 orientation_mode: str = 'full', tip_axis: Any = (0.0, 0.0, 1.0),
-                 position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
-                 polish: Optional[bool] = None, polish_iterations: int = 20,
-                 max_attempts: Optional[int] = None, **solver_options: Any) -> None:
-        self._implementation = solver_class(solver)
-        goal = goal_options(orientation_mode=orientation_mode, tip_axis=tip_axis,
-                            position_tolerance=position_tolerance,
-                            orientation_tolerance=orientation_tolerance)
-        check_counts(polish_iterations, max_attempts)
-        solver_options = dict(solver_options)
-        weight = checked_orientation_weight(chain,
-                                            solver_options.pop('orientation_weight', None))
-        heuristic, self._options = heuristic_and_options(self._implementation, chain,
-                                                         solver_options)
-        finisher = self._implementation.polish_by_default if polish is None else bool(polish)
-        self._settings = search_settings(heuristic, finisher, goal, weight, polish_iterations,
-                                         max_attempts).copy()
+    def __init__(self, chain, goal: Optional[Goal] = None,
+                 options: Optional[SearchOptions] = None, **keywords: Any) -> None:
+        if keywords or goal is None or options is None:
+            goal, options = from_keywords(keywords, goal=goal, options=options)
+        heuristic = options.heuristic
+        self.goal = goal
+        self.options = options
+        self._implementation = type(heuristic)
+        self._options = heuristic.packed_options(chain)
+        self._settings = pack(goal, heuristic, finisher=options.finisher,
+                              orientation_weight=options.orientation_weight(chain),
+                              polish_iterations=options.polish_iterations,
+                              max_attempts=options.max_attempts)
         self._chain = chain
+        self._arrays = chain.arrays
         self._shape = (chain.num_joints,)
-        self._report = np.empty(REPORT_SIZE)
-        if not is_warm(solver):  # compile now rather than inside the first deadline
-            warm_up((solver,))
+        self._report = new_report()
+        if not is_warm(options.solver):  # compile now rather than inside the first deadline
+            warm_up((options.solver,))
+        self._search = search_entry(self._implementation.search, self._arrays)
+        #: ``time.perf_counter()`` when this solver was ready (compiled and loaded).
+        self.ready_time = time.perf_counter()
 
     @property
     def chain(self):
         """Return the chain every target is solved for."""
         return self._chain
 
-    def solve(self, target: Any, seed: Any, *, timeout: float) -> PreparedAnswer:
+    def solve(self, target: Any, seed: Any = None, *, timeout: Optional[float] = None,
+              collision: Optional[CollisionCheck] = None,
+              start_time: Optional[float] = None) -> IKResult:
         """
-        Solve for one target from ``seed``, as :func:`ik_solvers.solve` would.
+        Solve for one target from ``seed``, as :func:`ik_solvers.solve` describes.
 
         :param target: (4, 4) pose of the tip in the chain's base frame (m).
-        :param seed: (N,) start configuration, rad or m; not modified.
-        :param timeout: hard deadline, s, from the call.
-        :returns: A :class:`PreparedAnswer`.
+        :param seed: (N,) start configuration, rad or m (not modified); None: the middle of
+            the limits.
+        :param timeout: hard deadline, s, from ``start_time``; None takes the options'.
+        :param collision: an exact collision check (``check(q, stop_at_first)``), or None.
+        :param start_time: ``time.perf_counter()`` value the timeout counts from (default:
+            now).
+        :returns: An :class:`IKResult`.
         :raises InvalidTargetError: ``target`` is not a finite rigid transform.
         :raises InvalidSeedError: ``seed`` has the wrong length or non-finite values.
-        :raises InvalidSolverOptionError: ``timeout`` is not a finite positive number.
+        :raises InvalidSolverOptionError: ``timeout`` is not a finite positive number, or
+            ``collision`` has no ``check`` method.
         """
-        start_time = time.perf_counter()
-        # The common case (a float timeout, arrays as a path loop passes them) is checked
-        # with plain comparisons: the general checks cost a third of a warm point's search.
-        if not (type(timeout) is float and 0.0 < timeout < math.inf) \
+        if start_time is None:
+            start_time = time.perf_counter()
+        if timeout is None:
+            timeout = self.options.timeout
+        # The common case (a float timeout) is checked with plain comparisons.
+        elif not (type(timeout) is float and 0.0 < timeout < math.inf) \
                 and not is_positive_number(timeout):
             raise InvalidSolverOptionError('timeout must be a finite positive number of '
                                            'seconds, got %r' % (timeout,))
-        target = search_target(target)
+        if collision is not None and not callable(getattr(collision, 'check', None)):
+            raise InvalidSolverOptionError('collision must offer check(q, stop_at_first), got '
+                                           '%s' % type(collision).__name__)
+        fallback = self.goal.orientation_fallback
+        pose = search_target(target)
         q = search_seed(seed, self._chain)
-        settings = self._settings
-        settings[DEADLINE] = start_time + float(timeout)
-        report = self._report
-        arrays = self._chain.arrays
-        search_entry(self._implementation.search, arrays)(arrays, target, settings,
-                                                          self._options, q, report)
-        status = report[REPORT_STATUS]
-        if status == STATUS_INVALID_TARGET:
-            raise InvalidTargetError(target_problem(target))
-        if status == STATUS_INVALID_SEED:
+        # The search overwrites q; the reseeds and the fallback need the seed itself.
+        start = q.copy() if collision is not None or fallback else q
+        settings = self._settings.copy()
+        set_deadline(settings, start_time + (float(timeout) * _SEARCH_SHARE_WITH_FALLBACK
+                                             if fallback else float(timeout)))
+        report = new_report()
+        self._search(self._arrays, pose, settings, self._options, q, report)
+        found = unpack(report)
+        if found.status == STATUS_INVALID_TARGET:
+            raise InvalidTargetError(target_problem(pose))
+        if found.status == STATUS_INVALID_SEED:
             raise InvalidSeedError('seed has non-finite values')
-        success = report[REPORT_MET] != 0.0
-        name = _STATUS_NAMES[int(status)]
-        if not success and name == 'success':  # lost to rounding on the nearest turn
-            name = 'no_solution'
-        return PreparedAnswer(q, success, name, float(report[REPORT_POSITION_ERROR]),
-                              float(report[REPORT_ORIENTATION_ERROR]))
+        status = _SEARCH_STATUSES[found.status]
+        success = found.met
+        if not success and status is Status.SUCCESS:  # lost to rounding on the nearest turn
+            status = Status.NO_SOLUTION
+        attempts, iterations = found.attempts, found.iterations
+        position_error, orientation_error = found.position_error, found.orientation_error
+        finding = None
+        if collision is not None:
+            q, finding, reseeds, more = avoid_collisions(
+                self._implementation, self._chain, pose, settings, self._options, q, report,
+                collision, start)
+            attempts += reseeds
+            iterations += more
+            if reseeds:
+                again = unpack(report)
+                position_error, orientation_error = again.position_error, \
+                    again.orientation_error
+            if finding.colliding and success:
+                success, status = False, Status.IN_COLLISION
+        if not success and fallback:
+            set_deadline(settings, start_time + float(timeout))
+            closest = closest_orientation_answer(self._implementation.search, self._arrays,
+                                                 pose, settings, self._options, q, start)
+            if closest is not None:
+                q, position_error, orientation_error = closest
+                status = Status.CLOSEST_ORIENTATION
+                if collision is not None:
+                    finding = collision.check(q, stop_at_first=True)
+        return IKResult(q=q, success=success, position_error=float(position_error),
+                        orientation_error=float(orientation_error), iterations=iterations,
+                        elapsed=time.perf_counter() - start_time, status=status,
+                        solver=self.options.solver, attempts=attempts,
+                        polished=self.options.finisher,
+                        collision_checked=finding is not None,
+                        collision_pair=_first_pair(finding),
+                        unchecked_links=tuple(finding.unchecked_links) if finding else (),
+                        costs=found.costs)
 
     def walk(self, targets: np.ndarray, out: np.ndarray, first: int, last: int, *,
              max_steps: int, max_joint_motion: float, deadline: float) -> int:
@@ -217,7 +226,7 @@ class PreparedSolver:
 
     def solve_sequence(self, targets: np.ndarray, out: np.ndarray, first: int, last: int, *,
                        point_timeout: float, deadline: float,
-                       timeout_retries: int = 2) -> Tuple[int, Optional[PreparedAnswer]]:
+                       timeout_retries: int = 2) -> Tuple[int, Optional[IKResult]]:
         """
         Solve ``targets[first..last]`` in order, each from the answer before it, into ``out``.
 
@@ -253,8 +262,7 @@ class PreparedSolver:
         if targets.ndim != 3 or targets.shape[1:] != (4, 4):
             raise InvalidTargetError('targets must have shape (K, 4, 4), got %s'
                                      % (targets.shape,))
-        arrays, options = self._chain.arrays, self._options
-        search = search_entry(self._implementation.search, arrays)
+        arrays, options, search = self._arrays, self._options, self._search
         settings, report = self._settings, self._report
         clock = time.perf_counter
         for index in range(first, last + 1):
@@ -262,21 +270,30 @@ class PreparedSolver:
             while True:
                 now = clock()
                 if now >= deadline:
-                    return index, PreparedAnswer(out[index - 1].copy(), False, 'timed_out',
-                                                 0.0, 0.0)
-                settings[DEADLINE] = now + min(point_timeout, deadline - now)
+                    return index, IKResult(out[index - 1].copy(), False, 0.0, 0.0, 0, 0.0,
+                                           Status.TIMED_OUT, solver=self.options.solver)
+                set_deadline(settings, now + min(point_timeout, deadline - now))
                 q = np.array(out[index - 1], dtype=np.float64)  # a copy, as the call needs
                 search(arrays, targets[index], settings, options, q, report)
                 tries -= 1
-                if report[REPORT_STATUS] != STATUS_TIMED_OUT or tries == 0:
+                found = unpack(report)
+                if found.status != Status.TIMED_OUT or tries == 0:
                     break
-            if report[REPORT_MET] == 0.0:
-                status = report[REPORT_STATUS]
-                if status == STATUS_INVALID_TARGET:
+            if not found.met:
+                if found.status == STATUS_INVALID_TARGET:
                     raise InvalidTargetError(target_problem(targets[index]))
-                name = _STATUS_NAMES.get(int(status), 'no_solution')
-                return index, PreparedAnswer(
-                    q, False, 'no_solution' if name == 'success' else name,
-                    float(report[REPORT_POSITION_ERROR]), float(report[REPORT_ORIENTATION_ERROR]))
+                status = (_SEARCH_STATUSES[found.status] if found.status < 3
+                          else Status.NO_SOLUTION)
+                return index, IKResult(
+                    q, False, found.position_error, found.orientation_error, found.iterations,
+                    clock() - now, Status.NO_SOLUTION if status is Status.SUCCESS else status,
+                    solver=self.options.solver, attempts=found.attempts,
+                    polished=self.options.finisher, costs=found.costs)
             out[index] = q
         return last + 1, None
+
+
+def _first_pair(finding) -> Optional[Tuple[str, str]]:
+    if finding is None or not finding.colliding or not finding.pairs:
+        return None
+    return tuple(finding.pairs[0])

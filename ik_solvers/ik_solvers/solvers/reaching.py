@@ -27,7 +27,7 @@ import numpy as np
 from .goal import orientation_vectors
 from .hinge import add_outer_product, best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE
 from .hinge import sinusoid_coefficients, turn_rows
-from .layout import MODE_NONE, ORIENTATION_MODE
+from ._core.layout import MODE_NONE, ORIENTATION_MODE
 from .point_chain import slide_joint
 from .search import relaxation_gain
 from ..kinematics.jit import compiled

@@ -1,29 +1,15 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The outcome of one call to :func:`ik_solvers.solve`."""
+"""The outcome of one solve, from :func:`ik_solvers.solve` or a prepared solver."""
 
 from dataclasses import dataclass, field
 from typing import Optional, Tuple
 
 import numpy as np
 
-__all__ = ['IKResult', 'STATUS_APPROXIMATE', 'STATUS_CLOSEST_ORIENTATION', 'STATUS_IN_COLLISION',
-           'STATUS_NO_SOLUTION', 'STATUS_SUCCESS', 'STATUS_TIMED_OUT']
+from .status import Status
 
-STATUS_SUCCESS = 'success'
-# The search ended before the deadline without meeting the tolerances (``max_attempts``).
-STATUS_NO_SOLUTION = 'no_solution'
-# The deadline came before any attempt met the tolerances.
-STATUS_TIMED_OUT = 'timed_out'
-# No configuration met the pose; with ``orientation_fallback`` the one returned meets the
-# position, with the orientation as close as the search got. Never a success.
-STATUS_CLOSEST_ORIENTATION = 'closest_orientation'
-# With a collision check: every solution found before the deadline collides; ``q`` is the
-# first of them and ``collision_pair`` names what touches. Never a success.
-STATUS_IN_COLLISION = 'in_collision'
-# The configuration near a start that brings the tip closest to the target, which it does not
-# reach (see ik_solvers.solvers.approximate). Never a success.
-STATUS_APPROXIMATE = 'approximate'
+__all__ = ['IKResult']
 
 
 @dataclass(frozen=True, init=False)
@@ -41,9 +27,10 @@ class IKResult:
         axis and the target direction (``'axis'``), 0 (``'none'``).
     :ivar iterations: iterations of the heuristic and of the polish, summed over attempts.
     :ivar elapsed: wall-clock time spent in :func:`ik_solvers.solve`, s.
-    :ivar status: ``'success'``, ``'no_solution'``, ``'timed_out'``, with the orientation
-        fallback ``'closest_orientation'``, with a collision check ``'in_collision'``, or
-        from :func:`ik_solvers.approach` ``'approximate'``.
+    :ivar status: a :class:`Status`: ``SUCCESS``, ``NO_SOLUTION``, ``TIMED_OUT``, with the
+        orientation fallback ``CLOSEST_ORIENTATION``, with a collision check ``IN_COLLISION``,
+        or from :func:`ik_solvers.approach` ``APPROXIMATE`` (each also equal to its lower-case
+        name).
     :ivar solver: name of the heuristic that ran.
     :ivar attempts: number of starting configurations tried (the seed counts as the first).
     :ivar polished: whether the local polish ran after the heuristic.
@@ -66,7 +53,7 @@ class IKResult:
     orientation_error: float
     iterations: int
     elapsed: float
-    status: str
+    status: Status
     solver: str = ''
     attempts: int = 1
     polished: bool = False
@@ -76,7 +63,7 @@ class IKResult:
     costs: Optional[Tuple[float, float, float]] = None
 
     def __init__(self, q: np.ndarray, success: bool, position_error: float,
-                 orientation_error: float, iterations: int, elapsed: float, status: str,
+                 orientation_error: float, iterations: int, elapsed: float, status: Status,
                  solver: str = '', attempts: int = 1, polished: bool = False,
                  collision_checked: bool = False,
                  collision_pair: Optional[Tuple[str, str]] = None,

@@ -37,8 +37,8 @@ import numpy as np
 
 from .finisher import damped_step
 from .goal import assess, effective_goal, goal_residual, weighted_system
-from .inputs import beyond_reach as _beyond_reach, refusal
-from .layout import (
+from ._core.input_checks import beyond_reach as _beyond_reach, refusal
+from ._core.layout import (
     DEADLINE,
     FINISHER_ITERATIONS,
     HANDOFF_RATIO,

@@ -15,7 +15,7 @@ from typing import Callable, Dict, Tuple
 
 import numpy as np
 
-from .layout import REPORT_SIZE, SETTINGS_SIZE
+from ._core.layout import REPORT_SIZE, SETTINGS_SIZE
 from ..kinematics.jit import specialised
 from ..kinematics.kernels import ChainArrays
 

@@ -1,9 +1,9 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The one entry point: validate, run the compiled search of the named heuristic, report.
+The one entry point: a one-shot over one :class:`PreparedSolver` of the request.
 
-Everything numeric happens in one compiled call (see :mod:`.search`): the heuristic's
+Everything numeric happens in one compiled call (see :mod:`._core`): the heuristic's
 iterations from the seed and from restarts, the hand-over to the finisher, the deadline and the
 final measurement of the returned configuration by forward kinematics. Restarts come from a
 generator with a fixed seed, and the first configuration that meets the tolerances is returned
@@ -13,58 +13,22 @@ in docs/DECISIONS.md.
 """
 
 import time
-from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Optional
 
 import numpy as np
 
-from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
-from .inputs import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
-from .registry import solver_class
-from .search_entry import search_entry
-from .search_options import (check_counts, checked_orientation_weight,
-                             heuristic_and_options, search_settings)
-from .closest_orientation import closest_orientation
-from .collision_avoidance import avoid_collisions, CollisionCheck
-from .goal_options import goal_options, GoalOptions, is_positive_number
-from .input_arrays import search_seed, search_target, target_problem
-from .layout import (
-    DEADLINE,
-    MODE_NONE,
-    ORIENTATION_MODE,
-    REPORT_ATTEMPTS,
-    REPORT_FINAL_COST,
-    REPORT_FINISHER_ITERATIONS,
-    REPORT_HANDOFF_COST,
-    REPORT_HEURISTIC_ITERATIONS,
-    REPORT_MET,
-    REPORT_ORIENTATION_ERROR,
-    REPORT_POSITION_ERROR,
-    REPORT_SIZE,
-    REPORT_START_COST,
-    REPORT_STATUS,
-    STATUS_SUCCESS as STATUS_CODE_SUCCESS,
-)
-from .result import (
-    IKResult,
-    STATUS_CLOSEST_ORIENTATION,
-    STATUS_IN_COLLISION,
-    STATUS_NO_SOLUTION,
-    STATUS_SUCCESS,
-    STATUS_TIMED_OUT,
-)
+from .prepared import PreparedSolver
+from .request import Goal, SearchOptions
+from .result import IKResult
 from .search import nearest_turn as _nearest_turn_kernel
-from .warm_up import is_warm, warm_up
 
 __all__ = ['nearest_turn', 'solve']
 
-# With the orientation fallback on, the search has this share of the timeout; the fallback
-# the rest.
-_SEARCH_SHARE_WITH_FALLBACK = 0.7
-_STATUS_NAMES = (STATUS_SUCCESS, STATUS_NO_SOLUTION, STATUS_TIMED_OUT)
-# What solve() derives from its options, by the options (and the chain): checking and deriving
-# cost several microseconds a call, a look-up a fraction of one.
-_CALLS: Dict[tuple, '_Call'] = {}
-_CALLS_CAPACITY = 256
+# Prepared solvers by the request's keywords (or its Goal and SearchOptions) and the chain:
+# checking and packing a request costs several microseconds, a look-up a fraction of one. This
+# is the solvers' one cache of checked requests.
+_PREPARED: Dict[tuple, PreparedSolver] = {}
+_PREPARED_CAPACITY = 256
 
 
 def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
@@ -74,7 +38,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
           position_bounds: Any = None, rotation_bounds: Any = None,
           orientation_fallback: bool = False, timeout: float = 0.005,
           polish: Optional[bool] = None, polish_iterations: int = 20,
-          max_attempts: Optional[int] = None, collision: Optional[CollisionCheck] = None,
+          max_attempts: Optional[int] = None, collision: Any = None,
+          goal: Optional[Goal] = None, options: Optional[SearchOptions] = None,
           **solver_options: Any) -> IKResult:
     """
     Find joint positions that bring the chain's tip to ``target``.
@@ -88,6 +53,9 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     a fixed seed. The heuristic runs first in every start; its trust region keeps a seed close
     to a solution near that solution. The best configuration wins, each revolute joint on the
     turn nearest the seed, and its errors are measured by forward kinematics.
+
+    The request is a :class:`Goal` and :class:`SearchOptions` (``goal=``, ``options=``); the
+    keyword arguments below build them, as a convenience, when those are not given.
 
     :param chain: a :class:`ik_solvers.Chain`.
     :param target: (4, 4) pose of the tip in the chain's base frame (m).
@@ -113,7 +81,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     :param orientation_fallback: ``'full'`` mode only: when no configuration meets the pose,
         return the one that meets the position with the orientation as close as the arm gets
         (for arms with fewer than six joints). Such a result has ``status``
-        ``'closest_orientation'`` and is never a success. The search then has 70 % of the
+        ``CLOSEST_ORIENTATION`` and is never a success. The search then has 70 % of the
         timeout, the fallback the rest.
     :param timeout: hard deadline, s, from the call.
     :param polish: run the finisher after the heuristic in every start; None takes the
@@ -121,6 +89,9 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         the tolerances.
     :param polish_iterations: cap on finisher steps per start.
     :param max_attempts: cap on the number of starts (None: until the deadline).
+    :param goal: the whole goal; then no goal keyword may be given.
+    :param options: the whole search options; then no search keyword (``solver``, ``timeout``,
+        ``polish``, ``polish_iterations``, ``max_attempts``, solver options) may be given.
     :param collision: an exact collision check (e.g. ``ik_solvers.collision.CollisionModel``
         of this chain); every success is checked, and a colliding one is rejected and the
         search reseeded from random configurations until the deadline. None checks nothing.
@@ -129,10 +100,10 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         position errors.
 
     :returns: An :class:`IKResult`; ``q`` is within the limits even when ``success`` is false.
-        ``status`` is ``'no_solution'`` when the target is beyond the chain's reach, when the
+        ``status`` (a :class:`Status`) is ``NO_SOLUTION`` when the target is beyond the chain's reach, when the
         best error stopped improving over the later half of the starts, or when
-        ``max_attempts`` ran out; ``'timed_out'`` when the deadline came while it improved;
-        ``'in_collision'`` when every solution found collided (``collision_pair`` names the
+        ``max_attempts`` ran out; ``TIMED_OUT`` when the deadline came while it improved;
+        ``IN_COLLISION`` when every solution found collided (``collision_pair`` names the
         pair).
 
     :raises InvalidTargetError: ``target`` is not a finite 4x4 rigid transform, a tolerance is
@@ -143,158 +114,56 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     :raises InvalidSolverOptionError: an option is unknown or out of range, ``timeout`` is not
         a finite positive number, or ``collision`` has no ``check`` method.
     """
-    if not is_warm(solver):  # never let a compilation eat the deadline
-        warm_up((solver,))
     start_time = time.perf_counter()
     arrays = chain.arrays
-    call = None
-    if not solver_options:
+    keywords = dict(solver=solver, orientation_mode=orientation_mode, tip_axis=tip_axis,
+                    position_only=position_only, position_tolerance=position_tolerance,
+                    orientation_tolerance=orientation_tolerance, position_bounds=position_bounds,
+                    rotation_bounds=rotation_bounds, orientation_fallback=orientation_fallback,
+                    polish=polish, polish_iterations=polish_iterations,
+                    max_attempts=max_attempts, **solver_options)
+    if goal is None and options is None:
         # Equal values of other types (True and 1, 20 and 20.0) are checked differently.
         key = (solver, orientation_mode, tip_axis, position_only, position_tolerance,
                orientation_tolerance, position_bounds, rotation_bounds, orientation_fallback,
                polish, polish_iterations, max_attempts, id(arrays), type(position_only),
                type(position_tolerance), type(orientation_tolerance), type(orientation_fallback),
-               type(polish), type(polish_iterations), type(max_attempts))
-        try:
-            call = _CALLS.get(key)
-        except TypeError:  # an option is not hashable (a list, an array): checked every time
-            key = None
-        if call is not None and call.arrays is not arrays:
-            call = None
-    if call is None:
-        call = _checked_call(chain, solver, dict(
-            orientation_mode=orientation_mode, tip_axis=tip_axis, position_only=position_only,
-            position_tolerance=position_tolerance, orientation_tolerance=orientation_tolerance,
-            position_bounds=position_bounds, rotation_bounds=rotation_bounds,
-            orientation_fallback=orientation_fallback), polish, polish_iterations, max_attempts,
-            solver_options)
-        if not solver_options and key is not None:
-            if len(_CALLS) >= _CALLS_CAPACITY:
-                _CALLS.clear()
-            _CALLS[key] = call
-    if not is_positive_number(timeout):
-        raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
-                                       'got %r' % (timeout,))
-    if collision is not None and not callable(getattr(collision, 'check', None)):
-        raise InvalidSolverOptionError('collision must offer check(q, stop_at_first), got %s'
-                                       % type(collision).__name__)
-    implementation, goal, options = call.implementation, call.goal, call.options
-    pose = search_target(target)
-    q = search_seed(seed, chain)
-    # The search overwrites q; the reseeds and the fallback need the seed itself.
-    start = q.copy() if collision is not None or goal.orientation_fallback else q
-
-    budget = float(timeout)
-    if goal.orientation_fallback:
-        budget *= _SEARCH_SHARE_WITH_FALLBACK
-    settings = call.settings.copy()
-    settings[DEADLINE] = start_time + budget
-    report = np.empty(REPORT_SIZE)
-    call.search(arrays, pose, settings, options, q, report)
-    values = report.tolist()  # Python floats: cheaper to read than numpy scalars
-    status = values[REPORT_STATUS]
-    attempts = int(values[REPORT_ATTEMPTS])
-    iterations = int(values[REPORT_HEURISTIC_ITERATIONS] + values[REPORT_FINISHER_ITERATIONS])
-    position_error = values[REPORT_POSITION_ERROR]
-    orientation_error = values[REPORT_ORIENTATION_ERROR]
-    costs = (values[REPORT_START_COST], values[REPORT_HANDOFF_COST], values[REPORT_FINAL_COST])
-    if status == STATUS_INVALID_TARGET:
-        raise InvalidTargetError(target_problem(pose))
-    if status == STATUS_INVALID_SEED:
-        raise InvalidSeedError('seed has non-finite values')
-    status_name = _STATUS_NAMES[int(status)]
-    success = values[REPORT_MET] != 0.0
-    if not success and status_name == STATUS_SUCCESS:  # lost to rounding on the nearest turn
-        status_name = STATUS_NO_SOLUTION
-    finding = None
-    if collision is not None:
-        q, finding, reseeds, more = avoid_collisions(implementation, chain, pose, settings,
-                                                     options, q, report, collision, start)
-        attempts += reseeds
-        iterations += more
-        if reseeds:
-            position_error = report[REPORT_POSITION_ERROR]
-            orientation_error = report[REPORT_ORIENTATION_ERROR]
-        if finding.colliding and success:
-            success, status_name = False, STATUS_IN_COLLISION
-    if not success and goal.orientation_fallback:
-        settings[DEADLINE] = start_time + float(timeout)
-        fallback = _closest_orientation(implementation, chain, pose, settings, options, q,
-                                        start)
-        if fallback is not None:
-            q, position_error, orientation_error = fallback
-            status_name = STATUS_CLOSEST_ORIENTATION
-            if collision is not None:
-                finding = collision.check(q, stop_at_first=True)
-    return IKResult(q=q, success=success, position_error=float(position_error),
-                    orientation_error=float(orientation_error),
-                    iterations=iterations,
-                    elapsed=time.perf_counter() - start_time, status=status_name,
-                    solver=implementation.name, attempts=attempts,
-                    polished=call.finisher, collision_checked=finding is not None,
-                    collision_pair=_first_pair(finding),
-                    unchecked_links=tuple(finding.unchecked_links) if finding else (),
-                    costs=costs)
+               type(polish), type(polish_iterations), type(max_attempts),
+               tuple((name, value, type(value)) for name, value in solver_options.items())
+               if solver_options else ())
+    else:
+        # Only the keywords given beside a Goal or SearchOptions, which then must not overlap.
+        keywords = {name: value for name, value in keywords.items()
+                    if name not in _DEFAULTS or not _same(value, _DEFAULTS[name])}
+        if options is not None:
+            if not _same(timeout, 0.005):
+                keywords['timeout'] = timeout  # refused beside options
+            timeout = options.timeout
+        key = (goal, options, id(arrays), tuple(keywords.items()))
+    try:
+        prepared = _PREPARED.get(key)
+    except TypeError:  # an option is not hashable (a list, an array): checked every time
+        prepared, key = None, None
+    if prepared is None or prepared.chain.arrays is not arrays:
+        prepared = PreparedSolver(chain, goal, options, **keywords)
+        # A first use may compile the kernels: never let that eat the deadline.
+        start_time = max(start_time, prepared.ready_time)
+        if key is not None:
+            if len(_PREPARED) >= _PREPARED_CAPACITY:
+                _PREPARED.clear()
+            _PREPARED[key] = prepared
+    return prepared.solve(target, seed, timeout=timeout, collision=collision,
+                          start_time=start_time)
 
 
-class _Call(NamedTuple):
-    """Everything a solve() derives from its options, checked: the same for equal options."""
-
-    arrays: Any
-    implementation: type
-    search: Callable
-    options: np.ndarray
-    settings: np.ndarray
-    goal: GoalOptions
-    finisher: bool
+_DEFAULTS = dict(solver='jacobian_transpose', orientation_mode='full', tip_axis=(0.0, 0.0, 1.0),
+                 position_only=False, position_tolerance=1e-5, orientation_tolerance=1e-5,
+                 position_bounds=None, rotation_bounds=None, orientation_fallback=False,
+                 polish=None, polish_iterations=20, max_attempts=None)
 
 
-def _checked_call(chain, solver: Any, goal_keywords: Dict[str, Any], polish: Any,
-                  polish_iterations: Any, max_attempts: Any,
-                  solver_options: Dict[str, Any]) -> _Call:
-    """Check solve()'s options and derive what its search needs (raises as solve() says)."""
-    implementation = solver_class(solver)
-    goal = goal_options(**goal_keywords)
-    check_counts(polish_iterations, max_attempts)
-    solver_options = dict(solver_options)
-    orientation_weight = checked_orientation_weight(
-        chain, solver_options.pop('orientation_weight', None))
-    heuristic, options = heuristic_and_options(implementation, chain, solver_options)
-    finisher = implementation.polish_by_default if polish is None else bool(polish)
-    settings = search_settings(heuristic, finisher, goal, orientation_weight,
-                               polish_iterations, max_attempts)
-    return _Call(chain.arrays, implementation, search_entry(implementation.search, chain.arrays),
-                 options, settings, goal, finisher)
-
-
-def _first_pair(finding) -> Optional[Tuple[str, str]]:
-    if finding is None or not finding.colliding or not finding.pairs:
-        return None
-    return tuple(finding.pairs[0])
-
-
-def _closest_orientation(implementation: type, chain, pose: np.ndarray, settings: np.ndarray,
-                         options: np.ndarray, best: np.ndarray,
-                         seed: np.ndarray) -> Optional[Tuple[np.ndarray, float, float]]:
-    """
-    Return the configuration that meets the position with the closest orientation, or None.
-
-    It starts from the search's best configuration; if the position cannot be met from there,
-    a position-only search from it comes first.
-    """
-    report = np.empty(REPORT_SIZE)
-    q = best.copy()
-    closest_orientation(chain.arrays, pose, settings, q, report)
-    if report[REPORT_STATUS] != STATUS_CODE_SUCCESS:
-        q = best.copy()
-        position_settings = settings.copy()
-        position_settings[ORIENTATION_MODE] = MODE_NONE
-        implementation.search(chain.arrays, pose, position_settings, options, q, report)
-        closest_orientation(chain.arrays, pose, settings, q, report)
-        if report[REPORT_STATUS] != STATUS_CODE_SUCCESS:
-            return None
-    _nearest_turn_kernel(q, seed, chain.arrays)
-    return q, float(report[REPORT_POSITION_ERROR]), float(report[REPORT_ORIENTATION_ERROR])
+def _same(value: Any, default: Any) -> bool:
+    return type(value) is type(default) and value == default
 
 
 def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:

@@ -17,8 +17,8 @@ from typing import Iterable, Optional
 import numpy as np
 
 from .closest_orientation import closest_orientation
-from .goal_options import goal_options
-from .layout import PER_CALL_SETTINGS, REPORT_SIZE, SETTINGS_SIZE
+from ._core.pack import new_report, pack
+from .request import Goal
 from .registry import SOLVERS, solver_class
 from .search import nearest_turn
 from .walk import walk_targets
@@ -52,12 +52,10 @@ _COMPILING_NOTICE = (
     'install (all four solvers), then loaded from the disk cache in well under a second')
 
 
-def _settings(deadline: float) -> np.ndarray:
-    settings = np.zeros(SETTINGS_SIZE)
-    goal_options(position_tolerance=1e-6, orientation_tolerance=1e-6).pack(
-        settings, 0.1, deadline, 1e-3, 1e-2)
-    settings[PER_CALL_SETTINGS:] = (2.0, 2.0, 1.0, 2.0, 1.0, 0.8)
-    return settings
+def _settings(implementation: type, deadline: float) -> np.ndarray:
+    return pack(Goal(position_tolerance=1e-6, orientation_tolerance=1e-6), implementation(),
+                finisher=True, orientation_weight=0.1, polish_iterations=2, max_attempts=1,
+                deadline=deadline)
 
 
 def is_warm(solver: str) -> bool:
@@ -105,16 +103,16 @@ def _warm_each(solvers: Iterable[str]) -> None:
             if _TINY_CHAIN is None:
                 _TINY_CHAIN = RobotModel.from_urdf(_TINY_URDF).chain('base', 'tip')
             chain = _TINY_CHAIN
-            settings = _settings(time.perf_counter() + 60.0)
+            settings = _settings(implementation, time.perf_counter() + 60.0)
             target = chain.fk(chain.mid_configuration() + 0.1)
             implementation.search(chain.arrays, target, settings,
                                   implementation().pack_options(chain),
-                                  chain.mid_configuration(), np.empty(REPORT_SIZE))
+                                  chain.mid_configuration(), new_report())
             if not _WARM:  # the fallback, the approximate step and a path's walk are shared
                 closest_orientation(chain.arrays, target, settings, chain.mid_configuration(),
-                                    np.empty(REPORT_SIZE))
+                                    new_report())
                 approach_search(chain.arrays, target, settings, chain.mid_configuration(),
-                                np.full(chain.num_joints, 0.1), 30, np.empty(REPORT_SIZE))
+                                np.full(chain.num_joints, 0.1), 30, new_report())
                 path = np.empty((2, chain.num_joints))
                 path[0] = chain.mid_configuration()
                 walk_targets(chain.arrays, np.stack((target, target)), settings, path, 1, 1, 4,

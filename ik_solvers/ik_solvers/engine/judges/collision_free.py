@@ -9,7 +9,7 @@ from ..candidate import Candidate
 from ..error_codes import ErrorCode
 from ..refusal import Refusal
 from ...exceptions import IKError
-from ...solvers import STATUS_IN_COLLISION
+from ...solvers import Status
 
 __all__ = ['CollisionFree']
 
@@ -35,7 +35,7 @@ class CollisionFree(Judge):
                            log_kind='in_collision')
         if report is None or not report.colliding:
             return None
-        if candidate.result.status == STATUS_IN_COLLISION:
+        if candidate.result.status == Status.IN_COLLISION:
             what = ('every solution %s found within %g s collides; the first: %s'
                     % (candidate.solver, candidate.timeout, report.describe()))
         else:

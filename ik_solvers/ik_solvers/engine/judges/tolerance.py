@@ -8,7 +8,7 @@ from .judge import Judge
 from ..candidate import Candidate
 from ..error_codes import ErrorCode
 from ..refusal import Refusal
-from ...solvers import STATUS_IN_COLLISION
+from ...solvers import Status
 
 __all__ = ['WithinTolerance']
 
@@ -31,9 +31,9 @@ class WithinTolerance(Judge):
         result = candidate.result
         if candidate.claim != ErrorCode.SUCCESS or result.success:
             return None
-        if result.status == STATUS_IN_COLLISION:
+        if result.status == Status.IN_COLLISION:
             return None  # within tolerance by FK; the collision judge names what touches
-        if result.status == 'timed_out':
+        if result.status == Status.TIMED_OUT:
             return Refusal(ErrorCode.TIMED_OUT, '%s timed out after %g s: %s'
                            % (candidate.solver, candidate.timeout, candidate.summary))
         return Refusal(ErrorCode.NO_SOLUTION, '%s found no solution within tolerance: %s'

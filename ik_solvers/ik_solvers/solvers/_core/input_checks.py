@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from ..kinematics.jit import compiled
-from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
+from ...kinematics.jit import compiled
+from ...kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
 __all__ = ['RIGID_TOLERANCE', 'STATUS_INVALID_SEED', 'STATUS_INVALID_TARGET', 'beyond_reach',
            'refusal']
