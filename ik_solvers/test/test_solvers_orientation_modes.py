@@ -13,7 +13,7 @@ import transforms3d
 
 from ik_solvers import Chain, RobotModel, solve, SOLVERS
 from ik_solvers.exceptions import InvalidTargetError
-from ik_solvers.solvers.goal import assess, goal_residual
+from ik_solvers.solvers._core.goal_kernels import assess, goal_residual
 from ik_solvers.solvers import Goal
 from ik_solvers.solvers._core.pack import pack_goal
 from ik_solvers.solvers.pose_error import orientation_error

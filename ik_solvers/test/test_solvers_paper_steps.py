@@ -19,7 +19,7 @@ from ik_solvers.benchmarks.planar_chains import planar_chain
 from ik_solvers.kinematics.kernels import forward_frames
 from ik_solvers.solvers.ccd import ccd_step, CCDSolver
 from ik_solvers.solvers.fabrik import fabrik_step, FABRIKSolver
-from ik_solvers.solvers.goal import effective_goal, goal_residual
+from ik_solvers.solvers._core.goal_kernels import effective_goal, goal_residual
 from ik_solvers.solvers import Goal
 from ik_solvers.solvers._core.pack import pack_goal
 from ik_solvers.solvers.length_relaxation import length_relaxation_step, LengthRelaxationSolver

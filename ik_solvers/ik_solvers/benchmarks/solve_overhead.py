@@ -22,10 +22,7 @@ import numpy as np
 from .kinematics_timing import median_microseconds
 from .robots import bundled_urdf_directory
 from ..kinematics import Chain, RobotModel
-from ..solvers import solve, solver_class, SOLVERS
-from ..solvers.goal_options import goal_options
-from ..solvers._core.layout import FINISHER_ITERATIONS, REPORT_SIZE
-from ..solvers.search_entry import search_entry
+from ..solvers import PreparedSolver, SearchOptions, solve, SOLVERS
 
 __all__ = ['main']
 
@@ -36,24 +33,16 @@ def _measure(chain: Chain, solver: str, *, calls: int, blocks: int) -> List[floa
     targets = [chain.fk(seed) for seed in seeds]
     pairs = list(zip(seeds, targets))
     solve(chain, targets[0], seed=seeds[0], solver=solver)  # compiled and loaded
-    implementation = solver_class(solver)
-    heuristic = implementation()
-    options = heuristic.packed_options(chain)
-    template = heuristic.settings_template(True).copy()
-    goal_options().pack(template, 0.2 * chain.length_scale, time.perf_counter() + 3600.0,
-                        1e-3, 1e-2)
-    template[FINISHER_ITERATIONS] = 20.0
-    report = np.empty(REPORT_SIZE)
+    # As solve() prepares it; a deadline no target reaches (solve()'s own is 5 ms).
+    prepared = PreparedSolver(chain, options=SearchOptions(solver=solver, timeout=3600.0))
 
     def whole(index: np.ndarray) -> None:
         seed, target = pairs[int(index[0])]
         solve(chain, target, seed=seed, solver=solver)
 
-    search = search_entry(implementation.search, chain.arrays)  # as solve() calls it
-
     def compiled_only(index: np.ndarray) -> None:
         seed, target = pairs[int(index[0])]
-        search(chain.arrays, target, template, options, seed.copy(), report)
+        prepared.compiled_call(target, seed.copy())
 
     indices = np.arange(calls, dtype=float).reshape(-1, 1)
     solve_time = median_microseconds(whole, indices, blocks=blocks)

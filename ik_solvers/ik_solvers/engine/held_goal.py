@@ -181,7 +181,8 @@ class HeldGoal(Generic[Target]):
         if stage == EXACT:
             # Every solution collides: there is no collision-free approach to drive to.
             return (outcome.error_code == ErrorCode.IN_COLLISION
-                    and outcome.result is not None and outcome.result.status == Status.IN_COLLISION)
+                    and outcome.result is not None
+                    and outcome.result.status == Status.IN_COLLISION)
         if outcome.command is None:
             return True  # held (a contact on the way, a jump): the closest approach so far
         q = np.asarray(outcome.command.positions, dtype=float)

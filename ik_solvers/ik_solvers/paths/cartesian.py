@@ -30,9 +30,7 @@ import numpy as np
 
 from ..exceptions import InvalidPathError, InvalidSeedError, InvalidSolverOptionError
 from ..kinematics import Chain
-from ..solvers.collision_avoidance import CollisionCheck
-from ..solvers.input_arrays import seed_array
-from ..solvers.prepared import PreparedSolver
+from ..solvers import CollisionCheck, PreparedSolver
 from .interpolation import interpolate_path
 from .jumps import check_jump_options, relative_jump_index
 from .limits import TrajectoryLimits
@@ -128,7 +126,7 @@ class CartesianPathResult:
 def _start_configuration(chain: Chain, seed: Any) -> np.ndarray:
     if seed is None:  # the path starts at the seed's tip pose: there is no default
         raise InvalidSeedError('seed must be an array of %d numbers' % chain.num_joints)
-    q = seed_array(seed, chain)
+    q = PreparedSolver.checked_seed(seed, chain)
     if not np.isfinite(q).all():
         raise InvalidSeedError('seed has non-finite values')
     if not chain.within_limits(q, tolerance=_SEED_LIMIT_SLACK):

@@ -11,7 +11,7 @@ from ..exceptions import InvalidSolverOptionError
 from .approximate import approach
 from .base import Solver
 from .batch import BatchResult, solve_batch
-from .collision_avoidance import CollisionCheck, CollisionFinding
+from ._core.collision_avoidance import CollisionCheck, CollisionFinding
 from .registry import check_solver_names, SOLVERS, solver_class
 from .prepared import PreparedSolver
 from .request import Goal, ORIENTATION_MODES, SearchOptions

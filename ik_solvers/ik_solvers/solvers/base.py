@@ -22,15 +22,6 @@ from typing import Any, Callable, ClassVar, Dict, Mapping
 
 import numpy as np
 
-from ._core.layout import (
-    FINISHER_ITERATIONS,
-    HANDOFF_RATIO,
-    HEURISTIC_ITERATIONS,
-    MAX_ATTEMPTS,
-    SETTINGS_SIZE,
-    STALL_ITERATIONS,
-    TRUST_REGION,
-)
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics import Chain
 
@@ -235,30 +226,12 @@ class Solver:
         given = self.options['trust_region']
         return self.trust_region if given is None else given
 
-    def settings_template(self, finisher: bool) -> np.ndarray:
-        """
-        Return the search settings this solver fixes (a cached array: copy it before changing).
-
-        ``solve`` fills in the per-call entries: tolerances, weights, deadline, hand-over.
-        """
-        template = self._templates.get(finisher)
-        if template is None:
-            template = np.zeros(SETTINGS_SIZE)
-            template[HEURISTIC_ITERATIONS] = self.heuristic_iterations(finisher)
-            template[STALL_ITERATIONS] = self.stall_limit()
-            template[TRUST_REGION] = self.trust_gain()
-            template[MAX_ATTEMPTS] = math.inf
-            template[FINISHER_ITERATIONS] = 0.0
-            template[HANDOFF_RATIO] = self.handoff()
-            self._templates[finisher] = template
-        return template
-
     def packed_options(self, chain: Chain) -> np.ndarray:
         """
         Return :meth:`pack_options` for this chain, packed once per joint count.
 
         :returns: A writeable C-contiguous float64 array, the one layout the compiled searches
-            are called with (see :mod:`.search_entry`).
+            are called with.
         """
         packed = self._packed.get(chain.num_joints)
         if packed is None:

@@ -22,8 +22,8 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
-from .batch_kernels import BATCH_KERNELS
-from .collision_avoidance import avoid_collisions, CollisionCheck
+from ._core.batch_kernels import BATCH_KERNELS
+from ._core.collision_avoidance import avoid_collisions, CollisionCheck
 from ._core.input_checks import RIGID_TOLERANCE
 from ._core.pack import new_report, new_reports, pack, set_deadline, unpack_rows
 from .request import Goal, is_positive_number, SearchOptions

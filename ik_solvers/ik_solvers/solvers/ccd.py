@@ -33,8 +33,8 @@ import numpy as np
 from .base import non_negative_float, Option, over_relaxation, Solver
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
 from .hinge import add_outer_product, turn_rows
-from .goal import orientation_vectors
-from .search import relaxation_gain, run_search
+from ._core.goal_kernels import orientation_vectors
+from ._core.search import relaxation_gain, run_search
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import LIMIT_LOWER, LIMIT_UPPER

@@ -30,9 +30,8 @@ import numpy as np
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
 from .hinge import add_outer_product, turn_rows
 from .base import Option, over_relaxation
-from .goal import orientation_vectors
-from ._core.layout import MODE_NONE, ORIENTATION_MODE
-from .search import relaxation_gain
+from ._core.goal_kernels import ignores_orientation, orientation_vectors
+from ._core.search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
@@ -87,7 +86,7 @@ def fix_goal(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
     # Element by element, without the views a slice assignment makes.
     for row in range(3):
         points[count, row] = target[row, 3]
-    if settings[ORIENTATION_MODE] == MODE_NONE or not chain.tip_follows_last_joint:
+    if ignores_orientation(settings) or not chain.tip_follows_last_joint:
         return count
     # The last joint's frame must sit at target @ inverse(tip offset).
     segments = chain.segments

@@ -18,13 +18,13 @@ from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTarg
 from ._core.fallback import closest_orientation_answer
 from ._core.input_checks import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from ._core.pack import new_report, pack, set_deadline, unpack
-from .collision_avoidance import avoid_collisions, CollisionCheck
-from .input_arrays import search_seed, search_target, target_problem
+from ._core.collision_avoidance import avoid_collisions, CollisionCheck
+from ._core.input_arrays import search_seed, search_target, seed_array, target_problem
 from .request import from_keywords, Goal, is_positive_number, SearchOptions
 from .result import IKResult
-from .search_entry import search_entry
+from ._core.search_entry import search_entry
 from .status import Status
-from .walk import walk_targets
+from ._core.walk import walk_targets
 from .warm_up import is_warm, warm_up
 
 __all__ = ['PreparedSolver']
@@ -166,6 +166,31 @@ class PreparedSolver:
                         collision_pair=_first_pair(finding),
                         unchecked_links=tuple(finding.unchecked_links) if finding else (),
                         costs=found.costs)
+
+    @staticmethod
+    def checked_seed(seed: Any, chain) -> np.ndarray:
+        """
+        Copy a seed into a new float (N,) array, checking its shape only.
+
+        :param seed: N numbers, rad or m; None is the middle of the limits.
+        :param chain: the chain.
+        :raises InvalidSeedError: ``seed`` is not N numbers.
+        """
+        return seed_array(seed, chain)
+
+    def compiled_call(self, target: np.ndarray, q: np.ndarray) -> None:
+        """
+        Make the bare compiled search for ``target`` from ``q`` (overwritten with the answer).
+
+        No checks and no result: for measuring what the checks and the result cost. The
+        deadline is the options' timeout from now.
+
+        :param target: (4, 4) writeable C-contiguous float64 array, base frame, m.
+        :param q: (N,) writeable C-contiguous float64 array, rad or m.
+        """
+        settings = self._settings.copy()
+        set_deadline(settings, time.perf_counter() + self.options.timeout)
+        self._search(self._arrays, target, settings, self._options, q, self._report)
 
     def walk(self, targets: np.ndarray, out: np.ndarray, first: int, last: int, *,
              max_steps: int, max_joint_motion: float, deadline: float) -> int:

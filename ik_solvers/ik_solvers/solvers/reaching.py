@@ -24,12 +24,11 @@ import math
 
 import numpy as np
 
-from .goal import orientation_vectors
+from ._core.goal_kernels import ignores_orientation, orientation_vectors
 from .hinge import add_outer_product, best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE
 from .hinge import sinusoid_coefficients, turn_rows
-from ._core.layout import MODE_NONE, ORIENTATION_MODE
 from .point_chain import slide_joint
-from .search import relaxation_gain
+from ._core.search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
@@ -105,7 +104,7 @@ def reach_toward_base(chain: ChainArrays, frames: np.ndarray, goal: np.ndarray,
     rotation = scratch[0]
     tip = frames[-1]
     last = count - 1
-    if settings[ORIENTATION_MODE] != MODE_NONE:
+    if not ignores_orientation(settings):
         for r in range(3):
             for c in range(3):
                 rotation[r, c] = (goal[r, 0] * tip[c, 0] + goal[r, 1] * tip[c, 1]

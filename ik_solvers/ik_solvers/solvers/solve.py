@@ -20,7 +20,7 @@ import numpy as np
 from .prepared import PreparedSolver
 from .request import Goal, SearchOptions
 from .result import IKResult
-from .search import nearest_turn as _nearest_turn_kernel
+from ._core.nearest_turn import nearest_turn as _nearest_turn_kernel
 
 __all__ = ['nearest_turn', 'solve']
 
@@ -100,8 +100,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
         position errors.
 
     :returns: An :class:`IKResult`; ``q`` is within the limits even when ``success`` is false.
-        ``status`` (a :class:`Status`) is ``NO_SOLUTION`` when the target is beyond the chain's reach, when the
-        best error stopped improving over the later half of the starts, or when
+        ``status`` (a :class:`Status`) is ``NO_SOLUTION`` when the target is beyond the chain's
+        reach, when the best error stopped improving over the later half of the starts, or when
         ``max_attempts`` ran out; ``TIMED_OUT`` when the deadline came while it improved;
         ``IN_COLLISION`` when every solution found collided (``collision_pair`` names the
         pair).

@@ -16,12 +16,13 @@ from typing import Iterable, Optional
 
 import numpy as np
 
-from .closest_orientation import closest_orientation
+from ._core.closest_orientation import closest_orientation
+from ._core.approach_kernel import approach_search
 from ._core.pack import new_report, pack
 from .request import Goal
 from .registry import SOLVERS, solver_class
-from .search import nearest_turn
-from .walk import walk_targets
+from ._core.nearest_turn import nearest_turn
+from ._core.walk import walk_targets
 from ..kinematics import Chain, RobotModel
 from ..kinematics.jit import JIT_ENABLED
 
@@ -90,8 +91,6 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
 
 def _warm_each(solvers: Iterable[str]) -> None:
     global _TINY_CHAIN
-    # Imported here: the approximate step's module imports solve(), which imports this one.
-    from .approximate import approach_search
     with _LOCK:  # two threads must not compile the same function at once
         for name in solvers:
             implementation = solver_class(name)

@@ -9,8 +9,8 @@ import numpy as np
 from .layout import REPORT_ORIENTATION_ERROR, REPORT_POSITION_ERROR, REPORT_STATUS, \
     STATUS_SUCCESS
 from .pack import new_report, position_only
-from ..closest_orientation import closest_orientation
-from ..search import nearest_turn
+from .closest_orientation import closest_orientation
+from .nearest_turn import nearest_turn
 
 __all__ = ['closest_orientation_answer']
 

@@ -46,9 +46,11 @@ from .layout import (
     TRUST_REGION,
 )
 
-__all__ = ['Outcome', 'deadline_of', 'new_report', 'new_reports', 'pack', 'pack_goal', 'position_only', 'set_deadline',
-           'single_start', 'unpack', 'unpack_rows']
+__all__ = ['Outcome', 'deadline_of', 'new_report', 'new_reports', 'pack', 'pack_goal',
+           'position_only', 'set_deadline', 'single_start', 'unpack', 'unpack_rows']
 
+# The search's own outcomes are 0-2; higher values are refusals (see .input_checks).
+_LAST_SEARCH_STATUS = 2
 _MODES = {'full': MODE_FULL, 'axis': MODE_AXIS, 'none': MODE_NONE}
 
 
@@ -112,7 +114,7 @@ def pack_goal(goal, orientation_weight: float, deadline: float) -> np.ndarray:
     settings[DEADLINE] = deadline
     settings[TIP_AXIS:TIP_AXIS + 3] = goal.tip_axis
     for flag, bounds in ((POSITION_BOUNDED, goal.position_bounds),
-                        (ROTATION_BOUNDED, goal.rotation_bounds)):
+                         (ROTATION_BOUNDED, goal.rotation_bounds)):
         if bounds is not None:
             settings[flag] = 1.0
             settings[flag + 1:flag + 4] = bounds
@@ -155,7 +157,10 @@ def new_report() -> np.ndarray:
 def unpack(report: np.ndarray) -> Outcome:
     """Read a search's report (status, errors measured by forward kinematics, counts, costs)."""
     values = report.tolist()  # Python floats: cheaper to read than numpy scalars
-    return Outcome(int(values[REPORT_STATUS]), values[REPORT_MET] != 0.0,
+    status = int(values[REPORT_STATUS])
+    if status > _LAST_SEARCH_STATUS:  # a refusal of the inputs: nothing else was written
+        return Outcome(status, False, 0, 0, math.nan, math.nan, (math.nan,) * 3)
+    return Outcome(status, values[REPORT_MET] != 0.0,
                    int(values[REPORT_ATTEMPTS]),
                    int(values[REPORT_HEURISTIC_ITERATIONS] + values[REPORT_FINISHER_ITERATIONS]),
                    values[REPORT_POSITION_ERROR], values[REPORT_ORIENTATION_ERROR],

@@ -11,12 +11,12 @@ source: numba caches a compiled function only when the functions it calls are fi
 
 import numpy as np
 
-from .ccd import ccd_search
-from .fabrik import fabrik_search
-from .jacobian_transpose import jacobian_transpose_search
-from ._core.layout import DEADLINE, REPORT_SIZE
-from .length_relaxation import length_relaxation_search
-from ..kinematics.jit import compiled, monotonic_seconds
+from ..ccd import ccd_search
+from ..fabrik import fabrik_search
+from ..jacobian_transpose import jacobian_transpose_search
+from .layout import DEADLINE, REPORT_SIZE
+from ..length_relaxation import length_relaxation_search
+from ...kinematics.jit import compiled, monotonic_seconds
 
 __all__ = ['BATCH_KERNELS', 'run_batch']
 

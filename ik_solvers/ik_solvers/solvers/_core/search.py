@@ -36,9 +36,10 @@ import math
 import numpy as np
 
 from .finisher import damped_step
-from .goal import assess, effective_goal, goal_residual, weighted_system
-from ._core.input_checks import beyond_reach as _beyond_reach, refusal
-from ._core.layout import (
+from .goal_kernels import assess, effective_goal, goal_residual, weighted_system
+from .input_checks import beyond_reach as _beyond_reach, refusal
+from .nearest_turn import distance_from as _distance_from, nearest_turn
+from .layout import (
     DEADLINE,
     FINISHER_ITERATIONS,
     HANDOFF_RATIO,
@@ -61,8 +62,8 @@ from ._core.layout import (
     STATUS_TIMED_OUT,
     TRUST_REGION,
 )
-from ..kinematics.jit import compiled, monotonic_seconds
-from ..kinematics.kernels import (
+from ...kinematics.jit import compiled, monotonic_seconds
+from ...kinematics.kernels import (
     ChainArrays,
     forward_frames,
     jacobian_from_frames,
@@ -188,34 +189,6 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
                     upper, step)
         for i in range(count):
             q[i] = min(max(q[i] + step[i], lower[i]), upper[i])
-
-
-@compiled
-def nearest_turn(q: np.ndarray, start: np.ndarray, chain: ChainArrays) -> None:
-    """
-    Move each revolute joint of ``q`` (in place) by whole turns to the value nearest ``start``.
-
-    The pose is the same and the limits are kept, but a joint whose limits span more than a
-    turn (continuous joints, many industrial arms' +-2 pi) is not commanded a spin to get there.
-    """
-    turn = 2.0 * math.pi
-    for i in range(q.shape[0]):
-        if chain.joint_prismatic[i] != 0.0:
-            continue
-        turns = math.floor((start[i] - q[i]) / turn + 0.5)
-        while turns > 0 and q[i] + turns * turn > chain.joint_limits[i, LIMIT_UPPER]:
-            turns -= 1
-        while turns < 0 and q[i] + turns * turn < chain.joint_limits[i, LIMIT_LOWER]:
-            turns += 1
-        q[i] += turns * turn
-
-
-@compiled
-def _distance_from(q: np.ndarray, seed: np.ndarray, chain: ChainArrays) -> float:
-    """Largest joint motion (rad or m) from ``seed`` to ``q`` on the turn nearest the seed."""
-    nearest = q.copy()
-    nearest_turn(nearest, seed, chain)
-    return np.max(np.abs(nearest - seed))
 
 
 @compiled(inline=True)

@@ -16,12 +16,12 @@ from typing import Any, Dict, Optional, Protocol, runtime_checkable, Sequence, T
 
 import numpy as np
 
-from ._core.layout import (DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_FINISHER_ITERATIONS,
+from .layout import (DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_FINISHER_ITERATIONS,
                      REPORT_HEURISTIC_ITERATIONS, REPORT_MET)
-from .search import nearest_turn
+from .nearest_turn import nearest_turn
 from .search_entry import search_entry
-from ..kinematics.jit import monotonic_seconds
-from ..kinematics.kernels import ChainArrays
+from ...kinematics.jit import monotonic_seconds
+from ...kinematics.kernels import ChainArrays
 
 __all__ = ['CollisionCheck', 'CollisionFinding', 'avoid_collisions']
 

@@ -17,9 +17,9 @@ import math
 
 import numpy as np
 
-from .goal import goal_residual, weighted_system
-from ..kinematics.jit import compiled
-from ..kinematics.kernels import ChainArrays, forward_frames, jacobian_from_frames
+from .goal_kernels import goal_residual, weighted_system
+from ...kinematics.jit import compiled
+from ...kinematics.kernels import ChainArrays, forward_frames, jacobian_from_frames
 
 __all__ = ['error_gradient', 'lowest_curvature']
 

@@ -19,8 +19,8 @@ import math
 import numpy as np
 
 from .finisher import solve_positive_definite
-from .goal import goal_residual
-from ._core.layout import (
+from .goal_kernels import goal_residual
+from .layout import (
     DEADLINE,
     POSITION_TOLERANCE,
     REPORT_MET,
@@ -30,8 +30,8 @@ from ._core.layout import (
     STATUS_NO_SOLUTION,
     STATUS_SUCCESS,
 )
-from ..kinematics.jit import compiled, monotonic_seconds
-from ..kinematics.kernels import (
+from ...kinematics.jit import compiled, monotonic_seconds
+from ...kinematics.kernels import (
     ChainArrays,
     forward_frames,
     jacobian_from_frames,

@@ -21,9 +21,9 @@ to restart and how to tell an unreachable target from a hard one, and walks on f
 import numpy as np
 
 from .finisher import damped_step
-from .goal import assess, goal_residual, weighted_system
-from ..kinematics.jit import compiled, monotonic_seconds
-from ..kinematics.kernels import (
+from .goal_kernels import assess, goal_residual, weighted_system
+from ...kinematics.jit import compiled, monotonic_seconds
+from ...kinematics.kernels import (
     ChainArrays,
     forward_frames,
     jacobian_from_frames,

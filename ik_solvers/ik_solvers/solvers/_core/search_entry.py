@@ -15,9 +15,9 @@ from typing import Callable, Dict, Tuple
 
 import numpy as np
 
-from ._core.layout import REPORT_SIZE, SETTINGS_SIZE
-from ..kinematics.jit import specialised
-from ..kinematics.kernels import ChainArrays
+from .layout import REPORT_SIZE, SETTINGS_SIZE
+from ...kinematics.jit import specialised
+from ...kinematics.kernels import ChainArrays
 
 __all__ = ['search_entry']
 

@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from ._core.layout import (
+from .layout import (
     HANDOFF_ORIENTATION,
     HANDOFF_POSITION,
     MODE_AXIS,
@@ -42,11 +42,11 @@ from ._core.layout import (
     ROTATION_BOUNDED,
     TIP_AXIS,
 )
-from .pose_error import rotation_vector_into
-from ..kinematics.jit import compiled
+from ..pose_error import rotation_vector_into
+from ...kinematics.jit import compiled
 
-__all__ = ['assess', 'effective_goal', 'goal_residual', 'orientation_vectors',
-           'weighted_system']
+__all__ = ['assess', 'effective_goal', 'goal_residual', 'ignores_orientation',
+           'orientation_vectors', 'weighted_system']
 
 # Below this sine the reached and target axes are taken as parallel or opposite.
 _PARALLEL = 1e-12
@@ -351,3 +351,9 @@ def weighted_system(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
         residual_out[rows] = weight * component
         rows += 1
     return rows
+
+
+@compiled(inline=True)
+def ignores_orientation(settings: np.ndarray) -> bool:
+    """Whether the goal of ``settings`` is the position alone (its orientation mode is none)."""
+    return settings[ORIENTATION_MODE] == MODE_NONE

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from ..kinematics.jit import compiled
+from ...kinematics.jit import compiled
 
 __all__ = ['damped_step', 'solve_positive_definite']
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ._core.input_checks import RIGID_TOLERANCE
-from ..exceptions import InvalidSeedError, InvalidTargetError
+from .input_checks import RIGID_TOLERANCE
+from ...exceptions import InvalidSeedError, InvalidTargetError
 
 __all__ = ['search_seed', 'search_target', 'seed_array', 'target_array', 'target_problem']
 

@@ -1,0 +1,40 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Whole turns of revolute joints: the same pose on the turn nearest a start, compiled."""
+
+import math
+
+import numpy as np
+
+from ...kinematics.jit import compiled
+from ...kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
+
+__all__ = ['distance_from', 'nearest_turn']
+
+
+@compiled
+def nearest_turn(q: np.ndarray, start: np.ndarray, chain: ChainArrays) -> None:
+    """
+    Move each revolute joint of ``q`` (in place) by whole turns to the value nearest ``start``.
+
+    The pose is the same and the limits are kept, but a joint whose limits span more than a
+    turn (continuous joints, many industrial arms' +-2 pi) is not commanded a spin to get there.
+    """
+    turn = 2.0 * math.pi
+    for i in range(q.shape[0]):
+        if chain.joint_prismatic[i] != 0.0:
+            continue
+        turns = math.floor((start[i] - q[i]) / turn + 0.5)
+        while turns > 0 and q[i] + turns * turn > chain.joint_limits[i, LIMIT_UPPER]:
+            turns -= 1
+        while turns < 0 and q[i] + turns * turn < chain.joint_limits[i, LIMIT_LOWER]:
+            turns += 1
+        q[i] += turns * turn
+
+
+@compiled
+def distance_from(q: np.ndarray, seed: np.ndarray, chain: ChainArrays) -> float:
+    """Largest joint motion (rad or m) from ``seed`` to ``q`` on the turn nearest the seed."""
+    nearest = q.copy()
+    nearest_turn(nearest, seed, chain)
+    return np.max(np.abs(nearest - seed))
