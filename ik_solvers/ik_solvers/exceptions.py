@@ -17,6 +17,13 @@ __all__ = [
     'CollisionGeometryError',
     'SrdfError',
     'InvalidObstacleError',
+    'MeshLoadError',
+    'UnknownFrameError',
+    'InvalidTrajectoryError',
+    'DemoError',
+    'ProcessError',
+    'BenchmarkSetupError',
+    'AnchorUnavailableError',
 ]
 
 
@@ -96,3 +103,31 @@ class SrdfError(IKError, ValueError):
 
 class InvalidObstacleError(IKError, ValueError):
     """An obstacle is refused: a non-finite pose, a non-positive size, an unknown id, too many."""
+
+
+class MeshLoadError(IKError):
+    """A mesh cannot be found or read; the caller reports the link as unchecked."""
+
+
+class UnknownFrameError(IKError, LookupError):
+    """A target frame is neither a link of the robot description nor known to TF."""
+
+
+class InvalidTrajectoryError(IKError, ValueError):
+    """A trajectory names unknown joints, has ragged or non-finite points, or goes back in time."""
+
+
+class DemoError(IKError, RuntimeError):
+    """The demo cannot go on: a node did not answer, or refused a request."""
+
+
+class ProcessError(IKError, RuntimeError):
+    """An executable is not installed, or a child process died early."""
+
+
+class BenchmarkSetupError(IKError):
+    """The benchmark cannot start: a solver, an option or a robot is wrong."""
+
+
+class AnchorUnavailableError(IKError):
+    """A reference library is not installed, or cannot model this robot."""

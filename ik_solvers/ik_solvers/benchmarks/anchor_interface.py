@@ -13,16 +13,12 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
-from ..exceptions import IKError
+from ..exceptions import AnchorUnavailableError
 
 __all__ = ['Anchor', 'AnchorAnswer', 'AnchorUnavailableError', 'parse_description']
 
 AnchorAnswer = Tuple[bool, np.ndarray, Optional[int]]
 """What an anchor returns: (claimed success, configuration, iterations or None)."""
-
-
-class AnchorUnavailableError(IKError):
-    """A reference library is not installed, or cannot model this robot."""
 
 
 class Anchor(abc.ABC):

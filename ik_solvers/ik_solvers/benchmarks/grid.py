@@ -15,7 +15,7 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 from .anchors import Anchor, AnchorUnavailableError, make_anchor
 from .protocol import draw_targets, TargetSet
 from .robots import BenchRobot, load_robot
-from ..exceptions import IKError
+from ..exceptions import BenchmarkSetupError, IKError
 from ..kinematics import Chain, RobotModel
 from ..solvers import solver_class
 
@@ -41,10 +41,6 @@ MODES: Tuple[str, ...] = ('pose', 'position', 'axis')
 ORIENTATION_MODES = {'pose': 'full', 'position': 'none', 'axis': 'axis'}
 # Run when --modes is not given: the anchors' own problems.
 DEFAULT_MODES: Tuple[str, ...] = ('pose', 'position')
-
-
-class BenchmarkSetupError(IKError):
-    """The benchmark cannot start: a solver, an option or a robot is wrong."""
 
 
 def method_label(solver: str, options: Mapping[str, object]) -> str:

@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlparse
 
 import numpy as np
 
+from ..exceptions import MeshLoadError
 from .shapes import MeshFile, TriangleMesh
 
 __all__ = ['DEFAULT_MAX_TRIANGLES', 'MAX_MESH_FILE_BYTES', 'MeshLoadError', 'load_mesh',
@@ -36,10 +37,6 @@ MAX_MESH_FILE_BYTES = 300 * 1024 * 1024
 HULL_GRID_CELLS = 64
 _CELL_CORNERS = np.array([(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)],
                          dtype=np.int64)
-
-
-class MeshLoadError(Exception):
-    """A mesh cannot be found or read; the caller reports the link as unchecked."""
 
 
 def _package_directory(package: str, search_roots: Sequence[str]) -> Optional[Path]:

@@ -27,7 +27,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
-from ..exceptions import IKError
+from ..exceptions import DemoError
 from ..ros.conversions import matrix_to_pose
 from ..ros.names import (
     command_topic_for,
@@ -52,10 +52,6 @@ Progress = Callable[[int, int, int], None]
 # A status answers a goal when its target is this close to the goal (m, and quaternion
 # components): the node hands the target back, only renormalised.
 _MATCH_TOLERANCE = 1e-6
-
-
-class DemoError(IKError, RuntimeError):
-    """The demo cannot go on: a node did not answer, or refused a request."""
 
 
 class DragDriver(Node):

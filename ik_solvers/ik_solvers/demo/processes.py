@@ -18,15 +18,11 @@ from typing import Mapping, Optional, Sequence
 
 from ament_index_python.packages import get_package_prefix, PackageNotFoundError
 
-from ..exceptions import IKError
+from ..exceptions import ProcessError
 
 __all__ = ['ChildProcess', 'ProcessError', 'ProcessGroup', 'find_executable']
 
 PACKAGE_NAME = 'ik_solvers'
-
-
-class ProcessError(IKError, RuntimeError):
-    """An executable is not installed, or a child process died early."""
 
 
 def find_executable(name: str) -> Path:

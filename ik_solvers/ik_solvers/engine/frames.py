@@ -12,17 +12,13 @@ from typing import Callable, Mapping, Optional
 
 import numpy as np
 
-from ..exceptions import IKError
+from ..exceptions import UnknownFrameError
 
 __all__ = ['ExternalLookup', 'UnknownFrameError', 'frame_to_base']
 
 #: ``lookup(base_link, frame_id, timeout_seconds)`` returns the (4, 4) pose of ``frame_id`` in
 #: ``base_link`` or raises :class:`UnknownFrameError`.
 ExternalLookup = Callable[[str, str, float], np.ndarray]
-
-
-class UnknownFrameError(IKError, LookupError):
-    """A target frame is neither a link of the robot description nor known to TF."""
 
 
 def frame_to_base(model, base_link: str, frame_id: str,

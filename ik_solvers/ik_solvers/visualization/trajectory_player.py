@@ -17,13 +17,9 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
-from ..exceptions import IKError
+from ..exceptions import InvalidTrajectoryError
 
 __all__ = ['InvalidTrajectoryError', 'JointLimits', 'TrajectoryPlayer']
-
-
-class InvalidTrajectoryError(IKError, ValueError):
-    """A trajectory names unknown joints, has ragged or non-finite points, or goes back in time."""
 
 
 @dataclass(frozen=True)
