@@ -20,22 +20,29 @@ from .exceptions import (
     UnknownSolverError,
 )
 from .kinematics import Chain, RobotModel
-from .solvers import approach, BatchResult, IKResult, SOLVERS, solve, solve_batch, warm_up
+from .solvers import (approach, BatchResult, Goal, IKResult, PreparedSolver, SearchOptions,
+                      solve, solve_batch, SOLVERS, Status, warm_up)
 
+# The library's whole face: a chain, one request (Goal, SearchOptions), one answer (IKResult,
+# Status), the entry points, and the errors. Everything else is reached through its subpackage.
 __all__ = [
     'BatchResult',
     'Chain',
     'CollisionGeometryError',
+    'Goal',
     'IKError',
     'IKResult',
     'InvalidObstacleError',
     'InvalidSeedError',
     'InvalidSolverOptionError',
     'InvalidTargetError',
+    'PreparedSolver',
     'RobotModel',
     'RobotModelError',
     'SOLVERS',
+    'SearchOptions',
     'SrdfError',
+    'Status',
     'UnknownSolverError',
     'approach',
     'solve',
