@@ -46,7 +46,7 @@ from .settings import NodeSettings
 from .judges.continuity import moved_away
 from .trajectory import command_duration, CommandedMotion, largest_joint_jump
 from ..exceptions import IKError
-from ..kinematics import Chain, RobotModel
+from ..kinematics import Chain
 from ..paths.controller_spline import ControllerSpline
 from ..solvers import IKResult, solve, Status
 from ..solvers.solve import nearest_turn
@@ -274,6 +274,22 @@ class IKEngine(RobotState):
 
     # Cartesian paths -------------------------------------------------------------------------
 
+    def remember_command(self, chain: Chain, q: np.ndarray,
+                         command: Optional[PathCommand] = None) -> None:
+        """
+        Remember ``q`` as the last command of ``chain`` (and the controller's motion to it).
+
+        :param chain: The chain commanded.
+        :param q: (N,) the commanded configuration, rad or m.
+        :param command: The timed path that goes there, or None for a single point.
+        """
+        with self._lock:
+            self._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
+            if command is not None:
+                self._motion.record(chain.joint_names, ControllerSpline(
+                    command.times, command.positions, command.velocities,
+                    command.accelerations), self._clock())
+
     def handle_path(self, request: PathRequest, settings: NodeSettings, *,
                     joint_limits: Optional[Mapping[str, Any]] = None,
                     collision: Any = None) -> PathOutcome:
@@ -290,7 +306,7 @@ class IKEngine(RobotState):
         :returns: The outcome; with ``execute`` it carries the command, which is then
             remembered as the last command.
         """
-        return handle_path(_PathWorld(self), request, settings, checks=self._checks,
+        return handle_path(self, request, settings, checks=self._checks,
                            judges=self._judges, external_lookup=self._external_lookup,
                            joint_limits=joint_limits, collision=collision)
 
@@ -301,34 +317,6 @@ _ARRIVAL_DELAY = 0.01
 # Share of the velocity and acceleration limits a single-point command plans with: the state
 # the controller is really in differs a little from the node's model of it.
 _SHARE_OF_LIMITS = 0.99
-
-
-class _PathWorld:
-    """The engine's model, joint states and last command, as a path request sees them."""
-
-    def __init__(self, engine: IKEngine) -> None:
-        self._engine = engine
-
-    def chain_and_model(self, settings: NodeSettings) -> Tuple[Chain, RobotModel]:
-        return self._engine._models.chain_and_model(settings.base_link, settings.tip_link)
-
-    def joint_positions(self) -> Dict[str, float]:
-        return self._engine._joint_states.positions()
-
-    def joint_state_ages(self, names: Sequence[str]) -> Mapping[str, float]:
-        return self._engine._joint_states.ages(names)
-
-    def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
-        return self._engine._where(chain, joint_positions)[0]
-
-    def remember_command(self, chain: Chain, q: np.ndarray,
-                         command: Optional[PathCommand] = None) -> None:
-        with self._engine._lock:
-            self._engine._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
-            if command is not None:
-                self._engine._motion.record(chain.joint_names, ControllerSpline(
-                    command.times, command.positions, command.velocities,
-                    command.accelerations), self._engine._clock())
 
 
 def _accepted_message(candidate: Candidate) -> str:

@@ -9,7 +9,7 @@ half turns requests into outcomes with it. Every method is thread-safe.
 
 import threading
 import time
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -203,6 +203,26 @@ class RobotState:
         :returns: The (N,) configuration, and warnings about joints that joint states lack.
         """
         return self._where(chain, self._joint_states.positions())
+
+    def chain_and_model(self, settings: NodeSettings) -> Tuple[Chain, RobotModel]:
+        """
+        Return the chain of the settings' links and the model it came from, together.
+
+        :raises RobotModelError: no description is loaded, or it lacks those links.
+        """
+        return self._models.chain_and_model(settings.base_link, settings.tip_link)
+
+    def joint_positions(self) -> Dict[str, float]:
+        """Return the latest joint positions by name (rad or m)."""
+        return self._joint_states.positions()
+
+    def joint_state_ages(self, names: Sequence[str]) -> Mapping[str, float]:
+        """Return the age (s) of each named joint's latest state."""
+        return self._joint_states.ages(names)
+
+    def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
+        """Return where ``chain`` is given these joint positions (see current_configuration)."""
+        return self._where(chain, joint_positions)[0]
 
     def _where(self, chain: Chain, joint_positions: Dict[str, float]
                ) -> Tuple[np.ndarray, List[str]]:

@@ -48,7 +48,9 @@ def _clear_stale_cache() -> None:
     digest = hashlib.sha256()
     sources = []
     for folder in _KERNEL_DIRS:
-        sources.extend(sorted(glob.glob(os.path.join(_PACKAGE_DIR, folder, '*.py'))))
+        # Subpackages too (solvers/_core holds the search loop).
+        sources.extend(sorted(glob.glob(os.path.join(_PACKAGE_DIR, folder, '**', '*.py'),
+                                        recursive=True)))
     for path in sources:
         with open(path, 'rb') as source:
             digest.update(source.read())
@@ -61,7 +63,8 @@ def _clear_stale_cache() -> None:
     except OSError:
         pass
     for folder in _KERNEL_DIRS:
-        for cached in glob.glob(os.path.join(_PACKAGE_DIR, folder, '__pycache__', '*.nb[ic]')):
+        for cached in glob.glob(os.path.join(_PACKAGE_DIR, folder, '**', '__pycache__',
+                                             '*.nb[ic]'), recursive=True):
             try:
                 os.remove(cached)
             except OSError:  # another process cleared it first
