@@ -197,7 +197,6 @@ class Solver:
                 % (', '.join(unknown), self.name, ', '.join(sorted(schema))))
         self.options = {name: option.check(name, options.get(name, option.default))
                         for name, option in schema.items()}
-        self._templates: Dict[bool, np.ndarray] = {}
         self._packed: Dict[int, np.ndarray] = {}
 
     @classmethod
