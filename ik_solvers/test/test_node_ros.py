@@ -8,7 +8,7 @@ import threading
 from conftest import UrdfOracle
 from ik_solvers import SOLVERS
 from ik_solvers.kinematics import RobotModel
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 from rclpy.parameter import Parameter
@@ -29,7 +29,7 @@ from test_node_support import (
     wait_until,
 )
 
-Codes = SolveIK.Response
+Codes = ErrorCodes
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 PLANAR = (URDF_DIR / 'planar_3link.urdf').read_text()
 POSITION_TOLERANCE = Ros.DEFAULTS['position_tolerance']

@@ -25,7 +25,7 @@ from ik_solvers.ros.names import (
     TARGET_POSE_TOPIC,
 )
 from ik_solvers.visualization.sim_executor import SimulatedExecutor
-from ik_solvers_interfaces.msg import CollisionObject
+from ik_solvers_interfaces.msg import CollisionObject, ErrorCodes
 from ik_solvers_interfaces.srv import CartesianPath, SolveIK
 import pytest
 import rclpy
@@ -37,7 +37,7 @@ import yaml
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 README = PACKAGE_ROOT.parent / 'README.md'
 CONFIG = PACKAGE_ROOT / 'config' / 'ik_solvers.yaml'
-Codes = SolveIK.Response
+Codes = ErrorCodes
 
 
 def _readme_commands(program: str):
@@ -168,7 +168,7 @@ def test_every_service_call_example_succeeds_against_the_default_launch(default_
             request = CartesianPath.Request()
             _set_fields(request, yaml.safe_load(text))
             response = _call_path(probe, request)
-            assert response.error_code == CartesianPath.Response.SUCCESS, response.message
+            assert response.error_code == ErrorCodes.SUCCESS, response.message
             assert response.success and response.fraction == 1.0
             assert len(response.trajectory.points) > 2
             continue
