@@ -5,6 +5,7 @@
 __all__ = [
     'IKError',
     'RobotModelError',
+    'ChainRefusedError',
     'InvalidTargetError',
     'InvalidSeedError',
     'InvalidSolverOptionError',
@@ -96,3 +97,12 @@ class SrdfError(IKError, ValueError):
 
 class InvalidObstacleError(IKError, ValueError):
     """An obstacle is refused: a non-finite pose, a non-positive size, an unknown id, too many."""
+
+
+class ChainRefusedError(RobotModelError):
+    """
+    A robot description was received and parsed, but the configured chain cannot be cut from it.
+
+    The message names the base and tip links and why (a missing link, a base that is not an
+    ancestor of the tip); the remedy is to set base_link and tip_link to links it has.
+    """
