@@ -5,6 +5,7 @@
 __all__ = [
     'IKError',
     'RobotModelError',
+    'ChainRefusedError',
     'InvalidTargetError',
     'InvalidSeedError',
     'InvalidSolverOptionError',
@@ -131,3 +132,12 @@ class BenchmarkSetupError(IKError):
 
 class AnchorUnavailableError(IKError):
     """A reference library is not installed, or cannot model this robot."""
+
+
+class ChainRefusedError(RobotModelError):
+    """
+    A robot description was received and parsed, but the configured chain cannot be cut from it.
+
+    The message names the base and tip links and why (a missing link, a base that is not an
+    ancestor of the tip); the remedy is to set base_link and tip_link to links it has.
+    """

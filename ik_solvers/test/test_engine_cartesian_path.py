@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ik_solvers.engine.path_codes import PathErrorCode
+from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers.engine.path_request import PathRequest, PathWaypoint
 from ik_solvers.engine.pipeline import IKEngine
 from ik_solvers.engine.pose_math import xyzw_quaternion
@@ -45,7 +45,7 @@ def test_a_line_is_solved_timed_and_not_commanded_without_execute(engine):
     start = chain.fk(HOME)
     outcome = engine.handle_path(PathRequest(waypoints=[_waypoint(_down(engine))],
                                              max_step=0.002), SETTINGS)
-    assert outcome.code == PathErrorCode.SUCCESS, outcome.message
+    assert outcome.code == ErrorCode.SUCCESS, outcome.message
     assert outcome.fraction == 1.0 and outcome.command is None
     trajectory = outcome.trajectory
     assert trajectory.positions.shape == (51, 6)
@@ -60,7 +60,7 @@ def test_a_line_is_solved_timed_and_not_commanded_without_execute(engine):
 def test_with_execute_the_command_starts_at_the_joint_states(engine):
     outcome = engine.handle_path(PathRequest(waypoints=[_waypoint(_down(engine))],
                                              execute=True), SETTINGS)
-    assert outcome.code == PathErrorCode.SUCCESS, outcome.message
+    assert outcome.code == ErrorCode.SUCCESS, outcome.message
     command = outcome.command
     assert command is not None and command.positions.shape[0] > 2
     assert np.allclose(command.positions[0], HOME)
@@ -75,7 +75,7 @@ def test_a_waypoint_in_a_link_frame_is_resolved(engine):
     # The same goal, given in the frame of the first link (the root link is the base here).
     outcome = engine.handle_path(PathRequest(waypoints=[_waypoint(goal, 'base_link')]),
                                  SETTINGS)
-    assert outcome.code == PathErrorCode.SUCCESS, outcome.message
+    assert outcome.code == ErrorCode.SUCCESS, outcome.message
     assert np.linalg.norm(chain.fk(outcome.trajectory.positions[-1])[:3, 3] - goal[:3, 3]) \
         <= 1e-5
 
@@ -85,13 +85,13 @@ def test_a_line_out_of_reach_returns_its_reachable_part_with_no_solution(engine)
     goal[0, 3] -= 2.0
     outcome = engine.handle_path(PathRequest(waypoints=[_waypoint(goal)], max_step=0.02,
                                              execute=True), SETTINGS)
-    assert outcome.code == PathErrorCode.NO_SOLUTION
+    assert outcome.code == ErrorCode.NO_SOLUTION
     assert 0.0 < outcome.fraction < 1.0
     assert outcome.command is None
     assert 'execute_partial' in outcome.message
     partial = engine.handle_path(PathRequest(waypoints=[_waypoint(goal)], max_step=0.02,
                                              execute=True, execute_partial=True), SETTINGS)
-    assert partial.code == PathErrorCode.NO_SOLUTION
+    assert partial.code == ErrorCode.NO_SOLUTION
     assert partial.command is not None
     assert partial.command.positions.shape[0] == partial.trajectory.positions.shape[0]
 
@@ -104,25 +104,25 @@ def test_every_bad_request_gets_its_code(engine):
     good = _waypoint(_down(engine))
     nan = PathWaypoint(position=(math.nan, 0.0, 0.0), orientation=(0.0, 0.0, 0.0, 1.0))
     cases = [
-        (PathRequest(waypoints=[]), PathErrorCode.INVALID_TARGET),
-        (PathRequest(waypoints=[good, nan]), PathErrorCode.INVALID_TARGET),
+        (PathRequest(waypoints=[]), ErrorCode.INVALID_TARGET),
+        (PathRequest(waypoints=[good, nan]), ErrorCode.INVALID_TARGET),
         (PathRequest(waypoints=[PathWaypoint((0.3, 0.0, 0.3), (0.0, 0.0, 0.0, 0.0))]),
-         PathErrorCode.INVALID_TARGET),
-        (PathRequest(waypoints=[good], max_step=-0.01), PathErrorCode.INVALID_STEP),
-        (PathRequest(waypoints=[good], max_step=math.nan), PathErrorCode.INVALID_STEP),
-        (PathRequest(waypoints=[good], jump_threshold=-1.0), PathErrorCode.INVALID_STEP),
-        (PathRequest(waypoints=[good], max_step=1e-5), PathErrorCode.TOO_MANY_POINTS),
+         ErrorCode.INVALID_TARGET),
+        (PathRequest(waypoints=[good], max_step=-0.01), ErrorCode.INVALID_STEP),
+        (PathRequest(waypoints=[good], max_step=math.nan), ErrorCode.INVALID_STEP),
+        (PathRequest(waypoints=[good], jump_threshold=-1.0), ErrorCode.INVALID_STEP),
+        (PathRequest(waypoints=[good], max_step=1e-5), ErrorCode.TOO_MANY_POINTS),
         (PathRequest(waypoints=[_waypoint(_down(engine), 'no_such_frame')]),
-         PathErrorCode.UNKNOWN_FRAME),
-        (PathRequest(waypoints=[good], solver='no_such_solver'), PathErrorCode.UNKNOWN_SOLVER),
-        (PathRequest(waypoints=[good], timeout=-1.0), PathErrorCode.INVALID_TIMEOUT),
-        (PathRequest(waypoints=[good], velocity_scale=1.5), PathErrorCode.INVALID_LIMITS),
+         ErrorCode.UNKNOWN_FRAME),
+        (PathRequest(waypoints=[good], solver='no_such_solver'), ErrorCode.UNKNOWN_SOLVER),
+        (PathRequest(waypoints=[good], timeout=-1.0), ErrorCode.INVALID_TIMEOUT),
+        (PathRequest(waypoints=[good], velocity_scale=1.5), ErrorCode.INVALID_LIMITS),
         (PathRequest(waypoints=[good], avoid_collisions=True),
-         PathErrorCode.COLLISION_CHECKING_UNAVAILABLE),
+         ErrorCode.COLLISION_CHECKING_UNAVAILABLE),
         (PathRequest(waypoints=[good], execute=True, start_names=('shoulder_pan_joint',),
-                     start_positions=(0.0,)), PathErrorCode.INVALID_SEED),
+                     start_positions=(0.0,)), ErrorCode.INVALID_SEED),
         (PathRequest(waypoints=[good], start_names=('no_such_joint',), start_positions=(0.0,)),
-         PathErrorCode.INVALID_SEED),
+         ErrorCode.INVALID_SEED),
     ]
     for request, code in cases:
         assert _code(engine, request) == code, request
@@ -132,13 +132,13 @@ def test_a_path_slower_than_max_path_duration_is_refused(engine):
     settings = NodeSettings(tip_link='tool0', timeout=0.5, cartesian_timeout=10.0,
                             max_path_duration=0.01)
     assert _code(engine, PathRequest(waypoints=[_waypoint(_down(engine))]), settings) == \
-        PathErrorCode.PATH_TOO_LONG
+        ErrorCode.PATH_TOO_LONG
 
 
 def test_no_model_means_no_robot_model():
     outcome = IKEngine().handle_path(PathRequest(waypoints=[PathWaypoint(
         (0.3, 0.0, 0.3), (0.0, 0.0, 0.0, 1.0))]), SETTINGS)
-    assert outcome.code == PathErrorCode.NO_ROBOT_MODEL
+    assert outcome.code == ErrorCode.NO_ROBOT_MODEL
 
 
 def test_per_joint_acceleration_limits_from_the_yaml_shape_are_kept(engine):
@@ -146,7 +146,7 @@ def test_per_joint_acceleration_limits_from_the_yaml_shape_are_kept(engine):
                                                        'max_acceleration': 0.5}}}
     outcome = engine.handle_path(PathRequest(waypoints=[_waypoint(_down(engine))]), SETTINGS,
                                  joint_limits=limits)
-    assert outcome.code == PathErrorCode.SUCCESS, outcome.message
+    assert outcome.code == ErrorCode.SUCCESS, outcome.message
     accelerations = np.abs(outcome.trajectory.accelerations)
     assert accelerations[:, 1].max() <= 0.5 + 1e-9
     assert accelerations.max() <= 5.0 + 1e-9
@@ -173,10 +173,10 @@ def test_with_avoid_collisions_a_line_into_an_obstacle_stops_before_it(engine):
     request = PathRequest(waypoints=[_waypoint(_down(engine))], max_step=0.001,
                           avoid_collisions=True)
     outcome = engine.handle_path(request, SETTINGS, collision=table)
-    assert outcome.code == PathErrorCode.IN_COLLISION, outcome.message
+    assert outcome.code == ErrorCode.IN_COLLISION, outcome.message
     assert outcome.fraction == pytest.approx(0.5)
     assert all(chain.fk(q)[2, 3] >= table.height for q in outcome.trajectory.positions)
     # Without avoid_collisions the model is not asked.
     free = engine.handle_path(PathRequest(waypoints=[_waypoint(_down(engine))]), SETTINGS,
                               collision=table)
-    assert free.code == PathErrorCode.SUCCESS
+    assert free.code == ErrorCode.SUCCESS

@@ -10,7 +10,6 @@ import pytest
 from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers.engine.goal_distance import FAR_GOAL_FACTOR, goal_distance_limit
 from ik_solvers.engine.outcome import IKRequest
-from ik_solvers.engine.path_codes import PathErrorCode
 from ik_solvers.engine.path_request import PathRequest, PathWaypoint
 from ik_solvers.engine.pipeline import IKEngine
 from ik_solvers.engine.settings import NodeSettings
@@ -60,5 +59,5 @@ def test_a_waypoint_beyond_any_reach_is_invalid_target(engine):
     engine, _ = engine
     request = PathRequest(waypoints=[PathWaypoint(_at(1e6), (0.0, 0.0, 0.0, 1.0))])
     outcome = engine.handle_path(request, SETTINGS)
-    assert outcome.code == PathErrorCode.INVALID_TARGET
+    assert outcome.code == ErrorCode.INVALID_TARGET
     assert 'waypoint 0' in outcome.message

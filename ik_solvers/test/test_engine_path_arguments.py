@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ik_solvers.engine.inputs import InputChecks
-from ik_solvers.engine.path_codes import PathErrorCode
+from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers.engine.path_request import PathRequest, PathWaypoint
 from ik_solvers.engine.pipeline import IKEngine
 from ik_solvers.engine.pose_math import xyzw_quaternion
@@ -58,7 +58,7 @@ def _outcome(engine, **fields):
 def test_steps_and_thresholds_that_are_negative_or_not_finite_are_invalid_step(
         engine, name, value):
     outcome = _outcome(engine, execute=True, **{name: value})
-    assert outcome.code == PathErrorCode.INVALID_STEP, outcome.message
+    assert outcome.code == ErrorCode.INVALID_STEP, outcome.message
     assert outcome.command is None and name in outcome.message
 
 
@@ -69,14 +69,14 @@ def test_a_step_longer_than_the_line_still_ends_at_the_waypoint(engine):
         assert outcome.trajectory is not None, outcome.message
         positions = outcome.trajectory.positions
         assert positions.shape[0] == 2, outcome.message  # the start and the waypoint
-        if outcome.code == PathErrorCode.SUCCESS:
+        if outcome.code == ErrorCode.SUCCESS:
             reached = chain.fk(positions[-1])[:3, 3]
             assert np.linalg.norm(reached - np.array(_line(engine).position)) <= 1e-5
 
 
 def test_the_smallest_step_is_too_many_points_not_an_internal_error(engine):
     outcome = _outcome(engine, max_step=5e-324)
-    assert outcome.code == PathErrorCode.TOO_MANY_POINTS, outcome.message
+    assert outcome.code == ErrorCode.TOO_MANY_POINTS, outcome.message
 
 
 @pytest.mark.parametrize('value', [math.inf, -math.inf, math.nan, 10.0, -1e300])
@@ -84,7 +84,7 @@ def test_a_start_not_finite_or_outside_the_limits_is_invalid_seed(engine, value)
     start = list(HOME)
     start[0] = value
     outcome = _outcome(engine, start_names=NAMES, start_positions=tuple(start))
-    assert outcome.code == PathErrorCode.INVALID_SEED, outcome.message
+    assert outcome.code == ErrorCode.INVALID_SEED, outcome.message
 
 
 def test_start_positions_without_names_are_taken_as_solve_ik_takes_a_seed(engine):
@@ -94,9 +94,9 @@ def test_start_positions_without_names_are_taken_as_solve_ik_takes_a_seed(engine
     assert np.allclose(outcome.trajectory.positions[0], start), outcome.message
     # ... and refused where SolveIK refuses the same seed.
     for positions in ((0.0,), tuple([0.0] * 7)):
-        assert _outcome(engine, start_positions=positions).code == PathErrorCode.INVALID_SEED
+        assert _outcome(engine, start_positions=positions).code == ErrorCode.INVALID_SEED
     assert _outcome(engine, start_positions=tuple(HOME), execute=True).code == \
-        PathErrorCode.INVALID_SEED
+        ErrorCode.INVALID_SEED
 
 
 def test_too_many_waypoints_are_refused_before_any_is_checked():
@@ -106,5 +106,5 @@ def test_too_many_waypoints_are_refused_before_any_is_checked():
     engine.update_joint_states(NAMES, HOME)
     waypoints = [_line(engine)] * (SETTINGS.cartesian_max_points)
     outcome = engine.handle_path(PathRequest(waypoints=waypoints), SETTINGS)
-    assert outcome.code == PathErrorCode.TOO_MANY_POINTS, outcome.message
+    assert outcome.code == ErrorCode.TOO_MANY_POINTS, outcome.message
     assert checks.targets == 0

@@ -12,6 +12,7 @@ from geometry_msgs.msg import PoseStamped
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.conversions import matrix_to_pose
 from ik_solvers.ros.ik_node import IKNode
+from ik_solvers_interfaces.msg import ErrorCodes
 from ik_solvers_interfaces.srv import CartesianPath
 import numpy as np
 import pytest
@@ -28,7 +29,7 @@ from test_node_support import (
     wait_until,
 )
 
-Codes = CartesianPath.Response
+Codes = ErrorCodes
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
 CHAIN = RobotModel.from_urdf(URDF).chain('base_link', 'tool0')
 #: The tests' own FK and URDF limits of the arm, read from the URDF text (see conftest.py).

@@ -7,7 +7,7 @@ Over DDS; each command is checked by a collision model built apart from the node
 added, moved and removed over the topic change the answers.
 """
 
-from ik_solvers_interfaces.msg import CollisionObject
+from ik_solvers_interfaces.msg import CollisionObject, ErrorCodes
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from node_collision_support import box_message, IndependentCheck, ObstaclePublisher, translation
@@ -23,7 +23,7 @@ from test_node_support import (
     UR5_ORACLE as ORACLE,
 )
 
-Codes = SolveIK.Response
+Codes = ErrorCodes
 #: A box in front of the arm, in the path of the second drag (m, base frame).
 BOX_POSE = translation(-0.45, 0.25, 0.2)
 BOX_SIZE = (0.12, 0.12, 0.5)

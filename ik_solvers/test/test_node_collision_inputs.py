@@ -10,8 +10,7 @@ in place.
 import math
 
 from ik_solvers.collision import MAX_OBSTACLES
-from ik_solvers_interfaces.msg import CollisionObject
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import CollisionObject, ErrorCodes
 from node_collision_support import box_message, ObstaclePublisher, translation
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
@@ -24,7 +23,7 @@ from test_node_support import (
     UR5_ORACLE as ORACLE,
 )
 
-Codes = SolveIK.Response
+Codes = ErrorCodes
 LINKS = ('base_link', 'shoulder_link', 'upper_arm_link', 'forearm_link', 'wrist_1_link',
          'wrist_2_link', 'wrist_3_link')
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import sys
 import time
 
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 from ik_solvers.kinematics import RobotModel
 import numpy as np
 from test_node_support import (
@@ -24,7 +24,7 @@ from test_node_support import (
     wait_until,
 )
 
-Codes = SolveIK.Response
+Codes = ErrorCodes
 PANDA = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_text()
 PANDA_MODEL = RobotModel.from_urdf(PANDA)
 PANDA_CHAIN = PANDA_MODEL.chain('panda_link0', 'panda_hand_tcp')

@@ -5,13 +5,13 @@
 import threading
 import time
 
-from ik_solvers_interfaces.srv import CartesianPath
+from ik_solvers_interfaces.msg import ErrorCodes
 from node_collision_support import box_message, IndependentCheck, ObstaclePublisher, translation
 import numpy as np
 from test_node_cartesian_path import _line_request, _tip_pose, HOME, probe, URDF  # noqa: F401
 from test_node_support import WAIT, wait_until
 
-Codes = CartesianPath.Response
+Codes = ErrorCodes
 
 
 def test_an_obstacle_accepted_while_a_path_is_planned_stops_its_command(probe):  # noqa: F811

@@ -8,7 +8,7 @@ import signal
 import subprocess
 
 from ik_solvers.kinematics import RobotModel
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 import rclpy
@@ -87,11 +87,11 @@ def test_installed_ik_node_commands_answers_and_stops_cleanly(ik_node_process):
 
         other = chain.fk(home - 0.1)
         response = probe.call(probe.target_request(other, solver='fabrik'))
-        assert response.success and response.error_code == SolveIK.Response.SUCCESS
+        assert response.success and response.error_code == ErrorCodes.SUCCESS
         oracle_confirms(UR5_ORACLE, response.solution.name, response.solution.position, other)
         bad = probe.target_request(goal)
         bad.target.pose.position.x = float('nan')
-        assert probe.call(bad).error_code == SolveIK.Response.INVALID_TARGET
+        assert probe.call(bad).error_code == ErrorCodes.INVALID_TARGET
         assert process.poll() is None, 'ik_node exited'
     finally:
         spinner.stop()

@@ -13,7 +13,7 @@ import time
 
 from ik_solvers.ros.ik_node import IKNode
 from ik_solvers.visualization.sim_executor import SimulatedExecutor
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 import rclpy
@@ -27,7 +27,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 PANDA = (PACKAGE_ROOT / 'urdf' / 'panda_like.urdf').read_text()
 BASE, TIP = 'panda_link0', 'panda_hand_tcp'
 CONFIG = PACKAGE_ROOT / 'config' / 'ik_solvers.yaml'
-Codes = SolveIK.Response
+Codes = ErrorCodes
 # The node's tolerances (config/ik_solvers.yaml); the final joint states may sit a rounding
 # away from the command.
 POSITION_TOLERANCE = 1e-4

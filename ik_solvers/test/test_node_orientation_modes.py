@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import rotation_angle, UrdfOracle
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.engine.error_codes import ErrorCode
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 import transforms3d
@@ -22,7 +22,7 @@ from test_node_support import (
     UR5_ORACLE,
 )
 
-Codes = SolveIK.Response
+Codes = ErrorCodes
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 SO101 = (URDF_DIR / 'so101_like.urdf').read_text(encoding='utf-8')
 SO101_CHAIN = RobotModel.from_urdf(SO101).chain('base_link', 'gripper_frame_link')

@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Unreachable against out of time, as a client of the ik_node sees it (SolveIK.srv states the rule).
+Unreachable against out of time, as a client of the ik_node sees it (ErrorCodes.msg: the rule).
 
 ``NO_SOLUTION``: more time would not help (the target is out of reach). ``TIMED_OUT``: the
 deadline came while the solver was still getting closer to a target it can reach.
@@ -11,14 +11,14 @@ from pathlib import Path
 
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.ik_node import IKNode
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 import rclpy
 from rclpy.parameter import Parameter
 from test_node_support import COMMAND_TOPIC, Probe, same_position, Spinner, unique_namespace
 
-Codes = SolveIK.Response
+Codes = ErrorCodes
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_text()
 CHAIN = RobotModel.from_urdf(URDF).chain('panda_link0', 'panda_hand_tcp')
 

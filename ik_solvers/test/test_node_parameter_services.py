@@ -5,6 +5,7 @@
 import threading
 
 from ik_solvers.engine.settings import check_parameter, PARAMETERS
+from ik_solvers_interfaces.msg import ErrorCodes
 from ik_solvers_interfaces.srv import SolveIK
 from rcl_interfaces.msg import Parameter as ParameterMessage, ParameterType, ParameterValue
 from rcl_interfaces.srv import GetParameters, SetParameters, SetParametersAtomically
@@ -68,7 +69,7 @@ def test_a_value_of_unknown_type_is_refused_and_the_node_keeps_running(ros):
     assert _value(probe, 'timeout') == pytest.approx(0.25)  # all or nothing
     # The node still answers.
     answer = probe.call(SolveIK.Request())
-    assert answer.error_code == SolveIK.Response.NO_ROBOT_MODEL
+    assert answer.error_code == ErrorCodes.NO_ROBOT_MODEL
 
 
 @pytest.mark.parametrize('name, value', [('velocity_scale', 1.0000009),
@@ -96,4 +97,4 @@ def test_a_parameter_cannot_be_unset(ros):
         assert not result.successful, result.reason
     assert _value(probe, 'timeout') == pytest.approx(0.5)
     answer = probe.call(SolveIK.Request())
-    assert answer.error_code == SolveIK.Response.NO_ROBOT_MODEL, answer.message
+    assert answer.error_code == ErrorCodes.NO_ROBOT_MODEL, answer.message

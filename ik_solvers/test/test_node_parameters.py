@@ -9,6 +9,7 @@ from pathlib import Path
 from ik_solvers import SOLVERS
 from ik_solvers.ros.names import command_topic_for
 from ik_solvers.engine.settings import check_parameter, MAX_TIMEOUT, NodeSettings, PARAMETERS
+from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.parameters import describe
 import pytest
 from rcl_interfaces.msg import ParameterType
@@ -18,15 +19,35 @@ yaml = pytest.importorskip('yaml', reason='PyYAML is not installed')
 CONFIG = Path(__file__).resolve().parents[1] / 'config' / 'ik_solvers.yaml'
 
 
-def test_yaml_lists_every_parameter_with_its_default():
+#: The YAML names the chain of the robot the README and the launch file run the node on.
+CHAIN_PARAMETERS = ('base_link', 'tip_link')
+BUNDLED_ROBOT = Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf'
+
+
+def test_yaml_lists_every_parameter_with_its_default_but_the_chain():
     values = yaml.safe_load(CONFIG.read_text())['ik_node']['ros__parameters']
     assert set(values) == {spec.name for spec in PARAMETERS}
     for spec in PARAMETERS:
         value = values[spec.name]
         if isinstance(spec.default, tuple):  # YAML has lists only
             value = tuple(value)
-        assert value == pytest.approx(spec.default), spec.name
         assert type(value) is type(spec.default), spec.name
+        if spec.name not in CHAIN_PARAMETERS:
+            assert value == pytest.approx(spec.default), spec.name
+
+
+def test_yaml_chain_is_a_chain_of_the_bundled_robot():
+    values = yaml.safe_load(CONFIG.read_text())['ik_node']['ros__parameters']
+    model = RobotModel.from_urdf(BUNDLED_ROBOT.read_text())
+    chain = model.chain(values['base_link'] or model.root_link, values['tip_link'])
+    assert chain.num_joints == 7 and chain.tip_link == values['tip_link']
+
+
+def test_yaml_chain_is_the_launch_files_default():
+    launch_text = (CONFIG.parents[1] / 'launch' / 'ik_solvers.launch.py').read_text()
+    values = yaml.safe_load(CONFIG.read_text())['ik_node']['ros__parameters']
+    for name in CHAIN_PARAMETERS:
+        assert "'%s', default_value='%s'" % (name, values[name]) in launch_text, name
 
 
 def test_settings_defaults_match_the_declared_defaults():

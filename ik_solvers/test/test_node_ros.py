@@ -8,7 +8,7 @@ import threading
 from conftest import UrdfOracle
 from ik_solvers import SOLVERS
 from ik_solvers.kinematics import RobotModel
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 from rclpy.parameter import Parameter
@@ -29,7 +29,7 @@ from test_node_support import (
     wait_until,
 )
 
-Codes = SolveIK.Response
+Codes = ErrorCodes
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 PLANAR = (URDF_DIR / 'planar_3link.urdf').read_text()
 POSITION_TOLERANCE = Ros.DEFAULTS['position_tolerance']
@@ -175,12 +175,14 @@ def test_every_bad_input_is_refused_and_the_node_keeps_serving(ros):
     status = probe.statuses.wait_for(lambda s: True)
     assert status.error_code == Codes.NO_ROBOT_MODEL and not status.commanded
     assert probe.call(probe.target_request(_goal(0.0))).error_code == Codes.NO_ROBOT_MODEL
-    # Malformed and unsuitable descriptions leave the node waiting.
-    for description in ('<robot name="broken"><link name="a"', PLANAR):  # PLANAR lacks tool0
+    # Malformed and unsuitable descriptions leave the node waiting; one that parses but lacks
+    # the chain (PLANAR has no tool0) is answered as such.
+    for description, code in (('<robot name="broken"><link name="a"', Codes.NO_ROBOT_MODEL),
+                              (PLANAR, Codes.CHAIN_REFUSED)):
         handled = node.descriptions_received
         probe.publish_description(description)
         assert wait_until(lambda: node.descriptions_received > handled)
-        assert probe.call(probe.target_request(_goal(0.0))).error_code == Codes.NO_ROBOT_MODEL
+        assert probe.call(probe.target_request(_goal(0.0))).error_code == code
     probe.publish_description(UR5)
     probe.wait_for_model()
     # Joint states that do not pair up, are not finite, or lack chain joints.

@@ -18,7 +18,7 @@ import subprocess
 import time
 
 from ik_solvers.kinematics import RobotModel
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 import rclpy
@@ -181,7 +181,7 @@ def _ik_node_round(ros, tmp_path: Path, index: int, signum: int, state: str) -> 
         probe.statuses.wait_for(lambda s: same_position(s.target, far), start=start)
         unknown = probe.target_request(CHAIN.fk(CHAIN.mid_configuration()))
         unknown.target.header.frame_id = 'no_such_frame'
-        assert probe.call(unknown).error_code == SolveIK.Response.UNKNOWN_FRAME
+        assert probe.call(unknown).error_code == ErrorCodes.UNKNOWN_FRAME
         if state == 'solving':
             before = _thread_cpu_seconds(node.process.pid)
             start = probe.statuses.count()
@@ -198,7 +198,7 @@ def _ik_node_round(ros, tmp_path: Path, index: int, signum: int, state: str) -> 
             # Taken after the slow request (one client's requests keep their order): refused
             # because the slow one holds the node's only place (max_pending_requests = 1).
             ping = probe.call(probe.target_request(CHAIN.fk(CHAIN.mid_configuration())))
-            assert ping.error_code == SolveIK.Response.BUSY, ping.message
+            assert ping.error_code == ErrorCodes.BUSY, ping.message
             assert not slow_answer.done(), 'the slow solve ended before the signal'
         assert node.process.poll() is None, node.output()[-3000:]
         elapsed = node.interrupt(signum)

@@ -20,7 +20,7 @@ from ik_solvers.benchmarks.hostile_inputs import (
     repeated_names,
 )
 from ik_solvers.engine.description_loader import MAX_DESCRIPTION_BYTES
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 from test_node_support import (
@@ -35,7 +35,7 @@ from test_node_support import (
     WAIT,
 )
 
-Codes = SolveIK.Response
+Codes = ErrorCodes
 
 
 def _goals(count, seed=0):

@@ -18,7 +18,7 @@ from geometry_msgs.msg import PoseStamped
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.ros.conversions import matrix_to_pose
 from ik_solvers.ros.ik_node import IKNode
-from ik_solvers_interfaces.msg import IKStatus
+from ik_solvers_interfaces.msg import ErrorCodes, IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from rcl_interfaces.msg import Log
@@ -182,7 +182,7 @@ class Probe:
 
         def has_model():
             responses.append(self.call(SolveIK.Request()))
-            return responses[-1].error_code != SolveIK.Response.NO_ROBOT_MODEL
+            return responses[-1].error_code != ErrorCodes.NO_ROBOT_MODEL
 
         assert wait_until(has_model), 'the ik_node never loaded the robot description'
         return responses[-1]

@@ -4,7 +4,7 @@
 
 from geometry_msgs.msg import PoseStamped
 from ik_solvers.ros.conversions import matrix_to_pose
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 from rclpy.qos import qos_profile_sensor_data
 from test_node_support import (
@@ -35,7 +35,7 @@ def test_targets_of_a_best_effort_publisher_are_received_and_commanded(ros):
         start = probe.statuses.count()
         best_effort.publish(message)
         status = probe.statuses.wait_for(lambda s: same_position(s.target, goal), start=start)
-        assert status.error_code == SolveIK.Response.SUCCESS and status.commanded, \
+        assert status.error_code == ErrorCodes.SUCCESS and status.commanded, \
             status.message
         oracle_confirms(ORACLE, status.solution.name, status.solution.position, goal)
     # The reliable publisher of the probe is still heard.
@@ -43,4 +43,4 @@ def test_targets_of_a_best_effort_publisher_are_received_and_commanded(ros):
     start = probe.statuses.count()
     probe.publish_target(goal)
     status = probe.statuses.wait_for(lambda s: same_position(s.target, goal), start=start)
-    assert status.error_code == SolveIK.Response.SUCCESS, status.message
+    assert status.error_code == ErrorCodes.SUCCESS, status.message

@@ -5,7 +5,7 @@
 import math
 
 from geometry_msgs.msg import TransformStamped
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 from test_node_support import (
@@ -47,5 +47,5 @@ def test_unknown_tf_frame_times_out_into_an_error_code(ros):  # noqa: F811
     request = probe.target_request(CHAIN.fk(HOME))
     request.target.header.frame_id = 'nowhere'
     response = probe.call(request)
-    assert response.error_code == SolveIK.Response.UNKNOWN_FRAME
+    assert response.error_code == ErrorCodes.UNKNOWN_FRAME
     assert 'nowhere' in response.message

@@ -10,13 +10,13 @@ and velocity limits, a mimic leader off the chain); the node loads it and solves
 from conftest import UrdfOracle
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.kinematics.joint import DEFAULT_VELOCITY_LIMIT
-from ik_solvers_interfaces.srv import SolveIK
+from ik_solvers_interfaces.msg import ErrorCodes
 import numpy as np
 import pytest
 from test_node_support import oracle_confirms
 from urdfdom_support import example_robot_urdf, VENDOR_CHAIN_IDS, VENDOR_CHAINS
 
-Codes = SolveIK.Response
+Codes = ErrorCodes
 
 
 @pytest.mark.parametrize('relative, base_link, tip_link', VENDOR_CHAINS, ids=VENDOR_CHAIN_IDS)

@@ -3,9 +3,10 @@
 """
 The README's reference tables against what the interface and the node enforce.
 
-The error-code table must list every constant of ``SolveIK.srv`` with its value, and each
-parameter range must be the one the parameter's descriptor declares, written as the inclusive
-interval rclpy enforces: a live node accepts both ends and refuses values just outside them.
+The error-code table of docs/node.md must list every constant of ``ErrorCodes.msg`` with its
+value, and each parameter range in the README must be the one the parameter's descriptor
+declares, written as the inclusive interval rclpy enforces: a live node accepts both ends and
+refuses values just outside them.
 """
 
 import math
@@ -21,20 +22,20 @@ from test_node_support import unique_namespace
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / 'README.md'
-SRV = ROOT / 'ik_solvers_interfaces' / 'srv' / 'SolveIK.srv'
+NODE_DOC = ROOT / 'docs' / 'node.md'
+CODES = ROOT / 'ik_solvers_interfaces' / 'msg' / 'ErrorCodes.msg'
 RANGED = [spec for spec in PARAMETERS if spec.floating_range is not None]
 
 
-def _srv_constants():
-    """``{name: value}`` of the constants in the response part of SolveIK.srv."""
-    response = SRV.read_text(encoding='utf-8').split('\n---\n', 1)[1]
-    return {name: int(value) for name, value in
-            re.findall(r'^uint8\s+([A-Z_]+)\s*=\s*(\d+)', response, flags=re.M)}
+def _msg_constants():
+    """``{name: value}`` of the constants of ErrorCodes.msg."""
+    return {name: int(value) for name, value in re.findall(
+        r'^uint8\s+([A-Z_]+)\s*=\s*(\d+)', CODES.read_text(encoding='utf-8'), flags=re.M)}
 
 
-def _table_rows(heading: str):
-    """Cells of each row of the first table after a README heading, header rows excluded."""
-    text = README.read_text(encoding='utf-8')
+def _table_rows(heading: str, document: Path = README):
+    """Cells of each row of the first table after a heading, header rows excluded."""
+    text = document.read_text(encoding='utf-8')
     start = text.index(heading)
     rows = []
     for line in text[start:].splitlines()[1:]:
@@ -48,7 +49,7 @@ def _table_rows(heading: str):
 
 def _readme_error_codes():
     return {name.strip('`'): int(value) for value, name, _ in
-            _table_rows('#### Error codes')}
+            _table_rows('## Error codes', NODE_DOC)}
 
 
 def _number(text: str) -> float:
@@ -64,8 +65,8 @@ def _readme_range(name: str):
     return found.group(1), _number(found.group(2)), _number(found.group(3)), found.group(4)
 
 
-def test_the_readme_lists_every_error_code_of_the_service_with_its_value():
-    constants = _srv_constants()
+def test_the_node_doc_lists_every_error_code_with_its_value():
+    constants = _msg_constants()
     assert {'SUCCESS', 'NO_SOLUTION', 'TIMED_OUT', 'INTERNAL_ERROR'} <= set(constants)
     assert _readme_error_codes() == constants
 

@@ -15,7 +15,7 @@ import time
 from typing import Callable, Optional, Sequence
 
 from geometry_msgs.msg import PoseStamped
-from ik_solvers_interfaces.msg import IKStatus
+from ik_solvers_interfaces.msg import ErrorCodes, IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
@@ -136,7 +136,7 @@ class DragDriver(Node):
         request.target.pose = matrix_to_pose(goal)
         while True:
             response = self._call(self._solve_ik, request, deadline - time.monotonic())
-            if response.error_code != SolveIK.Response.NO_ROBOT_MODEL:
+            if response.error_code != ErrorCodes.NO_ROBOT_MODEL:
                 return
             if time.monotonic() > deadline:
                 raise DemoError('the IK node has no robot model: %s' % response.message)

@@ -18,7 +18,6 @@ import numpy as np
 
 from .error_codes import ErrorCode
 from .outcome import Command, IKOutcome
-from .path_codes import PathErrorCode
 from .path_request import PathCommand, PathOutcome
 from .settings import NodeSettings
 from ..exceptions import IKError
@@ -105,5 +104,5 @@ def send_checked_path(engine: Any, outcome: PathOutcome, settings: NodeSettings,
             send(command)
             return outcome
     engine.forget_command()
-    return dataclasses.replace(outcome, code=PathErrorCode.IN_COLLISION, command=None,
+    return dataclasses.replace(outcome, code=ErrorCode.IN_COLLISION, command=None,
                                message='%s; not commanded: %s' % (outcome.message, reason))

@@ -1,18 +1,23 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The answer codes of a solve, as plain integers the engine can return without messages."""
+"""
+The answer codes of a solve and of a Cartesian path, as plain integers without messages.
+
+One enum serves both services: a path answers with a subset of it (:data:`PATH_CODES`).
+"""
 
 import enum
 
-__all__ = ['ErrorCode']
+__all__ = ['ErrorCode', 'PATH_CODES', 'path_code']
 
 
 class ErrorCode(enum.IntEnum):
     """
-    Why a solve ended as it did.
+    Why a solve or a Cartesian path ended as it did.
 
-    Each value equals the constant of the same name in ``ik_solvers_interfaces/srv/SolveIK``
-    (a test checks it), so a code goes into a response or an ``IKStatus`` unchanged.
+    Each value equals the constant of the same name in ``ik_solvers_interfaces/msg/ErrorCodes``
+    (a test checks it), so a code goes into a SolveIK or CartesianPath response or an
+    ``IKStatus`` unchanged. The codes only a path gives start at 20.
     """
 
     SUCCESS = 0
@@ -29,4 +34,26 @@ class ErrorCode(enum.IntEnum):
     ORIENTATION_UNREACHABLE = 11
     APPROXIMATE = 12
     IN_COLLISION = 13
+    CHAIN_REFUSED = 14
+    JOINT_JUMP = 20
+    INVALID_STEP = 22
+    TOO_MANY_POINTS = 23
+    INVALID_LIMITS = 24
+    PATH_TOO_LONG = 25
+    COLLISION_CHECKING_UNAVAILABLE = 26
     INTERNAL_ERROR = 255
+
+
+#: The codes a Cartesian path request answers with: a solve's answers are never partial or
+#: approximate, so ORIENTATION_UNREACHABLE and APPROXIMATE are not among them.
+PATH_CODES = frozenset(ErrorCode) - {ErrorCode.ORIENTATION_UNREACHABLE, ErrorCode.APPROXIMATE}
+
+
+def path_code(code: ErrorCode) -> ErrorCode:
+    """
+    Give the path answer for a code the shared input checks produced.
+
+    :param code: A code of :func:`~.refusal.refusal_for`.
+    :returns: ``code`` itself when a path gives it; ``INTERNAL_ERROR`` otherwise.
+    """
+    return code if code in PATH_CODES else ErrorCode.INTERNAL_ERROR

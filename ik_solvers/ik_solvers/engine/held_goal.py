@@ -57,6 +57,7 @@ APPROACH = 'approach'
 # refused for what it is (its frame, its numbers, no model), not for where the arm is.
 _FINAL_CODES = frozenset((ErrorCode.SUCCESS, ErrorCode.INVALID_TARGET,
                           ErrorCode.UNKNOWN_FRAME, ErrorCode.NO_ROBOT_MODEL,
+                          ErrorCode.CHAIN_REFUSED,
                           ErrorCode.INVALID_SEED, ErrorCode.UNKNOWN_SOLVER,
                           ErrorCode.INVALID_TIMEOUT, ErrorCode.INTERNAL_ERROR))
 

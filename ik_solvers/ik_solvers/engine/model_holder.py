@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import Callable, Dict, Optional, Tuple
 
-from ..exceptions import RobotModelError
+from ..exceptions import ChainRefusedError, RobotModelError
 from ..kinematics import Chain, RobotModel
 
 __all__ = ['ModelHolder', 'build_chain']
@@ -35,6 +35,12 @@ def build_chain(model: RobotModel, base_link: str, tip_link: str) -> Chain:
     return model.chain(base_link or model.root_link, tip_link)
 
 
+def _refused(model: RobotModel, base_link: str, tip_link: str, error: Exception) -> str:
+    # The base as the chain would have used it: empty means the root link.
+    return 'robot_description received, but chain %s\u2192%s refused: %s' % (
+        base_link or model.root_link, tip_link or '(empty tip_link)', error)
+
+
 class ModelHolder:
     """Thread-safe holder of the current model, its chains, and a refused candidate."""
 
@@ -53,6 +59,8 @@ class ModelHolder:
         # The newest description that parsed but lacked the configured links; adopted when the
         # links are changed to ones it has.
         self._candidate: Optional[RobotModel] = None
+        # Why the candidate was refused, for the answers given while there is no model.
+        self._refusal = ''
         self._chains: Dict[Tuple[str, str], Chain] = {}
 
     @property
@@ -87,9 +95,10 @@ class ModelHolder:
             base_link, tip_link = current_links()
             try:
                 chain = build_chain(model, base_link, tip_link)
-            except RobotModelError:
+            except RobotModelError as error:
                 with self._lock:
                     self._candidate = model
+                    self._refusal = _refused(model, base_link, tip_link, error)
                 raise
             self._adopt(model, base_link, tip_link, chain)
         return chain
@@ -101,6 +110,7 @@ class ModelHolder:
             retired = self._model
             self._model = model
             self._candidate = None
+            self._refusal = ''
             self._chains = {(base_link, tip_link): chain}
         # Two references: ``retired`` and getrefcount's argument. More means a solve still
         # uses the old model; it is then freed at once when that solve ends.
@@ -160,11 +170,14 @@ class ModelHolder:
         :param base_link: Chain base; empty means the root link.
         :param tip_link: Chain tip.
         :returns: ``(chain, model)``.
+        :raises ChainRefusedError: If the only description received lacks the chain.
         :raises RobotModelError: If there is no model, or it lacks the links.
         """
         with self._lock:
-            model, chains = self._model, self._chains
+            model, chains, refusal = self._model, self._chains, self._refusal
         if model is None:
+            if refusal:
+                raise ChainRefusedError(refusal)
             raise RobotModelError('no valid robot_description received yet')
         key = (base_link, tip_link)
         chain = chains.get(key)

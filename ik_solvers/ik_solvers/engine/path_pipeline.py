@@ -16,7 +16,7 @@ The stages of :meth:`~.pipeline.IKEngine.handle` once more, for a request of man
    already checked by the path itself;
 4. the command: the timed trajectory from the current joint states.
 
-Every exception becomes a :class:`~.path_codes.PathErrorCode` here; nothing is raised.
+Every exception becomes a :class:`~.error_codes.ErrorCode` here; nothing is raised.
 """
 
 import math
@@ -32,7 +32,7 @@ from .goal_distance import check_goal_distance
 from .inputs import check_request, CheckedRequest, InputChecks
 from .judges import first_refusal, Judge
 from .outcome import IKRequest
-from .path_codes import path_code, PathErrorCode
+from .error_codes import ErrorCode, path_code
 from .path_request import PathCommand, PathOutcome, PathRequest
 from .refusal import refusal_for
 from .seeds import path_start
@@ -58,19 +58,19 @@ __all__ = ['PathWorld', 'START_LIMIT_SLACK', 'handle_path']
 START_LIMIT_SLACK = 1e-4
 
 _REASON_CODES = {
-    'complete': PathErrorCode.SUCCESS,
-    'unreachable': PathErrorCode.NO_SOLUTION,
-    'timed_out': PathErrorCode.TIMED_OUT,
-    'jump': PathErrorCode.JOINT_JUMP,
-    'collision': PathErrorCode.IN_COLLISION,
+    'complete': ErrorCode.SUCCESS,
+    'unreachable': ErrorCode.NO_SOLUTION,
+    'timed_out': ErrorCode.TIMED_OUT,
+    'jump': ErrorCode.JOINT_JUMP,
+    'collision': ErrorCode.IN_COLLISION,
 }
 # Path errors before the shared ones: the first class an error is an instance of decides.
 _PATH_ERRORS = (
-    (TooManyPointsError, PathErrorCode.TOO_MANY_POINTS),
-    (InvalidStepError, PathErrorCode.INVALID_STEP),
-    (InvalidPathError, PathErrorCode.INVALID_TARGET),
-    (InvalidLimitsError, PathErrorCode.INVALID_LIMITS),
-    (TimeParametrizationError, PathErrorCode.PATH_TOO_LONG),
+    (TooManyPointsError, ErrorCode.TOO_MANY_POINTS),
+    (InvalidStepError, ErrorCode.INVALID_STEP),
+    (InvalidPathError, ErrorCode.INVALID_TARGET),
+    (InvalidLimitsError, ErrorCode.INVALID_LIMITS),
+    (TimeParametrizationError, ErrorCode.PATH_TOO_LONG),
 )
 
 
@@ -124,7 +124,7 @@ def handle_path(world: PathWorld, request: PathRequest, settings: NodeSettings, 
         refusal = refusal_for(error)
         return PathOutcome(path_code(refusal.code), refusal.message, **known)
     except Exception as error:  # noqa: B902 - a bug must not take the node down
-        return PathOutcome(PathErrorCode.INTERNAL_ERROR, 'internal error: %r\n%s'
+        return PathOutcome(ErrorCode.INTERNAL_ERROR, 'internal error: %r\n%s'
                            % (error, traceback.format_exc()), **known)
 
 
@@ -201,7 +201,7 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
     checked_for_collisions = request.avoid_collisions or (
         request.execute and settings.avoid_collisions and collision is not None)
     if request.avoid_collisions and collision is None:
-        return PathOutcome(PathErrorCode.COLLISION_CHECKING_UNAVAILABLE, (
+        return PathOutcome(ErrorCode.COLLISION_CHECKING_UNAVAILABLE, (
             'avoid_collisions was asked, and this node has no collision model: nothing was '
             'planned'), **known)
     # 2. The path, timed.
@@ -226,7 +226,7 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
     # 3 and 4. Judges of the end point, then the command.
     if not request.execute:
         return PathOutcome(code, summary, **known)
-    if code != PathErrorCode.SUCCESS and not request.execute_partial:
+    if code != ErrorCode.SUCCESS and not request.execute_partial:
         return PathOutcome(code, summary + '; not commanded: the path stopped short and '
                            'execute_partial is false', **known)
     if result.positions.shape[0] < 2:
@@ -235,14 +235,14 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
     refusal = first_refusal(judges, _end_candidate(world, result, chain, model, start,
                                                    settings, checked))
     if refusal is not None:
-        return PathOutcome(PathErrorCode.EXECUTION_FAILED, '%s; not commanded: %s'
+        return PathOutcome(ErrorCode.EXECUTION_FAILED, '%s; not commanded: %s'
                            % (summary, refusal.message), **known)
     trajectory = result.trajectory
     if checked_for_collisions:
         # The controller plays the points from where the arm is: swept-checked as it moves.
         contact = SweptCheck(collision).check_path(np.vstack((current, trajectory.positions)))
         if contact is not None:
-            return PathOutcome(PathErrorCode.IN_COLLISION, '%s; not commanded: %s'
+            return PathOutcome(ErrorCode.IN_COLLISION, '%s; not commanded: %s'
                                % (summary, contact.describe()), **known)
     command = PathCommand(tuple(chain.joint_names), trajectory.times, trajectory.positions,
                           trajectory.velocities, trajectory.accelerations)

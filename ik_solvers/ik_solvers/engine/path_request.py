@@ -7,7 +7,7 @@ from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-from .path_codes import PathErrorCode
+from .error_codes import ErrorCode
 from ..kinematics import Chain
 from ..paths import TimedTrajectory
 
@@ -67,7 +67,7 @@ class PathCommand:
 class PathOutcome:
     """What a path request gave: a code, and the reached part of the path when it got there."""
 
-    code: PathErrorCode
+    code: ErrorCode
     message: str
     chain: Optional[Chain] = None
     #: The reached part, timed (None before the path was solved).
@@ -85,4 +85,4 @@ class PathOutcome:
     @property
     def success(self) -> bool:
         """Tell whether the whole path was reached and verified."""
-        return self.code == PathErrorCode.SUCCESS
+        return self.code == ErrorCode.SUCCESS

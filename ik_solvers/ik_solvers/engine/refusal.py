@@ -13,6 +13,7 @@ from typing import Tuple, Type
 from .error_codes import ErrorCode
 from .frames import UnknownFrameError
 from ..exceptions import (
+    ChainRefusedError,
     IKError,
     InvalidSeedError,
     InvalidSolverOptionError,
@@ -38,6 +39,7 @@ class Refusal:
 # Most specific first: the first class an error is an instance of gives its code.
 _CODES: Tuple[Tuple[Type[IKError], ErrorCode, str], ...] = (
     (UnknownFrameError, ErrorCode.UNKNOWN_FRAME, ''),
+    (ChainRefusedError, ErrorCode.CHAIN_REFUSED, ''),
     (RobotModelError, ErrorCode.NO_ROBOT_MODEL, ''),
     (InvalidSeedError, ErrorCode.INVALID_SEED, ''),
     (UnknownSolverError, ErrorCode.UNKNOWN_SOLVER, ''),

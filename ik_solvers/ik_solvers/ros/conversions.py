@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from builtin_interfaces.msg import Duration, Time
 from geometry_msgs.msg import Pose, PoseStamped, Transform
-from ik_solvers_interfaces.msg import IKStatus
+from ik_solvers_interfaces.msg import ErrorCodes, IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from sensor_msgs.msg import JointState
@@ -230,7 +230,7 @@ def fill_response(response: SolveIK.Response, outcome: IKOutcome,
 def _fill_collision(message, verdict: CollisionVerdict, error_code: int) -> None:
     # The same three fields in a SolveIK response and an IKStatus.
     message.collision_checked = verdict.checked
-    if verdict.pairs and error_code == SolveIK.Response.IN_COLLISION:
+    if verdict.pairs and error_code == ErrorCodes.IN_COLLISION:
         message.collision_pair = list(verdict.pairs[0])
     message.unchecked_links = list(verdict.unchecked_links)
 
