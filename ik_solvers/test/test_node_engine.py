@@ -286,7 +286,7 @@ def test_without_a_description_joint_states_are_bounded_too():
     chain = engine.chain('', 'tool0')
     engine.update_joint_states(chain.joint_names, Q_GOAL)
     # Only the description's joints are kept once it is loaded.
-    assert set(engine._joint_states.positions()) == set(chain.joint_names)
+    assert set(engine.robot.joint_positions()) == set(chain.joint_names)
 
 
 def test_a_seed_longer_than_the_chain_is_refused_before_its_names_are_read(engine):

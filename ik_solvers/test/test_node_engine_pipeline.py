@@ -74,7 +74,7 @@ def test_each_input_check_runs_once_per_request(fields, expected):
     chain = engine.chain('', 'tool0')
     goal = chain.fk(Q_GOAL)
     if fields.get('frame_id'):
-        shoulder = engine._models.chain_and_model('', 'tool0')[1].transform(
+        shoulder = engine.robot.chain_and_model(SETTINGS)[1].transform(
             'base_link', 'shoulder_link', dict(zip(chain.joint_names, chain.mid_configuration())))
         goal = np.linalg.inv(shoulder) @ goal
     outcome = engine.handle(_request(goal, **fields), SETTINGS)

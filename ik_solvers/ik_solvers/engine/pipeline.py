@@ -30,24 +30,22 @@ from .approximate_tracking import accepts_approximate, ApproximateTracking, exac
 from .candidate import Candidate
 from .collision_check import collision_model_for, collision_verdict
 from .collision_scene import CollisionScene
+from .command_timing import CommandTiming
 from .error_codes import ErrorCode
 from .fallback import Fallback
 from .frames import ExternalLookup
 from .goal_distance import check_goal_distance
 from .inputs import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
-from .motion_plan import MotionPlan, plan_motion
-from .outcome import Command, IKOutcome, IKRequest
+from .motion_plan import MotionPlan
+from .outcome import IKOutcome, IKRequest
 from .path_pipeline import handle_path
 from .path_request import PathCommand, PathOutcome, PathRequest
 from .refusal import Refusal, refusal_for
 from .robot_state import RobotState
 from .settings import NodeSettings
-from .judges.continuity import moved_away
-from .trajectory import command_duration, CommandedMotion, largest_joint_jump
 from ..exceptions import IKError
 from ..kinematics import Chain
-from ..paths.controller_spline import ControllerSpline
 from ..solvers import IKResult, solve, Status
 from ..solvers.solve import nearest_turn
 
@@ -60,8 +58,8 @@ DEFAULT_FALLBACKS: Tuple[Fallback, ...] = (ApproximateTracking(),)
 SolveFunction = Callable[..., IKResult]
 
 
-class IKEngine(RobotState):
-    """Robot state (:class:`.robot_state.RobotState`) and the path from request to command."""
+class IKEngine:
+    """The path from request to command; it has a :class:`.robot_state.RobotState`."""
 
     def __init__(self, *, external_lookup: Optional[ExternalLookup] = None,
                  clock: Callable[[], float] = time.monotonic,
@@ -84,14 +82,76 @@ class IKEngine(RobotState):
         :param collisions: The collision inputs (geometry, SRDF, obstacles); a new, empty
             scene when ``None``.
         """
-        super().__init__(external_lookup=external_lookup, clock=clock, collisions=collisions)
-        self._clock = clock
-        # The controller's motion after the last command: its velocity starts the next one.
-        self._motion = CommandedMotion()
+        #: What the engine knows of the robot: model, collision scene, joint states, last
+        #: command.
+        self.robot = RobotState(external_lookup=external_lookup, clock=clock,
+                                collisions=collisions)
+        # The commands' timing, from the controller's motion after the last one.
+        self._commands = CommandTiming(self.robot, clock)
         self._judges = tuple(judges)
         self._fallbacks = tuple(fallbacks)
         self._checks = checks if checks is not None else InputChecks()
         self._solve = solve_function
+
+    # The robot state's operations the node calls (see RobotState for each).
+
+    @property
+    def has_model(self) -> bool:
+        """Tell whether a valid robot description was loaded."""
+        return self.robot.has_model
+
+    @property
+    def collisions(self) -> CollisionScene:
+        """Return the collision inputs (geometry, SRDF pairs, obstacles)."""
+        return self.robot.collisions
+
+    def load_description(self, urdf_xml: str, base_link: str, tip_link: str) -> Chain:
+        """Load a description and its chain (see :meth:`RobotState.load_description`)."""
+        return self.robot.load_description(urdf_xml, base_link, tip_link)
+
+    def load_description_for(self, *args: Any, **kwargs: Any) -> Any:
+        """See :meth:`RobotState.load_description_for`."""
+        return self.robot.load_description_for(*args, **kwargs)
+
+    def check_links(self, base_link: str, tip_link: str) -> None:
+        """See :meth:`RobotState.check_links`."""
+        self.robot.check_links(base_link, tip_link)
+
+    def adopt_links(self, base_link: str, tip_link: str) -> None:
+        """See :meth:`RobotState.adopt_links`."""
+        self.robot.adopt_links(base_link, tip_link)
+
+    def chain(self, base_link: str, tip_link: str) -> Chain:
+        """See :meth:`RobotState.chain`."""
+        return self.robot.chain(base_link, tip_link)
+
+    def collision_warnings(self, base_link: str, tip_link: str) -> Tuple[str, ...]:
+        """See :meth:`RobotState.collision_warnings`."""
+        return self.robot.collision_warnings(base_link, tip_link)
+
+    def collision_model(self, settings: NodeSettings) -> Any:
+        """See :meth:`RobotState.collision_model`."""
+        return self.robot.collision_model(settings)
+
+    def collision_summary(self) -> str:
+        """See :meth:`RobotState.collision_summary`."""
+        return self.robot.collision_summary()
+
+    def apply_obstacle(self, *args: Any, **kwargs: Any) -> Any:
+        """See :meth:`RobotState.apply_obstacle`."""
+        return self.robot.apply_obstacle(*args, **kwargs)
+
+    def forget_command(self) -> None:
+        """See :meth:`RobotState.forget_command`."""
+        self.robot.forget_command()
+
+    def update_joint_states(self, names: Sequence[str], positions: Sequence[float]) -> Any:
+        """See :meth:`RobotState.update_joint_states`."""
+        return self.robot.update_joint_states(names, positions)
+
+    def current_configuration(self, chain: Chain) -> Any:
+        """See :meth:`RobotState.current_configuration`."""
+        return self.robot.current_configuration(chain)
 
     def handle(self, request: IKRequest, settings: NodeSettings) -> IKOutcome:
         """
@@ -123,13 +183,13 @@ class IKEngine(RobotState):
         checked = check_request(request, settings, self._checks)
         known['solver'] = checked.solver
         # Chain and model from the same description, even while a new one arrives.
-        chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
-        joints = self._joint_states.positions()
-        collision, unchecked = collision_model_for(self._collisions, request, settings, model,
+        chain, model = self.robot.chain_and_model(settings)
+        joints = self.robot.joint_positions()
+        collision, unchecked = collision_model_for(self.robot.collisions, request, settings, model,
                                                    chain, joints)
-        start, notes = self._where(chain, joints)
+        start, notes = self.robot.position_and_notes(chain, joints)
         known.update(chain=chain, start=start, notes=tuple(notes))
-        last = self._drag_reference(chain, start, settings) if request.streamed else None
+        last = self.robot.drag_reference(chain, start, settings) if request.streamed else None
         if request.streamed:
             # Seeding at the last command keeps consecutive solutions of a drag on one branch.
             seed = start if last is None else last
@@ -138,7 +198,7 @@ class IKEngine(RobotState):
         # Frames that move with the joints are placed where the chain is now.
         joints.update(zip(chain.joint_names, start.tolist()))
         base_from_frame = self._checks.frame(request, model, chain, joints,
-                                             self._external_lookup, settings.tf_timeout)
+                                             self.robot.external_lookup, settings.tf_timeout)
         # A position that is not finite is refused by solve(); until then NaN is no error.
         with np.errstate(invalid='ignore', over='ignore'):
             target = base_from_frame @ checked.target_in_frame
@@ -164,7 +224,7 @@ class IKEngine(RobotState):
         wanted = request.streamed or request.execute
         candidate = Candidate(
             chain=chain, model=model, q=result.q, reached=reached, target=target, start=start,
-            last_command=last, joint_state_ages=self._joint_states.ages(chain.joint_names),
+            last_command=last, joint_state_ages=self.robot.joint_state_ages(chain.joint_names),
             settings=settings, streamed=request.streamed, commanding=wanted and may_command,
             result=result, solver=checked.solver, timeout=checked.timeout, claim=claim,
             collision=collision,
@@ -176,38 +236,17 @@ class IKEngine(RobotState):
         # 3. Judge.
         candidate, refusal = self._judge(candidate)
         known['collision'] = collision_verdict(candidate, model, joints, unchecked,
-                                               self._collisions.summary(model))
+                                               self.robot.collisions.summary(model))
         # 4. Plan the command.
         plan = MotionPlan()
         if refusal is None and candidate.commanding:
             if candidate.streamed:
-                command, refusal = self._plan(candidate)
+                command, refusal = self._commands.plan(candidate)
                 plan = MotionPlan(command=command)
             else:
-                plan = self._plan_motion(candidate)
+                plan = self._commands.plan_motion(candidate)
                 refusal = plan.refusal
         return _outcome(candidate, refusal, plan, known)
-
-    def _plan_motion(self, candidate: Candidate) -> MotionPlan:
-        # A one-shot command may move far: swept-checked, routed around what is in the way
-        # (OMPL), or refused (engine/motion_plan.py). Its direct form is timed as a streamed
-        # command is, on the controller's cubic from its state.
-        with self._lock:
-            last = self._last_command
-        under_way = None
-        if last is not None and last[0] == tuple(candidate.chain.joint_names):
-            under_way = last[1]
-        now = self._clock()
-        direct, spline, refusal = self._timed(candidate, now)
-        if refusal is not None:
-            return MotionPlan(refusal=refusal)
-        plan = plan_motion(candidate, direct=direct, last_command=under_way)
-        if plan.refusal is None:
-            if plan.path is not None:
-                spline = ControllerSpline(plan.path.times, plan.path.positions,
-                                          plan.path.velocities, plan.path.accelerations)
-            self._remember(candidate, spline, now)
-        return plan
 
     def _judge(self, candidate: Candidate) -> Tuple[Candidate, Optional[Refusal]]:
         refusal = first_refusal(self._judges, candidate)
@@ -222,56 +261,6 @@ class IKEngine(RobotState):
                 candidate, refusal = proposal, None
         return candidate, refusal
 
-    def _plan(self, candidate: Candidate) -> Tuple[Optional[Command], Optional[Refusal]]:
-        now = self._clock()
-        command, spline, refusal = self._timed(candidate, now)
-        if refusal is None:
-            self._remember(candidate, spline, now)
-        return command, refusal
-
-    def _timed(self, candidate: Candidate, now: float) -> Tuple[
-            Optional[Command], Optional[ControllerSpline], Optional[Refusal]]:
-        """Time the single-point command to ``candidate.q`` from the controller's state."""
-        settings, chain, q = candidate.settings, candidate.chain, candidate.q
-        with self._lock:
-            # The controller runs the node's last command (as modelled) until this one
-            # arrives, a little later than now; the joint states say where the arm is.
-            states = [self._motion.state(chain.joint_names, now + delay)
-                      for delay in (0.0, _ARRIVAL_DELAY)]
-        modelled, velocity = states[0]
-        if modelled is not None and largest_joint_jump(modelled, candidate.start) > moved_away(
-                settings):
-            # Something else moved the arm while the last command ran: the model is void.
-            states = [(None, np.zeros(chain.num_joints))]
-            modelled, velocity = states[0]
-        start = candidate.start if modelled is None else modelled
-        also = [(candidate.start, velocity)] + [state for state in states[1:]
-                                                if state[0] is not None]
-        # Timed on the controller's cubic from its state, so that every instant keeps the
-        # limits, not only the end (see engine/trajectory.py).
-        try:
-            duration = command_duration(
-                start, q, max_velocity=_SHARE_OF_LIMITS * settings.velocity_scale * np.asarray(
-                    chain.velocity_limits, dtype=float),
-                max_acceleration=np.full(chain.num_joints,
-                                         _SHARE_OF_LIMITS * settings.acceleration_limit),
-                lower=chain.lower, upper=chain.upper, start_velocity=velocity,
-                also_from=also, min_duration=settings.min_duration)
-            spline = ControllerSpline([duration], np.asarray(q, dtype=float)[None],
-                                      np.zeros((1, chain.num_joints)), start_positions=start,
-                                      start_velocities=velocity)
-        except (ValueError, IKError) as error:
-            return None, None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
-        return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
-                       duration), spline, None
-
-    def _remember(self, candidate: Candidate, spline: ControllerSpline, now: float) -> None:
-        """Make ``candidate.q`` the last command, played by the controller as ``spline``."""
-        with self._lock:
-            self._last_command = (tuple(candidate.chain.joint_names),
-                                  np.array(candidate.q, dtype=float))
-            self._motion.record(candidate.chain.joint_names, spline, now)
-
     # Cartesian paths -------------------------------------------------------------------------
 
     def remember_command(self, chain: Chain, q: np.ndarray,
@@ -283,12 +272,7 @@ class IKEngine(RobotState):
         :param q: (N,) the commanded configuration, rad or m.
         :param command: The timed path that goes there, or None for a single point.
         """
-        with self._lock:
-            self._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
-            if command is not None:
-                self._motion.record(chain.joint_names, ControllerSpline(
-                    command.times, command.positions, command.velocities,
-                    command.accelerations), self._clock())
+        self._commands.remember_command(chain, q, command)
 
     def handle_path(self, request: PathRequest, settings: NodeSettings, *,
                     joint_limits: Optional[Mapping[str, Any]] = None,
@@ -306,17 +290,20 @@ class IKEngine(RobotState):
         :returns: The outcome; with ``execute`` it carries the command, which is then
             remembered as the last command.
         """
-        return handle_path(self, request, settings, checks=self._checks,
-                           judges=self._judges, external_lookup=self._external_lookup,
+        return handle_path(_PathWorld(self), request, settings, checks=self._checks,
+                           judges=self._judges, external_lookup=self.robot.external_lookup,
                            joint_limits=joint_limits, collision=collision)
 
 
-# s: a command reaches the controller this long after it is planned, at most (publication
-# and the controller's update period); the controller's state then is checked too.
-_ARRIVAL_DELAY = 0.01
-# Share of the velocity and acceleration limits a single-point command plans with: the state
-# the controller is really in differs a little from the node's model of it.
-_SHARE_OF_LIMITS = 0.99
+class _PathWorld:
+    """The robot state and the engine's command memory, as a path request sees them."""
+
+    def __init__(self, engine: IKEngine) -> None:
+        self.chain_and_model = engine.robot.chain_and_model
+        self.joint_positions = engine.robot.joint_positions
+        self.joint_state_ages = engine.robot.joint_state_ages
+        self.where = engine.robot.where
+        self.remember_command = engine.remember_command
 
 
 def _accepted_message(candidate: Candidate) -> str:

@@ -174,6 +174,23 @@ class RobotState:
                                                                    settings.tip_link),
                               self._joint_states.positions(), self._external_lookup)
 
+    @property
+    def external_lookup(self) -> Optional[ExternalLookup]:
+        """Return what resolves frames that are not links of the description, or None."""
+        return self._external_lookup
+
+    def last_command(self) -> Optional[Tuple[Tuple[str, ...], np.ndarray]]:
+        """Return the last command as (joint names, a copy of its (N,) positions), or None."""
+        with self._lock:
+            if self._last_command is None:
+                return None
+            return self._last_command[0], self._last_command[1].copy()
+
+    def set_last_command(self, joint_names: Sequence[str], q: np.ndarray) -> None:
+        """Remember ``q`` (rad or m, one per name) as the last command."""
+        with self._lock:
+            self._last_command = (tuple(joint_names), np.array(q, dtype=float))
+
     def forget_command(self) -> None:
         """Forget the last command (one that was planned and then not sent)."""
         with self._lock:
@@ -202,7 +219,7 @@ class RobotState:
 
         :returns: The (N,) configuration, and warnings about joints that joint states lack.
         """
-        return self._where(chain, self._joint_states.positions())
+        return self.position_and_notes(chain, self._joint_states.positions())
 
     def chain_and_model(self, settings: NodeSettings) -> Tuple[Chain, RobotModel]:
         """
@@ -222,10 +239,16 @@ class RobotState:
 
     def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
         """Return where ``chain`` is given these joint positions (see current_configuration)."""
-        return self._where(chain, joint_positions)[0]
+        return self.position_and_notes(chain, joint_positions)[0]
 
-    def _where(self, chain: Chain, joint_positions: Dict[str, float]
-               ) -> Tuple[np.ndarray, List[str]]:
+    def position_and_notes(self, chain: Chain, joint_positions: Dict[str, float]
+                           ) -> Tuple[np.ndarray, List[str]]:
+        """
+        Return where ``chain`` is given these joint positions, and notes on missing joints.
+
+        Per joint: the joint position given; else the last command; else the middle of the
+        limits; clipped into the limits.
+        """
         q = np.array(chain.mid_configuration(), dtype=float)
         names = list(chain.joint_names)
         last = self._last_command_of(chain)
@@ -248,8 +271,14 @@ class RobotState:
                 return None
             return self._last_command[1].copy()
 
-    def _drag_reference(self, chain: Chain, start: np.ndarray,
-                        settings: NodeSettings) -> Optional[np.ndarray]:
+    def drag_reference(self, chain: Chain, start: np.ndarray,
+                       settings: NodeSettings) -> Optional[np.ndarray]:
+        """
+        Return the last command as the reference of a dragged goal, or None.
+
+        None when there is no last command of this chain, or when the arm (``start``) is
+        farther from it than an arm lags behind its commands: something else moved it.
+        """
         # While a goal is dragged the joint states lag behind the commands: the last command
         # is where the drag is. When the joint states are farther from it than an arm lags
         # (see continuity.moved_away), something else moved the robot.

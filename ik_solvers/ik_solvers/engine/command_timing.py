@@ -1,0 +1,140 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The timing of the engine's commands, from the controller's motion after the last command.
+
+A command is timed on the controller's cubic from the state the controller is in (the last
+command's motion, as modelled), and remembered, with that motion, once planned.
+"""
+
+import threading
+from typing import Callable, Optional, Tuple
+
+import numpy as np
+
+from .candidate import Candidate
+from .error_codes import ErrorCode
+from .judges.continuity import moved_away
+from .motion_plan import MotionPlan, plan_motion
+from .outcome import Command
+from .path_request import PathCommand
+from .refusal import Refusal
+from .robot_state import RobotState
+from .trajectory import command_duration, CommandedMotion, largest_joint_jump
+from ..exceptions import IKError
+from ..kinematics import Chain
+from ..paths.controller_spline import ControllerSpline
+
+__all__ = ['CommandTiming']
+
+# s: a command reaches the controller this long after it is planned, at most (publication
+# and the controller's update period); the controller's state then is checked too.
+_ARRIVAL_DELAY = 0.01
+# Share of the velocity and acceleration limits a single-point command plans with: the state
+# the controller is really in differs a little from the node's model of it.
+_SHARE_OF_LIMITS = 0.99
+
+
+class CommandTiming:
+    """Times commands from the controller's modelled motion and remembers the last one."""
+
+    def __init__(self, robot: RobotState, clock: Callable[[], float]) -> None:
+        """
+        Start with no motion known.
+
+        :param robot: The robot state, which keeps the last command.
+        :param clock: Seconds on a monotonic clock.
+        """
+        self._robot = robot
+        self._clock = clock
+        # Guards the controller's motion (the last command itself is the robot state's).
+        self._lock = threading.Lock()
+        # The controller's motion after the last command: its velocity starts the next one.
+        self._motion = CommandedMotion()
+
+    def plan_motion(self, candidate: Candidate) -> MotionPlan:
+        """Plan a one-shot command to ``candidate.q``: direct, routed, or refused."""
+        # A one-shot command may move far: swept-checked, routed around what is in the way
+        # (OMPL), or refused (engine/motion_plan.py). Its direct form is timed as a streamed
+        # command is, on the controller's cubic from its state.
+        last = self._robot.last_command()
+        under_way = None
+        if last is not None and last[0] == tuple(candidate.chain.joint_names):
+            under_way = last[1]
+        now = self._clock()
+        direct, spline, refusal = self._timed(candidate, now)
+        if refusal is not None:
+            return MotionPlan(refusal=refusal)
+        plan = plan_motion(candidate, direct=direct, last_command=under_way)
+        if plan.refusal is None:
+            if plan.path is not None:
+                spline = ControllerSpline(plan.path.times, plan.path.positions,
+                                          plan.path.velocities, plan.path.accelerations)
+            self._remember(candidate, spline, now)
+        return plan
+
+    def plan(self, candidate: Candidate) -> Tuple[Optional[Command], Optional[Refusal]]:
+        """Time the single-point command to ``candidate.q``; remember it unless refused."""
+        now = self._clock()
+        command, spline, refusal = self._timed(candidate, now)
+        if refusal is None:
+            self._remember(candidate, spline, now)
+        return command, refusal
+
+    def _timed(self, candidate: Candidate, now: float) -> Tuple[
+            Optional[Command], Optional[ControllerSpline], Optional[Refusal]]:
+        """Time the single-point command to ``candidate.q`` from the controller's state."""
+        settings, chain, q = candidate.settings, candidate.chain, candidate.q
+        with self._lock:
+            # The controller runs the node's last command (as modelled) until this one
+            # arrives, a little later than now; the joint states say where the arm is.
+            states = [self._motion.state(chain.joint_names, now + delay)
+                      for delay in (0.0, _ARRIVAL_DELAY)]
+        modelled, velocity = states[0]
+        if modelled is not None and largest_joint_jump(modelled, candidate.start) > moved_away(
+                settings):
+            # Something else moved the arm while the last command ran: the model is void.
+            states = [(None, np.zeros(chain.num_joints))]
+            modelled, velocity = states[0]
+        start = candidate.start if modelled is None else modelled
+        also = [(candidate.start, velocity)] + [state for state in states[1:]
+                                                if state[0] is not None]
+        # Timed on the controller's cubic from its state, so that every instant keeps the
+        # limits, not only the end (see engine/trajectory.py).
+        try:
+            duration = command_duration(
+                start, q, max_velocity=_SHARE_OF_LIMITS * settings.velocity_scale * np.asarray(
+                    chain.velocity_limits, dtype=float),
+                max_acceleration=np.full(chain.num_joints,
+                                         _SHARE_OF_LIMITS * settings.acceleration_limit),
+                lower=chain.lower, upper=chain.upper, start_velocity=velocity,
+                also_from=also, min_duration=settings.min_duration)
+            spline = ControllerSpline([duration], np.asarray(q, dtype=float)[None],
+                                      np.zeros((1, chain.num_joints)), start_positions=start,
+                                      start_velocities=velocity)
+        except (ValueError, IKError) as error:
+            return None, None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
+        return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
+                       duration), spline, None
+
+    def _remember(self, candidate: Candidate, spline: ControllerSpline, now: float) -> None:
+        """Make ``candidate.q`` the last command, played by the controller as ``spline``."""
+        self._robot.set_last_command(candidate.chain.joint_names, candidate.q)
+        with self._lock:
+            self._motion.record(candidate.chain.joint_names, spline, now)
+
+    def remember_command(self, chain: Chain, q: np.ndarray,
+                         command: Optional[PathCommand] = None) -> None:
+        """
+        Remember ``q`` as the last command of ``chain`` (and the controller's motion to it).
+
+        :param chain: The chain commanded.
+        :param q: (N,) the commanded configuration, rad or m.
+        :param command: The timed path that goes there, or None for a single point.
+        """
+        self._robot.set_last_command(chain.joint_names, q)
+        if command is not None:
+            with self._lock:
+                self._motion.record(chain.joint_names, ControllerSpline(
+                    command.times, command.positions, command.velocities,
+                    command.accelerations), self._clock())

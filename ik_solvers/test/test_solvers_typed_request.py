@@ -1,0 +1,97 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The typed request of a solve: Goal, SearchOptions, Status, and solve() over them."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from ik_solvers import (Goal, IKResult, InvalidSolverOptionError, InvalidTargetError,
+                        PreparedSolver, RobotModel, SearchOptions, solve, Status,
+                        UnknownSolverError)
+from ik_solvers.benchmarks.robots import bundled_urdf_directory
+
+
+@pytest.fixture(scope='module')
+def ur5_like():
+    urdf = (bundled_urdf_directory() / 'ur5_like.urdf').read_text(encoding='utf-8')
+    return RobotModel.from_urdf(urdf).chain('base_link', 'tool0')
+
+
+@pytest.mark.parametrize('fields', [
+    dict(mode='sideways'),
+    dict(position_tolerance=0.0),
+    dict(orientation_tolerance=math.nan),
+    dict(tip_axis=(0.0, 0.0, 0.0)),
+    dict(mode='axis', rotation_bounds=(0.1, 0.1, 0.1)),
+    dict(mode='none', orientation_fallback=True),
+    dict(position_bounds=(math.inf, math.inf, math.inf)),
+    dict(orientation_fallback=1),
+])
+def test_a_goal_is_checked_in_its_constructor(fields):
+    with pytest.raises(InvalidTargetError):
+        Goal(**fields)
+
+
+def test_a_goal_is_frozen_normalised_and_survives_a_replace():
+    goal = Goal(mode='axis', tip_axis=(0.0, 2.0, 0.0))
+    assert goal.tip_axis == (0.0, 1.0, 0.0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        goal.mode = 'full'
+    bounded = Goal(position_bounds=(1e-3, 1e-3, math.inf))
+    assert bounded.position_tolerance == math.inf  # the bounds replace the tolerance
+    assert dataclasses.replace(bounded, orientation_tolerance=1e-3).position_bounds == (
+        1e-3, 1e-3, math.inf)
+
+
+@pytest.mark.parametrize('fields, error', [
+    (dict(solver='newton'), UnknownSolverError),
+    (dict(timeout=-1.0), InvalidSolverOptionError),
+    (dict(polish_iterations=0), InvalidSolverOptionError),
+    (dict(max_attempts=True), InvalidSolverOptionError),
+    (dict(solver_options={'no_such_option': 1.0}), InvalidSolverOptionError),
+    (dict(solver_options={'orientation_weight': -1.0}), InvalidSolverOptionError),
+])
+def test_search_options_are_checked_in_their_constructor(fields, error):
+    with pytest.raises(error):
+        SearchOptions(**fields)
+
+
+def test_the_typed_request_gives_the_answer_of_the_keywords(ur5_like):
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        target = ur5_like.fk(ur5_like.random_configuration(rng))
+        seed = ur5_like.random_configuration(rng)
+        keywords = solve(ur5_like, target, seed=seed, solver='ccd', orientation_mode='axis',
+                         position_tolerance=1e-4, timeout=1.0, max_attempts=4,
+                         trust_region=2.0)
+        typed = solve(ur5_like, target, seed=seed,
+                      goal=Goal(mode='axis', position_tolerance=1e-4),
+                      options=SearchOptions(solver='ccd', timeout=1.0, max_attempts=4,
+                                            solver_options={'trust_region': 2.0}))
+        prepared = PreparedSolver(ur5_like, Goal(mode='axis', position_tolerance=1e-4),
+                                  SearchOptions(solver='ccd', timeout=1.0, max_attempts=4,
+                                                solver_options={'trust_region': 2.0}))
+        again = prepared.solve(target, seed)
+        for result in (typed, again):
+            assert isinstance(result, IKResult)
+            assert np.array_equal(result.q, keywords.q)
+            assert result.status is keywords.status
+            assert result.success == (result.status is Status.SUCCESS)
+
+
+def test_goal_keywords_beside_a_goal_are_refused(ur5_like):
+    target = ur5_like.fk(ur5_like.mid_configuration())
+    with pytest.raises(InvalidTargetError, match='position_tolerance'):
+        solve(ur5_like, target, goal=Goal(), position_tolerance=1e-3)
+    with pytest.raises(InvalidSolverOptionError, match='timeout'):
+        solve(ur5_like, target, options=SearchOptions(), timeout=0.01)
+
+
+def test_a_status_is_an_integer_and_its_name():
+    assert Status.SUCCESS == 0 and Status.SUCCESS == 'success'
+    assert Status.IN_COLLISION == 3 and str(Status.IN_COLLISION) == 'in_collision'
+    assert Status.TIMED_OUT != 'success' and '%s' % Status.CLOSEST_ORIENTATION == \
+        'closest_orientation'
