@@ -3,23 +3,15 @@
 """A description received whose chain is refused is answered as such, not as "no model yet"."""
 
 from pathlib import Path
-import threading
 
 from geometry_msgs.msg import PoseStamped
 from ik_solvers_interfaces.msg import ErrorCodes
 from ik_solvers_interfaces.srv import CartesianPath, SolveIK
 from rclpy.qos import QoSProfile, ReliabilityPolicy
+from test_node_cartesian_path import _call as _path_call
 from test_node_support import UR5, wait_until, WAIT
 
 PANDA = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_text()
-
-
-def _path_call(probe, request):
-    future = probe.paths.call_async(request)
-    done = threading.Event()
-    future.add_done_callback(lambda _: done.set())
-    assert done.wait(WAIT), 'no CartesianPath response within %g s' % WAIT
-    return future.result()
 
 
 def _solve_until_not_waiting(probe) -> SolveIK.Response:
