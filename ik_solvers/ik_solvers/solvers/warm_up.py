@@ -16,6 +16,7 @@ from typing import Iterable, Optional
 
 import numpy as np
 
+from .batch_kernels import BATCH_KERNELS
 from .closest_orientation import closest_orientation
 from .goal_options import goal_options
 from .layout import PER_CALL_SETTINGS, REPORT_SIZE, SETTINGS_SIZE
@@ -107,9 +108,16 @@ def _warm_each(solvers: Iterable[str]) -> None:
             chain = _TINY_CHAIN
             settings = _settings(time.perf_counter() + 60.0)
             target = chain.fk(chain.mid_configuration() + 0.1)
-            implementation.search(chain.arrays, target, settings,
-                                  implementation().pack_options(chain),
+            options = implementation().pack_options(chain)
+            implementation.search(chain.arrays, target, settings, options,
                                   chain.mid_configuration(), np.empty(REPORT_SIZE))
+            # solve_batch's loop over the same search: a batch must not compile on its first
+            # call either. The argument types are those solve_batch passes.
+            batch = BATCH_KERNELS.get(implementation.search)
+            if batch is not None:
+                batch(chain.arrays, np.ascontiguousarray(target[None]), settings.copy(), options,
+                      chain.mid_configuration()[None].copy(), np.zeros((1, REPORT_SIZE)), 0, 1,
+                      0.0)
             if not _WARM:  # the fallback, the approximate step and a path's walk are shared
                 closest_orientation(chain.arrays, target, settings, chain.mid_configuration(),
                                     np.empty(REPORT_SIZE))
