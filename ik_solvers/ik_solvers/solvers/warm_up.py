@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Compiling (or loading from the disk cache) each solver's search before it is first timed.
+Compiling (or loading from the disk cache) each solver's search and batch loop before use.
 
 numba compiles a function on its first call: seconds the first time ever, tens of milliseconds
 to load the cached machine code in a new process. Either would eat the first solve's deadline,
