@@ -44,8 +44,8 @@ class MapJob(NamedTuple):
     collision: Optional[Any] = None
     neighbour_rounds: int = 3
     neighbour_attempts: int = 2
-    adjacent_rounds: int = 3
-    passes: int = 3
+    adjacent_rounds: int = 2
+    passes: int = 2
 
 
 def solve_chunk(job: MapJob, number: int, centres: np.ndarray,
