@@ -34,6 +34,7 @@ class MapJob(NamedTuple):
     :ivar neighbour_rounds: rounds of the second pass (see :func:`solve_chunk`).
     :ivar neighbour_attempts: starts per pose in each round of the second pass.
     :ivar adjacent_rounds: rounds of the third pass (see :func:`solve_chunk`).
+    :ivar adjacent_attempts: starts per pose in each round of the third pass.
     :ivar passes: times the second and third passes run, while they find more.
     """
 
@@ -43,8 +44,9 @@ class MapJob(NamedTuple):
     seed: int
     collision: Optional[Any] = None
     neighbour_rounds: int = 3
-    neighbour_attempts: int = 2
+    neighbour_attempts: int = 1
     adjacent_rounds: int = 2
+    adjacent_attempts: int = 1
     passes: int = 2
 
 
@@ -159,7 +161,7 @@ def _neighbour_voxel_pass(job: MapJob, centres: np.ndarray, targets: np.ndarray,
     # Adjacent: sharing a face, an edge or a corner (sqrt(3) voxel edges, and some slack).
     adjacent = distance <= 1.8 * distance.min()
     order = np.argsort(distance, axis=1, kind='stable')
-    options = dict(job.options, max_attempts=job.neighbour_attempts)
+    options = dict(job.options, max_attempts=job.adjacent_attempts)
     for round_number in range(job.adjacent_rounds):
         voxel, orientation = np.nonzero(~success)
         if voxel.size == 0:
