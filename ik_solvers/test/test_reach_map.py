@@ -81,3 +81,26 @@ def test_the_command_writes_the_map_and_its_pictures(tmp_path, capsys):
         assert os.path.getsize(prefix + suffix) > 1000
     assert reach_main(['--robot', 'no_such_robot', '--output', output]) == 2
     assert 'ik_solvers_reach:' in capsys.readouterr().err
+
+
+def test_adjacent_voxels_seed_the_poses_a_voxel_missed(ur5):
+    from ik_solvers.reach.job import MapJob, solve_chunk
+    from ik_solvers.reach.orientations import super_fibonacci_rotations
+    # A 3 x 3 x 3 block of 5 cm voxels near the edge of the reach, 16 orientations each, with
+    # a small budget per pose so that the first two passes leave poses out.
+    edge = np.array([0.0, -0.75, 0.45])
+    offsets = np.stack(np.meshgrid(*[np.arange(-1, 2)] * 3, indexing='ij'), -1).reshape(-1, 3)
+    centres = edge + 0.05 * offsets
+    options = dict(solver='jacobian_transpose', orientation_mode='full',
+                   tip_axis=(0.0, 0.0, 1.0), position_tolerance=1e-5,
+                   orientation_tolerance=1e-5, max_attempts=2)
+    rotations = super_fibonacci_rotations(16)
+    without = MapJob(chain=ur5, rotations=rotations, options=options, seed=1,
+                     adjacent_rounds=0, passes=1)
+    alone, _ = solve_chunk(without, 0, centres, threads=1)
+    solved, manipulability = solve_chunk(without._replace(adjacent_rounds=3, passes=3), 0,
+                                         centres, threads=1)
+    # The same first passes, then more: never fewer solutions, and some more here.
+    assert np.all(solved >= alone)
+    assert solved.sum() > alone.sum()
+    assert np.all(manipulability[solved > 0] > 0.0)

@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """solve_batch: answers confirmed by the oracle, the same on one thread and two, bad input."""
 
+import json
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -87,3 +91,42 @@ def test_bad_targets_and_seeds_are_refused_with_their_index(ur5):
     seeds[4, 1] = np.nan
     with pytest.raises(InvalidSeedError, match='row 4'):
         solve_batch(ur5, targets, seeds)
+
+
+_WARM_UP_CHECK = """
+import json
+from ik_solvers.kinematics.jit import JIT_ENABLED
+from ik_solvers.solvers import SOLVERS, warm_up
+from ik_solvers.solvers.batch_kernels import BATCH_KERNELS
+import ik_solvers.benchmarks.robots as robots
+from ik_solvers.kinematics import RobotModel
+from ik_solvers.solvers.batch import solve_batch
+import numpy as np
+if not JIT_ENABLED:
+    print('no-jit')
+    raise SystemExit(0)
+before = {k.py_func.__name__: len(k.signatures) for k in BATCH_KERNELS.values()}
+warm_up()
+after = {k.py_func.__name__: len(k.signatures) for k in BATCH_KERNELS.values()}
+robot = robots.load_robot('ur5_like')
+chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
+generator = np.random.default_rng(3)
+targets = chain.fk_batch(np.array([chain.random_configuration(generator) for _ in range(80)]))
+for solver in SOLVERS:
+    solve_batch(chain, targets, threads=2, solver=solver, max_attempts=2)
+used = {k.py_func.__name__: len(k.signatures) for k in BATCH_KERNELS.values()}
+print(json.dumps([sorted(before.values()), sorted(after.values()), after == used]))
+"""
+
+
+def test_warm_up_compiles_every_batch_loop_with_the_types_a_batch_uses():
+    # A fresh process: in this one earlier tests may already have compiled the loops.
+    done = subprocess.run([sys.executable, '-c', _WARM_UP_CHECK], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    if done.stdout.strip() == 'no-jit':
+        pytest.skip('numba JIT disabled: nothing is compiled')
+    before, after, same = json.loads(done.stdout.strip().splitlines()[-1])
+    assert before == [0, 0, 0, 0]  # nothing compiled before warm_up()
+    assert after == [1, 1, 1, 1]  # one signature per loop after it
+    assert same  # solve_batch used exactly those: no new compilation

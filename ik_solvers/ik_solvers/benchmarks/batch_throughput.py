@@ -15,6 +15,7 @@ running at once; targets per CPU second is the cost of one target, whatever the 
 """
 
 import argparse
+import os
 import sys
 import time
 from typing import List, Optional
@@ -87,14 +88,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         _row(rows, name, 'loop over solve()', count,
              _verified(chain, targets, loop_q, loop_claimed), loop_wall,
              time.process_time() - cpu)
+        loop_cpu_rate = rows[-1][8]
 
-        batch_rate = {}
+        batch_rate, batch_cpu_rate = {}, {}
         for threads in (1, 2):
             wall, cpu = time.perf_counter(), time.process_time()
             result = solve_batch(chain, targets, seeds, solver=options.solver,
                                  max_attempts=options.max_attempts, threads=threads)
             elapsed = time.perf_counter() - wall
             batch_rate[threads] = count / elapsed
+            batch_cpu_rate[threads] = count / (time.process_time() - cpu)
             _row(rows, name, 'solve_batch, %d thread%s' % (threads, 's' if threads > 1 else ''),
                  count, _verified(chain, targets, result.q, result.success), elapsed,
                  time.process_time() - cpu)
@@ -122,6 +125,13 @@ def main(argv: Optional[List[str]] = None) -> int:
               % (name, batch_rate[2] / loop_rate, batch_rate[2] / batch_rate[1],
                  '' if rtb_rate is None else '; batch / ik_LM loop: %.1fx'
                  % (batch_rate[2] / rtb_rate)), flush=True)
+        # On a shared machine the wall-clock ratios above depend on the other processes; per
+        # CPU second they do not. Two threads at best halve the wall time of one.
+        print('%-12s per CPU second: batch / solve() loop: %.2fx; batch / ik_LM loop: %s; '
+              'batch CPU per target, 2 threads / 1 thread: %.2f; load average %.1f'
+              % (name, batch_cpu_rate[2] / loop_cpu_rate,
+                 '-' if rtb_rate is None else '%.2fx' % (batch_cpu_rate[2] / rows[-1][8]),
+                 batch_cpu_rate[1] / batch_cpu_rate[2], os.getloadavg()[0]), flush=True)
     return 0
 
 

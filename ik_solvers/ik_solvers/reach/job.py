@@ -33,6 +33,9 @@ class MapJob(NamedTuple):
     :ivar collision: an exact collision check, or None (local maps only).
     :ivar neighbour_rounds: rounds of the second pass (see :func:`solve_chunk`).
     :ivar neighbour_attempts: starts per pose in each round of the second pass.
+    :ivar adjacent_rounds: rounds of the third pass (see :func:`solve_chunk`).
+    :ivar adjacent_attempts: starts per pose in each round of the third pass.
+    :ivar passes: times the second and third passes run, while they find more.
     """
 
     chain: Any
@@ -41,7 +44,10 @@ class MapJob(NamedTuple):
     seed: int
     collision: Optional[Any] = None
     neighbour_rounds: int = 3
-    neighbour_attempts: int = 2
+    neighbour_attempts: int = 1
+    adjacent_rounds: int = 2
+    adjacent_attempts: int = 1
+    passes: int = 2
 
 
 def solve_chunk(job: MapJob, number: int, centres: np.ndarray,
@@ -55,8 +61,13 @@ def solve_chunk(job: MapJob, number: int, centres: np.ndarray,
     second pass then starts each pose still unsolved, at a voxel where some orientation was
     solved, from the solution of the nearest solved orientation of the same voxel (a few
     starts), in up to ``neighbour_rounds`` rounds, each from the next nearest: a solution of a
-    near orientation is a far better start than a random configuration. The second pass stays
-    within the voxel, so a voxel's values do not depend on how the grid is cut into chunks.
+    near orientation is a far better start than a random configuration. A third pass starts
+    each pose still unsolved from the same orientation's solution at the nearest adjacent
+    voxel of the chunk (sharing a face, edge or corner), in up to ``adjacent_rounds`` rounds.
+    The second and third passes run again, up to ``passes`` times, while they find more. The
+    third pass reads the chunk's other voxels: a voxel's values depend on how the grid is cut
+    into chunks, which is fixed by ``chunk_voxels``, so a map is the same locally and on a
+    cluster.
 
     :param job: the map's shared part.
     :param number: the chunk's number (it seeds the chunk's random seeds).
@@ -82,7 +93,16 @@ def solve_chunk(job: MapJob, number: int, centres: np.ndarray,
                          **job.options)
     success = result.success.reshape(voxels, orientations)
     answers = result.q.reshape(voxels, orientations, -1)
-    _second_pass(job, targets.reshape(voxels, orientations, 4, 4), success, answers, threads)
+    targets = targets.reshape(voxels, orientations, 4, 4)
+    if job.options['orientation_mode'] != 'none':
+        _probe_empty_voxels(job, targets, success, answers,
+                            dict(job.options, max_attempts=job.neighbour_attempts), threads)
+    for _ in range(job.passes):
+        found = success.sum()
+        _second_pass(job, targets, success, answers, threads)
+        _neighbour_voxel_pass(job, centres, targets, success, answers, threads)
+        if success.sum() == found:
+            break
     solved = success.sum(axis=1).astype(np.int32)
     values = np.zeros((voxels, orientations))
     if success.any():
@@ -106,7 +126,6 @@ def _second_pass(job: MapJob, targets: np.ndarray, success: np.ndarray, answers:
     np.fill_diagonal(traces, -np.inf)
     order = np.argsort(-traces, axis=1, kind='stable')[:, :count - 1]
     options = dict(job.options, max_attempts=job.neighbour_attempts)
-    _probe_empty_voxels(job, targets, success, answers, options, threads)
     for round_number in range(job.neighbour_rounds):
         open_poses = ~success & success.any(axis=1)[:, None]
         voxel, orientation = np.nonzero(open_poses)
@@ -130,11 +149,43 @@ def _second_pass(job: MapJob, targets: np.ndarray, success: np.ndarray, answers:
         answers[voxel[won], orientation[won]] = result.q[won]
 
 
+def _neighbour_voxel_pass(job: MapJob, centres: np.ndarray, targets: np.ndarray,
+                          success: np.ndarray, answers: np.ndarray,
+                          threads: Optional[int]) -> None:
+    """Start unsolved poses from the same orientation's answer at an adjacent voxel."""
+    voxels = centres.shape[0]
+    if voxels < 2 or job.adjacent_rounds < 1:
+        return
+    distance = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(distance, np.inf)
+    # Adjacent: sharing a face, an edge or a corner (sqrt(3) voxel edges, and some slack).
+    adjacent = distance <= 1.8 * distance.min()
+    order = np.argsort(distance, axis=1, kind='stable')
+    options = dict(job.options, max_attempts=job.adjacent_attempts)
+    for round_number in range(job.adjacent_rounds):
+        voxel, orientation = np.nonzero(~success)
+        if voxel.size == 0:
+            return
+        # For each open pose, the voxels in order of distance that solved its orientation.
+        usable = (success[order[voxel], orientation[:, None]]
+                  & adjacent[voxel[:, None], order[voxel]])
+        rank = np.cumsum(usable, axis=1)
+        has = rank[:, -1] > round_number
+        voxel, orientation = voxel[has], orientation[has]
+        if voxel.size == 0:
+            return
+        source = order[voxel, np.argmax(rank[has] > round_number, axis=1)]
+        result = solve_batch(job.chain, targets[voxel, orientation],
+                             answers[source, orientation], collision=job.collision,
+                             threads=threads, **options)
+        won = result.success
+        success[voxel[won], orientation[won]] = True
+        answers[voxel[won], orientation[won]] = result.q[won]
+
+
 def _probe_empty_voxels(job: MapJob, targets: np.ndarray, success: np.ndarray,
                         answers: np.ndarray, options: dict, threads: Optional[int]) -> None:
     """At voxels with nothing solved, start every orientation from a position-only answer."""
-    if job.options['orientation_mode'] == 'none':
-        return
     voxel = np.flatnonzero(~success.any(axis=1))
     if voxel.size == 0:
         return

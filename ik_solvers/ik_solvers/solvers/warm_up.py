@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Compiling (or loading from the disk cache) each solver's search before it is first timed.
+Compiling (or loading from the disk cache) each solver's search and batch loop before use.
 
 numba compiles a function on its first call: seconds the first time ever, tens of milliseconds
 to load the cached machine code in a new process. Either would eat the first solve's deadline,
@@ -16,9 +16,10 @@ from typing import Iterable, Optional
 
 import numpy as np
 
+from ._core.batch_kernels import BATCH_KERNELS
 from ._core.closest_orientation import closest_orientation
 from ._core.approach_kernel import approach_search
-from ._core.pack import new_report, pack
+from ._core.pack import new_report, new_reports, pack
 from .request import Goal
 from .registry import SOLVERS, solver_class
 from ._core.nearest_turn import nearest_turn
@@ -104,9 +105,16 @@ def _warm_each(solvers: Iterable[str]) -> None:
             chain = _TINY_CHAIN
             settings = _settings(implementation, time.perf_counter() + 60.0)
             target = chain.fk(chain.mid_configuration() + 0.1)
-            implementation.search(chain.arrays, target, settings,
-                                  implementation().pack_options(chain),
+            options = implementation().pack_options(chain)
+            implementation.search(chain.arrays, target, settings, options,
                                   chain.mid_configuration(), new_report())
+            # solve_batch's loop over the same search: a batch must not compile on its first
+            # call either. The argument types are those solve_batch passes.
+            batch = BATCH_KERNELS.get(implementation.search)
+            if batch is not None:
+                batch(chain.arrays, np.ascontiguousarray(target[None]), settings.copy(), options,
+                      chain.mid_configuration()[None].copy(), new_reports(1), 0, 1,
+                      0.0)
             if not _WARM:  # the fallback, the approximate step and a path's walk are shared
                 closest_orientation(chain.arrays, target, settings, chain.mid_configuration(),
                                     new_report())
