@@ -26,7 +26,7 @@ from .outcome import Command
 from .path_request import PathCommand
 from .refusal import Refusal
 from .routing import route
-from ..collision.sweep import SweptCheck
+from ..collision.sweep import SweptCheck, SweptContact
 from ..exceptions import IKError
 from ..paths import time_parametrize, trajectory_limits
 
@@ -78,14 +78,14 @@ def plan_motion(candidate: Candidate, *, direct: Command,
     refused = ('%s; no collision-free route found within %g s: nothing commanded'
                % (contact.describe(), routing_budget))
     if candidate.collision.check(start, stop_at_first=True).colliding:
-        return _refused('%s (the arm starts in contact)' % refused)
+        return _refused('%s (the arm starts in contact)' % refused, contact)
     try:
         positions = route(sweep, start, goal, lower=chain.lower, upper=chain.upper,
                           budget=routing_budget)
     except IKError as error:
-        return _refused('%s; planning failed: %s' % (contact.describe(), error))
+        return _refused('%s; planning failed: %s' % (contact.describe(), error), contact)
     if positions is None:
-        return _refused(refused)
+        return _refused(refused, contact)
     try:
         limits = trajectory_limits(
             chain, default_acceleration=settings.acceleration_limit,
@@ -100,7 +100,7 @@ def plan_motion(candidate: Candidate, *, direct: Command,
     played = np.vstack((start, timed.positions))
     again = sweep.check_path(played)
     if again is not None:
-        return _refused('%s; the route as timed: %s' % (refused, again.describe()))
+        return _refused('%s; the route as timed: %s' % (refused, again.describe()), contact)
     path = PathCommand(tuple(chain.joint_names), timed.times, timed.positions,
                        timed.velocities, timed.accelerations)
     return MotionPlan(path=path, note=(
@@ -108,6 +108,7 @@ def plan_motion(candidate: Candidate, *, direct: Command,
         % (contact.report.describe(), timed.positions.shape[0], timed.duration)))
 
 
-def _refused(message: str) -> MotionPlan:
+def _refused(message: str, contact: SweptContact) -> MotionPlan:
+    # The contact of the straight motion: the pair a caller can act on (move the obstacle).
     return MotionPlan(refusal=Refusal(ErrorCode.IN_COLLISION, message,
-                                      log_kind=MOTION_IN_COLLISION))
+                                      log_kind=MOTION_IN_COLLISION, contact=contact))

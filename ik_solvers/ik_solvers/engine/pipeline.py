@@ -44,7 +44,7 @@ from .refusal import Refusal, refusal_for
 from .robot_state import RobotState
 from .settings import NodeSettings
 from .judges.continuity import moved_away
-from .trajectory import command_duration, CommandedMotion, largest_joint_jump
+from .trajectory import command_duration, CommandedMotion, largest_joint_jump, PendingCommands
 from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
 from ..paths.controller_spline import ControllerSpline
@@ -87,7 +87,11 @@ class IKEngine(RobotState):
         super().__init__(external_lookup=external_lookup, clock=clock, collisions=collisions)
         self._clock = clock
         # The controller's motion after the last command: its velocity starts the next one.
+        # ``_motion`` counts a command from when it is planned; ``_sent`` from when it is sent
+        # (at_publication), which is when the controller really starts it.
         self._motion = CommandedMotion()
+        self._sent = CommandedMotion()
+        self._pending = PendingCommands()
         self._judges = tuple(judges)
         self._fallbacks = tuple(fallbacks)
         self._checks = checks if checks is not None else InputChecks()
@@ -207,6 +211,9 @@ class IKEngine(RobotState):
                 spline = ControllerSpline(plan.path.times, plan.path.positions,
                                           plan.path.velocities, plan.path.accelerations)
             self._remember(candidate, spline, now)
+            # A direct command is timed again when it is sent; a route starts then.
+            self._pending.put(plan.command or plan.path, candidate if plan.path is None
+                              else None, spline)
         return plan
 
     def _judge(self, candidate: Candidate) -> Tuple[Candidate, Optional[Refusal]]:
@@ -227,16 +234,51 @@ class IKEngine(RobotState):
         command, spline, refusal = self._timed(candidate, now)
         if refusal is None:
             self._remember(candidate, spline, now)
+            self._pending.put(command, candidate, spline)
         return command, refusal
 
-    def _timed(self, candidate: Candidate, now: float) -> Tuple[
+    def at_publication(self, command: Any, now: Optional[float] = None) -> Any:
+        """
+        Time a planned command again from the controller's state when it is sent; note it sent.
+
+        A command is planned from the node's model of the running command at the time it is
+        planned, but the controller starts it when it arrives, from its state then (position
+        and velocity). Between the two lie the publish-time checks, and under load the worker
+        may wait; a command planned early and sent late would start from another state than it
+        was timed from. Called just before sending (under the publication lock), this times a
+        single-point command again from the motion of the last command *sent*, at ``now`` and
+        a little later; a multi-point command is noted as starting now.
+
+        :param command: A :class:`.outcome.Command` or :class:`.path_request.PathCommand`
+            this engine planned (any other is returned as it is).
+        :param now: s on the engine's clock; its clock when None.
+        :returns: The command to send (a single-point one with its duration from the state
+            now), or None when no duration keeps the limits from that state (send nothing).
+        """
+        now = self._clock() if now is None else now
+        entry = self._pending.pop(command)
+        if entry is None:
+            return command
+        candidate, spline = entry
+        if candidate is not None:
+            command, spline, refusal = self._timed(candidate, now, motion=self._sent)
+            if refusal is not None:
+                return None
+            self._remember(candidate, spline, now)
+        with self._lock:
+            self._sent.record(command.joint_names, spline, now)
+        return command
+
+    def _timed(self, candidate: Candidate, now: float,
+               motion: Optional[CommandedMotion] = None) -> Tuple[
             Optional[Command], Optional[ControllerSpline], Optional[Refusal]]:
         """Time the single-point command to ``candidate.q`` from the controller's state."""
         settings, chain, q = candidate.settings, candidate.chain, candidate.q
+        motion = self._motion if motion is None else motion
         with self._lock:
             # The controller runs the node's last command (as modelled) until this one
             # arrives, a little later than now; the joint states say where the arm is.
-            states = [self._motion.state(chain.joint_names, now + delay)
+            states = [motion.state(chain.joint_names, now + delay)
                       for delay in (0.0, _ARRIVAL_DELAY)]
         modelled, velocity = states[0]
         if modelled is not None and largest_joint_jump(modelled, candidate.start) > moved_away(
@@ -326,9 +368,10 @@ class _PathWorld:
         with self._engine._lock:
             self._engine._last_command = (tuple(chain.joint_names), np.array(q, dtype=float))
             if command is not None:
-                self._engine._motion.record(chain.joint_names, ControllerSpline(
-                    command.times, command.positions, command.velocities,
-                    command.accelerations), self._engine._clock())
+                spline = ControllerSpline(command.times, command.positions,
+                                          command.velocities, command.accelerations)
+                self._engine._motion.record(chain.joint_names, spline, self._engine._clock())
+                self._engine._pending.put(command, None, spline)  # it starts when it is sent
 
 
 def _accepted_message(candidate: Candidate) -> str:
@@ -354,5 +397,6 @@ def _outcome(candidate: Candidate, refusal: Optional[Refusal], plan: MotionPlan,
     if refusal.code == ErrorCode.EXECUTION_FAILED:
         # The solution itself was fine: the answer says so, and why it was not sent.
         return IKOutcome(refusal.code, '%s; but %s' % (accepted, refusal.message),
-                         log_kind=refusal.log_kind, **known)
-    return IKOutcome(refusal.code, refusal.message, log_kind=refusal.log_kind, **known)
+                         log_kind=refusal.log_kind, motion_contact=refusal.contact, **known)
+    return IKOutcome(refusal.code, refusal.message, log_kind=refusal.log_kind,
+                     motion_contact=refusal.contact, **known)

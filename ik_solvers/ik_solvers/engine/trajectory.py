@@ -18,14 +18,17 @@ node's previous command, still running, sets its velocity; :class:`CommandedMoti
 keeps the velocity, acceleration and position limits.
 """
 
+import collections
 import math
-from typing import Optional, Sequence, Tuple
+import threading
+from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..paths.controller_spline import ControllerSpline, limit_excess
 
-__all__ = ['CommandedMotion', 'command_duration', 'largest_joint_jump', 'trajectory_duration']
+__all__ = ['CommandedMotion', 'command_duration', 'largest_joint_jump', 'PendingCommands',
+           'trajectory_duration']
 
 # Each try of command_duration is this much longer than the one before, at most this often: a
 # moving start may need a longer motion to turn round within the acceleration limit.
@@ -205,3 +208,43 @@ class CommandedMotion:
             return None, np.zeros(len(joint_names))
         position, velocity, _ = self._spline.state_at(elapsed)
         return position, velocity
+
+
+class PendingCommands:
+    """
+    Commands planned and not yet sent, each with what is needed to time it again when sent.
+
+    Thread-safe. Keeps the newest :data:`PENDING_KEPT`: a command refused at publication is
+    never asked for again, and must not be kept for ever.
+    """
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._lock = threading.Lock()
+        self._entries: 'collections.OrderedDict[int, tuple]' = collections.OrderedDict()
+
+    def put(self, command: Any, candidate: Any, spline: ControllerSpline) -> None:
+        """
+        Note a planned command.
+
+        :param command: The command object (compared by identity).
+        :param candidate: What it was timed from, to time it again; None for a multi-point
+            command, which is sent as timed.
+        :param spline: The controller's spline of it.
+        """
+        with self._lock:
+            self._entries[id(command)] = (command, candidate, spline)
+            while len(self._entries) > PENDING_KEPT:
+                self._entries.popitem(last=False)
+
+    def pop(self, command: Any) -> Optional[Tuple[Any, ControllerSpline]]:
+        """Return ``(candidate, spline)`` of a planned command and forget it; None if unknown."""
+        with self._lock:
+            entry = self._entries.pop(id(command), None)
+        if entry is None or entry[0] is not command:
+            return None
+        return entry[1], entry[2]
+
+
+#: Planned commands kept for their publication at most.
+PENDING_KEPT = 16

@@ -198,7 +198,12 @@ class IKNode(Node):
         if self._goal.done(target, stage, outcome, time.monotonic()):
             outcome = final_outcome(outcome, stage)
         elif not outcome.commanded:
-            return  # the next stage follows; this answer is no news
+            # The next stage follows; this answer is no news on the status topic, but the log
+            # says why the stage did not reach the goal.
+            self.get_logger().info('held goal, %s stage (attempt %d) did not command: %s (%s)'
+                                   % (stage, attempt + 1, outcome.message.splitlines()[0],
+                                      outcome.error_code.name))
+            return
         self._output(outcome, settings, 'target_pose')
 
     def _other_seed(self, settings, attempt: int):
