@@ -16,7 +16,7 @@ refusal names the pair in contact.
 
 from dataclasses import dataclass
 import math
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -51,7 +51,9 @@ class MotionPlan:
 
 def plan_motion(candidate: Candidate, *, direct: Command,
                 routing_budget: float = ROUTING_BUDGET,
-                last_command: Optional[np.ndarray] = None) -> MotionPlan:
+                last_command: Optional[np.ndarray] = None,
+                route_around: bool = True,
+                other_goals: Sequence[np.ndarray] = ()) -> MotionPlan:
     """
     Plan the motion from ``candidate.start`` to ``candidate.q``.
 
@@ -61,6 +63,10 @@ def plan_motion(candidate: Candidate, *, direct: Command,
     :param last_command: (N,) the node's last command, when it may still be under way: the arm
         is then somewhere between the joint states and it, and the straight motion from there
         is checked too.
+    :param route_around: False: refuse a straight motion that collides without asking OMPL
+        (the caller tries other solutions first).
+    :param other_goals: (N,) each, other accepted solutions of the same pose: a route may end
+        at any of them (the path's last point says which).
     :returns: The plan; never raises for a motion it cannot plan (the refusal says why).
     """
     settings, chain = candidate.settings, candidate.chain
@@ -75,13 +81,15 @@ def plan_motion(candidate: Candidate, *, direct: Command,
         contact = sweep.check_motion(last_command, goal)
     if contact is None:
         return MotionPlan(command=direct)
+    if not route_around:
+        return _refused('%s; not routed around' % contact.describe(), contact)
     refused = ('%s; no collision-free route found within %g s: nothing commanded'
                % (contact.describe(), routing_budget))
     if candidate.collision.check(start, stop_at_first=True).colliding:
         return _refused('%s (the arm starts in contact)' % refused, contact)
     try:
         positions = route(sweep, start, goal, lower=chain.lower, upper=chain.upper,
-                          budget=routing_budget)
+                          budget=routing_budget, other_goals=other_goals)
     except IKError as error:
         return _refused('%s; planning failed: %s' % (contact.describe(), error), contact)
     if positions is None:

@@ -37,6 +37,7 @@ from .goal_distance import check_goal_distance
 from .inputs import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
 from .motion_plan import MotionPlan, plan_motion
+from .other_solutions import other_solutions
 from .outcome import Command, IKOutcome, IKRequest
 from .path_pipeline import handle_path
 from .path_request import PathCommand, PathOutcome, PathRequest
@@ -188,11 +189,11 @@ class IKEngine(RobotState):
                 command, refusal = self._plan(candidate)
                 plan = MotionPlan(command=command)
             else:
-                plan = self._plan_motion(candidate)
+                candidate, plan = self._plan_motion(candidate)
                 refusal = plan.refusal
         return _outcome(candidate, refusal, plan, known)
 
-    def _plan_motion(self, candidate: Candidate) -> MotionPlan:
+    def _plan_motion(self, candidate: Candidate) -> Tuple[Candidate, MotionPlan]:
         # A one-shot command may move far: swept-checked, routed around what is in the way
         # (OMPL), or refused (engine/motion_plan.py). Its direct form is timed as a streamed
         # command is, on the controller's cubic from its state.
@@ -204,8 +205,32 @@ class IKEngine(RobotState):
         now = self._clock()
         direct, spline, refusal = self._timed(candidate, now)
         if refusal is not None:
-            return MotionPlan(refusal=refusal)
-        plan = plan_motion(candidate, direct=direct, last_command=under_way)
+            return candidate, MotionPlan(refusal=refusal)
+        plan = plan_motion(candidate, direct=direct, last_command=under_way, route_around=False)
+        if plan.refusal is not None and plan.refusal.contact is not None:
+            # Another branch of the arm's solutions may be one free straight motion away:
+            # cheaper and shorter than a route (engine/other_solutions.py).
+            others = other_solutions(candidate, self._solve, self._judges)
+            for other in others:
+                other_direct, other_spline, other_refusal = self._timed(other, now)
+                if other_refusal is not None:
+                    continue
+                other_plan = plan_motion(other, direct=other_direct, last_command=under_way,
+                                         route_around=False)
+                if other_plan.refusal is None:
+                    note = ('the straight motion to the first solution found collided (%s); '
+                            'another solution\'s is free' % plan.refusal.contact.report.describe())
+                    candidate, spline = other, other_spline
+                    plan = dataclasses.replace(other_plan, note=note)
+                    break
+            else:
+                # OMPL may end at any of the solutions: the one it reaches is commanded.
+                plan = plan_motion(candidate, direct=direct, last_command=under_way,
+                                   other_goals=[other.q for other in others])
+                if plan.path is not None:
+                    end = plan.path.positions[-1]
+                    candidate = min([candidate] + others, key=lambda each: float(
+                        np.max(np.abs(each.q - end))))
         if plan.refusal is None:
             if plan.path is not None:
                 spline = ControllerSpline(plan.path.times, plan.path.positions,
@@ -214,7 +239,7 @@ class IKEngine(RobotState):
             # A direct command is timed again when it is sent; a route starts then.
             self._pending.put(plan.command or plan.path, candidate if plan.path is None
                               else None, spline)
-        return plan
+        return candidate, plan
 
     def _judge(self, candidate: Candidate) -> Tuple[Candidate, Optional[Refusal]]:
         refusal = first_refusal(self._judges, candidate)
