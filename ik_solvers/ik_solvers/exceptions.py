@@ -17,6 +17,7 @@ __all__ = [
     'CollisionGeometryError',
     'SrdfError',
     'InvalidObstacleError',
+    'InvalidParameterError',
 ]
 
 
@@ -96,3 +97,7 @@ class SrdfError(IKError, ValueError):
 
 class InvalidObstacleError(IKError, ValueError):
     """An obstacle is refused: a non-finite pose, a non-positive size, an unknown id, too many."""
+
+
+class InvalidParameterError(IKError, ValueError):
+    """A node parameter given at start-up is of the wrong type or outside its range."""
