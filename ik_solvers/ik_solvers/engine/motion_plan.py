@@ -14,9 +14,10 @@ is; the command is then that multi-point trajectory. Otherwise nothing is comman
 refusal names the pair in contact.
 """
 
+import dataclasses
 from dataclasses import dataclass
 import math
-from typing import Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -29,8 +30,9 @@ from .routing import route
 from ..collision.sweep import SweptCheck, SweptContact
 from ..exceptions import IKError
 from ..paths import time_parametrize, trajectory_limits
+from ..paths.controller_spline import ControllerSpline
 
-__all__ = ['MOTION_IN_COLLISION', 'MotionPlan', 'ROUTING_BUDGET', 'plan_motion']
+__all__ = ['MOTION_IN_COLLISION', 'MotionPlan', 'plan_motion', 'plan_one_shot', 'ROUTING_BUDGET']
 
 #: s OMPL may plan a route (its simplifier as long again).
 ROUTING_BUDGET = 2.0
@@ -120,3 +122,54 @@ def _refused(message: str, contact: SweptContact) -> MotionPlan:
     # The contact of the straight motion: the pair a caller can act on (move the obstacle).
     return MotionPlan(refusal=Refusal(ErrorCode.IN_COLLISION, message,
                                       log_kind=MOTION_IN_COLLISION, contact=contact))
+
+
+#: ``timed(candidate) -> (command, spline, refusal)``: the single-point command straight to a
+#: candidate, timed on the controller's cubic, with its spline; or the refusal of its timing.
+Timed = Callable[[Candidate], Tuple[Optional[Command], Optional[ControllerSpline],
+                                    Optional[Refusal]]]
+
+
+def plan_one_shot(candidate: Candidate, *, timed: Timed, last_command: Optional[np.ndarray],
+                  others: Callable[[], List[Candidate]]
+                  ) -> Tuple[Candidate, MotionPlan, Optional[ControllerSpline]]:
+    """
+    Plan a one-shot command: straight, else straight to another solution, else around.
+
+    The straight motion to ``candidate`` first. When it collides, the other solutions of the
+    same pose (``others()``, nearest first; see :mod:`.other_solutions`): the first whose
+    straight motion is free is commanded instead, cheaper and shorter than a route. Otherwise
+    OMPL routes to the first solution or any other (the one it reaches is commanded).
+
+    :param candidate: An accepted, commanding one-shot candidate.
+    :param timed: Times the straight command to a candidate.
+    :param last_command: (N,) the node's last command, when it may still be under way.
+    :param others: Gives the other accepted solutions, asked only when needed.
+    :returns: ``(candidate commanded, plan, its controller spline)``; the spline is None
+        when the plan is a refusal.
+    """
+    direct, spline, refusal = timed(candidate)
+    if refusal is not None:
+        return candidate, MotionPlan(refusal=refusal), None
+    plan = plan_motion(candidate, direct=direct, last_command=last_command, route_around=False)
+    if plan.refusal is None or plan.refusal.contact is None:
+        return candidate, plan, spline
+    found = others()
+    for other in found:
+        other_direct, other_spline, other_refusal = timed(other)
+        if other_refusal is not None:
+            continue
+        other_plan = plan_motion(other, direct=other_direct, last_command=last_command,
+                                 route_around=False)
+        if other_plan.refusal is None:
+            note = ("the straight motion to the first solution found collided (%s); another "
+                    "solution's is free" % plan.refusal.contact.report.describe())
+            return other, dataclasses.replace(other_plan, note=note), other_spline
+    plan = plan_motion(candidate, direct=direct, last_command=last_command,
+                       other_goals=[other.q for other in found])
+    if plan.path is None:
+        return candidate, plan, spline
+    end = plan.path.positions[-1]
+    reached = min([candidate] + found, key=lambda each: float(np.max(np.abs(each.q - end))))
+    return reached, plan, ControllerSpline(plan.path.times, plan.path.positions,
+                                           plan.path.velocities, plan.path.accelerations)

@@ -36,7 +36,7 @@ from .frames import ExternalLookup
 from .goal_distance import check_goal_distance
 from .inputs import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
-from .motion_plan import MotionPlan, plan_motion
+from .motion_plan import MotionPlan, plan_one_shot
 from .other_solutions import other_solutions
 from .outcome import Command, IKOutcome, IKRequest
 from .path_pipeline import handle_path
@@ -203,38 +203,10 @@ class IKEngine(RobotState):
         if last is not None and last[0] == tuple(candidate.chain.joint_names):
             under_way = last[1]
         now = self._clock()
-        direct, spline, refusal = self._timed(candidate, now)
-        if refusal is not None:
-            return candidate, MotionPlan(refusal=refusal)
-        plan = plan_motion(candidate, direct=direct, last_command=under_way, route_around=False)
-        if plan.refusal is not None and plan.refusal.contact is not None:
-            # Another branch of the arm's solutions may be one free straight motion away:
-            # cheaper and shorter than a route (engine/other_solutions.py).
-            others = other_solutions(candidate, self._solve, self._judges)
-            for other in others:
-                other_direct, other_spline, other_refusal = self._timed(other, now)
-                if other_refusal is not None:
-                    continue
-                other_plan = plan_motion(other, direct=other_direct, last_command=under_way,
-                                         route_around=False)
-                if other_plan.refusal is None:
-                    note = ('the straight motion to the first solution found collided (%s); '
-                            'another solution\'s is free' % plan.refusal.contact.report.describe())
-                    candidate, spline = other, other_spline
-                    plan = dataclasses.replace(other_plan, note=note)
-                    break
-            else:
-                # OMPL may end at any of the solutions: the one it reaches is commanded.
-                plan = plan_motion(candidate, direct=direct, last_command=under_way,
-                                   other_goals=[other.q for other in others])
-                if plan.path is not None:
-                    end = plan.path.positions[-1]
-                    candidate = min([candidate] + others, key=lambda each: float(
-                        np.max(np.abs(each.q - end))))
+        candidate, plan, spline = plan_one_shot(
+            candidate, timed=lambda each: self._timed(each, now), last_command=under_way,
+            others=lambda: other_solutions(candidate, self._solve, self._judges))
         if plan.refusal is None:
-            if plan.path is not None:
-                spline = ControllerSpline(plan.path.times, plan.path.positions,
-                                          plan.path.velocities, plan.path.accelerations)
             self._remember(candidate, spline, now)
             # A direct command is timed again when it is sent; a route starts then.
             self._pending.put(plan.command or plan.path, candidate if plan.path is None
