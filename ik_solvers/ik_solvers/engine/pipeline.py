@@ -207,10 +207,11 @@ class IKEngine(RobotState):
             candidate, timed=lambda each: self._timed(each, now), last_command=under_way,
             others=lambda: other_solutions(candidate, self._solve, self._judges))
         if plan.refusal is None:
+            against = self._motion.current
             self._remember(candidate, spline, now)
             # A direct command is timed again when it is sent; a route starts then.
             self._pending.put(plan.command or plan.path, candidate if plan.path is None
-                              else None, spline)
+                              else None, spline, planned_at=now, against=against)
         return candidate, plan
 
     def _judge(self, candidate: Candidate) -> Tuple[Candidate, Optional[Refusal]]:
@@ -230,8 +231,9 @@ class IKEngine(RobotState):
         now = self._clock()
         command, spline, refusal = self._timed(candidate, now)
         if refusal is None:
+            against = self._motion.current
             self._remember(candidate, spline, now)
-            self._pending.put(command, candidate, spline)
+            self._pending.put(command, candidate, spline, planned_at=now, against=against)
         return command, refusal
 
     def at_publication(self, command: Any, now: Optional[float] = None) -> Any:
@@ -256,8 +258,11 @@ class IKEngine(RobotState):
         entry = self._pending.pop(command)
         if entry is None:
             return command
-        candidate, spline = entry
-        if candidate is not None:
+        candidate, spline, planned_at, against = entry
+        # Sent at once after the command it was timed against: its timing covers the state
+        # the controller is in (the arrival allowance is checked); else timed again.
+        timely = now - planned_at <= _ARRIVAL_DELAY / 2.0 and self._sent.current is against
+        if candidate is not None and not timely:
             command, spline, refusal = self._timed(candidate, now, motion=self._sent)
             if refusal is not None:
                 return None

@@ -193,6 +193,11 @@ class CommandedMotion:
         """
         self._names, self._spline, self._started = tuple(joint_names), spline, float(started)
 
+    @property
+    def current(self) -> Optional[ControllerSpline]:
+        """Return the spline of the command recorded last (None before any)."""
+        return self._spline
+
     def state(self, joint_names: Sequence[str],
               now: float) -> Tuple[Optional[np.ndarray], np.ndarray]:
         """
@@ -223,7 +228,8 @@ class PendingCommands:
         self._lock = threading.Lock()
         self._entries: 'collections.OrderedDict[int, tuple]' = collections.OrderedDict()
 
-    def put(self, command: Any, candidate: Any, spline: ControllerSpline) -> None:
+    def put(self, command: Any, candidate: Any, spline: ControllerSpline, *,
+            planned_at: float = -math.inf, against: Any = None) -> None:
         """
         Note a planned command.
 
@@ -231,19 +237,26 @@ class PendingCommands:
         :param candidate: What it was timed from, to time it again; None for a multi-point
             command, which is sent as timed.
         :param spline: The controller's spline of it.
+        :param planned_at: s, when it was timed.
+        :param against: The spline of the running command it was timed from (None: at rest).
         """
         with self._lock:
-            self._entries[id(command)] = (command, candidate, spline)
+            self._entries[id(command)] = (command, candidate, spline, planned_at, against)
             while len(self._entries) > PENDING_KEPT:
                 self._entries.popitem(last=False)
 
-    def pop(self, command: Any) -> Optional[Tuple[Any, ControllerSpline]]:
-        """Return ``(candidate, spline)`` of a planned command and forget it; None if unknown."""
+    def pop(self, command: Any) -> Optional[Tuple[Any, ControllerSpline, float, Any]]:
+        """
+        Forget a planned command and return what :meth:`put` noted of it.
+
+        :returns: ``(candidate, spline, planned_at, against)``, or None for a command not
+            noted (or no longer kept).
+        """
         with self._lock:
             entry = self._entries.pop(id(command), None)
         if entry is None or entry[0] is not command:
             return None
-        return entry[1], entry[2]
+        return entry[1:]
 
 
 #: Planned commands kept for their publication at most.
