@@ -25,6 +25,7 @@ __all__ = [
     'ProcessError',
     'BenchmarkSetupError',
     'AnchorUnavailableError',
+    'InvalidParameterError',
 ]
 
 
@@ -141,3 +142,7 @@ class ChainRefusedError(RobotModelError):
     The message names the base and tip links and why (a missing link, a base that is not an
     ancestor of the tip); the remedy is to set base_link and tip_link to links it has.
     """
+
+
+class InvalidParameterError(IKError, ValueError):
+    """A node parameter given at start-up is of the wrong type or outside its range."""

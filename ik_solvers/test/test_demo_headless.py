@@ -73,6 +73,12 @@ def test_a_short_drag_is_followed_and_far_goals_are_reported(tmp_path):
     assert lines.error_code == 0 and lines.fraction == 1.0, lines.message
     assert lines.points > 4 and len(lines.positions) > 1
     assert 'Straight lines: a 10 cm square' in text
+    # The limit columns: every command the node sent, replayed on the controller's splines
+    # (its values depend on when each command arrived; the benchmark reports them).
+    limits = result.limits
+    assert limits is not None and limits.judged >= summary.path_commands
+    assert limits.single_point >= 1 and limits.multi_point >= 1  # the square is one path
+    assert 'max velocity / limit' in text and 'max acceleration / limit' in text
     assert Path(result.lines_plot).read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
 
 

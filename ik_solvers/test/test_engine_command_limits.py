@@ -97,3 +97,43 @@ def test_bad_command_duration_options_are_refused(options):
     arguments.update(options)
     with pytest.raises(ValueError):
         command_duration([0.0], [1.0], **arguments)
+
+
+def test_a_command_sent_late_is_timed_from_the_state_the_controller_is_in_when_sent():
+    # The controller starts a command when it arrives, from its state then. A command planned
+    # just after the previous one started (the arm nearly at rest) and sent later, while the
+    # previous one moves fast the other way, must be timed from that later state.
+    from ik_solvers.engine.command_gate import send_checked
+    clock = _Clock()
+    engine = IKEngine(clock=clock)
+    chain = engine.load_description(UR5, '', 'tool0')
+    engine.update_joint_states(chain.joint_names, HOME)
+
+    def request(goal):
+        pose = chain.fk(goal)
+        return IKRequest(position=tuple(pose[:3, 3]), orientation=tuple(xyzw_quaternion(pose)),
+                         execute=True)
+
+    first = engine.handle(request(HOME + np.array([0.5, -0.3, 0.4, 0.5, -0.5, 0.6])), SETTINGS)
+    sent = []
+    first = send_checked(engine, first, SETTINGS, sent.append)
+    first_spline = _spline(HOME, np.zeros(chain.num_joints), sent[-1])
+    clock.now += 0.002
+    second = engine.handle(request(HOME + np.array([-0.1, 0.1, -0.1, -0.1, 0.1, -0.1])),
+                           SETTINGS)
+    assert second.command is not None, second.message
+    # Sent a third of the way through the first command, the arm then moving fast.
+    late = first.command.duration / 3.0
+    clock.now = 100.0 + late
+    start, velocity, _ = first_spline.state_at(late)
+    assert np.max(np.abs(velocity)) > 0.1
+    # As planned, from the state it was planned from, it would break a limit from this one.
+    assert not _excess(_spline(start, velocity, second.command), chain, SETTINGS).within(
+        slack=1e-9)
+    sent_second = send_checked(engine, second, SETTINGS, sent.append)
+    assert sent_second.command is not None and sent[-1] == sent_second.command
+    excess = _excess(_spline(start, velocity, sent[-1]), chain, SETTINGS)
+    assert excess.within(slack=1e-9), excess
+    # The arrival allowance: the state 10 ms later is covered as well.
+    start, velocity, _ = first_spline.state_at(late + 0.01)
+    assert _excess(_spline(start, velocity, sent[-1]), chain, SETTINGS).within(slack=1e-9)

@@ -15,7 +15,8 @@ It starts the ik_node in a process of its own on the bundled panda, publishes jo
   their timeout + 1 s (hangs), calls never answered, the valid calls that succeeded.
 - **burst**: concurrent valid SolveIK calls, all sent at once. Counted: answers by error code.
 - **stream**: targets along a small circle at a fixed rate; latency from publishing a target to
-  receiving the command solved from it.
+  receiving the command solved from it, and the node's resident memory sampled every second
+  (its slope in MB/min: ``--scenarios stream --stream-seconds 60`` measures a flat RSS).
 - **surfaces**: the obstacles, the SRDF, Cartesian paths and the parameter services fuzzed,
   interleaved with valid calls and with the description and SRDF changing meanwhile
   (:mod:`.surface_fuzz`).
@@ -33,6 +34,7 @@ import json
 import math
 from pathlib import Path
 import sys
+import threading
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -127,9 +129,48 @@ def run_burst(setup: StressSetup, client: StressClient, size: int) -> Dict[str, 
     return result
 
 
-def run_stream(setup: StressSetup, client: StressClient, seconds: float, rate: float
-               ) -> Dict[str, Any]:
-    """Stream targets at ``rate`` Hz; return target-to-command latencies of the commands."""
+def _rss_slope(samples: Sequence[tuple]) -> float:
+    """MB per minute of a least-squares line through ``(s, MB)`` samples after the first sixth."""
+    kept = samples[len(samples) // 6:]
+    if len(kept) < 3:
+        return math.nan
+    times, megabytes = np.array(kept, dtype=float).T
+    return float(np.polyfit(times - times[0], megabytes, 1)[0] * 60.0)
+
+
+def run_stream(setup: StressSetup, client: StressClient, seconds: float, rate: float,
+               node: Optional[IKNodeProcess] = None) -> Dict[str, Any]:
+    """
+    Stream targets at ``rate`` Hz; return target-to-command latencies of the commands.
+
+    With ``node``, its resident memory is sampled every second while the stream runs and the
+    slope of a line through the samples (the first sixth left out: start-up allocations) is
+    returned: a flat RSS has a slope near 0 MB/min.
+    """
+    samples: List[tuple] = []
+    stop = threading.Event()
+
+    def sample() -> None:
+        while node is not None and not stop.is_set():
+            samples.append((time.monotonic(), node.rss_megabytes()))
+            stop.wait(1.0)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        result = _stream(setup, client, seconds, rate)
+    finally:
+        stop.set()
+        sampler.join(timeout=5.0)
+    if node is not None and samples:
+        result.update(rss_mb_first=round(samples[0][1], 1), rss_mb_last=round(samples[-1][1], 1),
+                      rss_mb_max=round(max(mb for _, mb in samples), 1),
+                      rss_slope_mb_per_min=round(_rss_slope(samples), 3))
+    return result
+
+
+def _stream(setup: StressSetup, client: StressClient, seconds: float, rate: float
+            ) -> Dict[str, Any]:
     centre = setup.chain.fk(setup.home)
     sent: Dict[tuple, float] = {}
     first_command, first_status = len(client.commands), len(client.statuses)
@@ -289,7 +330,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 results[name] = run_burst(setup, client, arguments.burst)
             elif name == 'stream':
                 results[name] = run_stream(setup, client, arguments.stream_seconds,
-                                           arguments.rate)
+                                           arguments.rate, node)
             elif name == 'surfaces':
                 results[name] = run_surfaces(setup, client, node, arguments.surface_inputs,
                                              arguments.seed, arguments.output)

@@ -40,6 +40,8 @@ from .drag_driver import DemoError, DragDriver
 from .metrics import DragRecording, summarise, SolverSummary
 from .obstacle_segment import format_obstacle_summary, goal_across_obstacle, \
     ObstacleSummary, played_collisions
+from .played_limits import CommandLog, format_limits, node_limits, PlayedLimits, \
+    replay_limits
 from .plot import plot_drags
 from .processes import ProcessGroup
 from .report import format_header, format_row, LEGEND, ProgressLine
@@ -114,6 +116,8 @@ class DemoResult:
     obstacle: Optional[ObstacleSummary] = None
     #: Joint states played during the collision segment in collision, sampled every 1 ms.
     played_in_collision: int = 0
+    #: The node's commands replayed as the controller plays them: the worst against the limits.
+    limits: Optional[PlayedLimits] = None
 
 
 def reach_bound(chain: Chain) -> float:
@@ -207,6 +211,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                                 joint_names=chain.joint_names, command_topic=COMMAND_TOPIC,
                                 context=context)
             lines = StraightLineRun(driver, chain.joint_names)
+            command_log = CommandLog(driver, COMMAND_TOPIC)
             executor.add_node(driver)
             spinner.start()
             try:
@@ -272,6 +277,11 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 _say(stream, _lines_summary(line_recording, chain, start_pose, corners,
                                             options.square))
             group.check_alive()
+            velocity_scale, acceleration = node_limits(params_file)
+            start_states, commands = command_log.recorded()
+            limits = replay_limits(chain, start_states, commands, velocity_scale=velocity_scale,
+                                   acceleration=acceleration)
+            _say(stream, '\n' + format_limits(limits))
     finally:
         executor.shutdown()
         if spinner.is_alive():
@@ -291,7 +301,8 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                   'plane, played by the simulated executor' % (100 * options.square))
     return DemoResult(recordings, summaries, plot, time.monotonic() - started,
                       collisions=collisions, lines=line_recording, lines_plot=lines_plot,
-                      obstacle=obstacle, played_in_collision=played_in_collision)
+                      obstacle=obstacle, played_in_collision=played_in_collision,
+                      limits=limits)
 
 
 def _corner_points(start_pose: np.ndarray, corners: Sequence[np.ndarray]) -> np.ndarray:

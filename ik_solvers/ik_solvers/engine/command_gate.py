@@ -70,10 +70,18 @@ def send_checked(engine: Any, outcome: IKOutcome, settings: NodeSettings,
             joint_names = command.joint_names if command is not None else path.joint_names
             reason = _collision(engine, settings, joint_names, positions)
         if reason is None:
+            # Timed again from the controller's state now, when it starts (engine/pipeline.py).
+            sent = engine.at_publication(command if command is not None else path)
+            if sent is None:
+                engine.forget_command()
+                return dataclasses.replace(
+                    outcome, error_code=ErrorCode.EXECUTION_FAILED, command=None,
+                    path_command=None, message='%s; not commanded: no duration keeps the limits '
+                    'from the motion running when it was sent' % outcome.message)
             if command is not None:
-                send(command)
-            else:
-                send_path(path)
+                send(sent)
+                return outcome if sent == command else dataclasses.replace(outcome, command=sent)
+            send_path(sent)
             return outcome
     engine.forget_command()
     return dataclasses.replace(outcome, error_code=ErrorCode.IN_COLLISION, command=None,
@@ -101,7 +109,7 @@ def send_checked_path(engine: Any, outcome: PathOutcome, settings: NodeSettings,
         if checked:
             reason = _collision(engine, settings, command.joint_names, command.positions)
         if reason is None:
-            send(command)
+            send(engine.at_publication(command))  # the path starts now
             return outcome
     engine.forget_command()
     return dataclasses.replace(outcome, code=ErrorCode.IN_COLLISION, command=None,

@@ -8,19 +8,19 @@ command's motion, as modelled), and remembered, with that motion, once planned.
 """
 
 import threading
-from typing import Callable, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
 
 from .candidate import Candidate
 from .error_codes import ErrorCode
 from .judges.continuity import moved_away
-from .motion_plan import MotionPlan, plan_motion
+from .motion_plan import MotionPlan, plan_one_shot
 from .outcome import Command
 from .path_request import PathCommand
 from .refusal import Refusal
 from .robot_state import RobotState
-from .trajectory import command_duration, CommandedMotion, largest_joint_jump
+from .trajectory import command_duration, CommandedMotion, largest_joint_jump, PendingCommands
 from ..exceptions import IKError
 from ..kinematics import Chain
 from ..paths.controller_spline import ControllerSpline
@@ -50,10 +50,21 @@ class CommandTiming:
         # Guards the controller's motion (the last command itself is the robot state's).
         self._lock = threading.Lock()
         # The controller's motion after the last command: its velocity starts the next one.
+        # ``_motion`` counts a command from when it is planned; ``_sent`` from when it is sent
+        # (at_publication), which is when the controller really starts it.
         self._motion = CommandedMotion()
+        self._sent = CommandedMotion()
+        self._pending = PendingCommands()
 
-    def plan_motion(self, candidate: Candidate) -> MotionPlan:
-        """Plan a one-shot command to ``candidate.q``: direct, routed, or refused."""
+    def plan_motion(self, candidate: Candidate, *, others: Callable[[], List[Candidate]]
+                    ) -> Tuple[Candidate, MotionPlan]:
+        """
+        Plan a one-shot command to ``candidate.q``: straight, to another solution, or routed.
+
+        :param candidate: An accepted, commanding one-shot candidate.
+        :param others: Gives the pose's other accepted solutions, asked only when needed.
+        :returns: ``(candidate commanded, plan)``; the plan may be a refusal.
+        """
         # A one-shot command may move far: swept-checked, routed around what is in the way
         # (OMPL), or refused (engine/motion_plan.py). Its direct form is timed as a streamed
         # command is, on the controller's cubic from its state.
@@ -62,33 +73,75 @@ class CommandTiming:
         if last is not None and last[0] == tuple(candidate.chain.joint_names):
             under_way = last[1]
         now = self._clock()
-        direct, spline, refusal = self._timed(candidate, now)
-        if refusal is not None:
-            return MotionPlan(refusal=refusal)
-        plan = plan_motion(candidate, direct=direct, last_command=under_way)
+        candidate, plan, spline = plan_one_shot(
+            candidate, timed=lambda each: self._timed(each, now), last_command=under_way,
+            others=others)
         if plan.refusal is None:
-            if plan.path is not None:
-                spline = ControllerSpline(plan.path.times, plan.path.positions,
-                                          plan.path.velocities, plan.path.accelerations)
+            with self._lock:
+                against = self._motion.current
             self._remember(candidate, spline, now)
-        return plan
+            # A direct command is timed again when it is sent; a route starts then.
+            self._pending.put(plan.command or plan.path, candidate if plan.path is None
+                              else None, spline, planned_at=now, against=against)
+        return candidate, plan
 
     def plan(self, candidate: Candidate) -> Tuple[Optional[Command], Optional[Refusal]]:
         """Time the single-point command to ``candidate.q``; remember it unless refused."""
         now = self._clock()
         command, spline, refusal = self._timed(candidate, now)
         if refusal is None:
+            with self._lock:
+                against = self._motion.current
             self._remember(candidate, spline, now)
+            self._pending.put(command, candidate, spline, planned_at=now, against=against)
         return command, refusal
 
-    def _timed(self, candidate: Candidate, now: float) -> Tuple[
+    def at_publication(self, command: Any, now: Optional[float] = None) -> Any:
+        """
+        Time a planned command again from the controller's state when it is sent; note it sent.
+
+        A command is planned from the node's model of the running command at the time it is
+        planned, but the controller starts it when it arrives, from its state then (position
+        and velocity). Between the two lie the publish-time checks, and under load the worker
+        may wait; a command planned early and sent late would start from another state than it
+        was timed from. Called just before sending (under the publication lock), this times a
+        single-point command again from the motion of the last command *sent*, at ``now`` and
+        a little later; a multi-point command is noted as starting now.
+
+        :param command: A :class:`.outcome.Command` or :class:`.path_request.PathCommand`
+            planned here (any other is returned as it is).
+        :param now: s on the engine's clock; its clock when None.
+        :returns: The command to send (a single-point one with its duration from the state
+            now), or None when no duration keeps the limits from that state (send nothing).
+        """
+        now = self._clock() if now is None else now
+        entry = self._pending.pop(command)
+        if entry is None:
+            return command
+        candidate, spline, planned_at, against = entry
+        # Sent at once after the command it was timed against: its timing covers the state
+        # the controller is in (the arrival allowance is checked); else timed again.
+        with self._lock:
+            timely = now - planned_at <= _ARRIVAL_DELAY / 2.0 and self._sent.current is against
+        if candidate is not None and not timely:
+            command, spline, refusal = self._timed(candidate, now, motion=self._sent)
+            if refusal is not None:
+                return None
+            self._remember(candidate, spline, now)
+        with self._lock:
+            self._sent.record(command.joint_names, spline, now)
+        return command
+
+    def _timed(self, candidate: Candidate, now: float,
+               motion: Optional[CommandedMotion] = None) -> Tuple[
             Optional[Command], Optional[ControllerSpline], Optional[Refusal]]:
         """Time the single-point command to ``candidate.q`` from the controller's state."""
         settings, chain, q = candidate.settings, candidate.chain, candidate.q
+        motion = self._motion if motion is None else motion
         with self._lock:
             # The controller runs the node's last command (as modelled) until this one
             # arrives, a little later than now; the joint states say where the arm is.
-            states = [self._motion.state(chain.joint_names, now + delay)
+            states = [motion.state(chain.joint_names, now + delay)
                       for delay in (0.0, _ARRIVAL_DELAY)]
         modelled, velocity = states[0]
         if modelled is not None and largest_joint_jump(modelled, candidate.start) > moved_away(
@@ -134,7 +187,8 @@ class CommandTiming:
         """
         self._robot.set_last_command(chain.joint_names, q)
         if command is not None:
+            spline = ControllerSpline(command.times, command.positions, command.velocities,
+                                      command.accelerations)
             with self._lock:
-                self._motion.record(chain.joint_names, ControllerSpline(
-                    command.times, command.positions, command.velocities,
-                    command.accelerations), self._clock())
+                self._motion.record(chain.joint_names, spline, self._clock())
+            self._pending.put(command, None, spline)  # it starts when it is sent

@@ -14,9 +14,10 @@ is; the command is then that multi-point trajectory. Otherwise nothing is comman
 refusal names the pair in contact.
 """
 
+import dataclasses
 from dataclasses import dataclass
 import math
-from typing import Optional
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -26,11 +27,12 @@ from .outcome import Command
 from .path_request import PathCommand
 from .refusal import Refusal
 from .routing import route
-from ..collision.sweep import SweptCheck
+from ..collision.sweep import SweptCheck, SweptContact
 from ..exceptions import IKError
 from ..paths import time_parametrize, trajectory_limits
+from ..paths.controller_spline import ControllerSpline
 
-__all__ = ['MOTION_IN_COLLISION', 'MotionPlan', 'ROUTING_BUDGET', 'plan_motion']
+__all__ = ['MOTION_IN_COLLISION', 'MotionPlan', 'plan_motion', 'plan_one_shot', 'ROUTING_BUDGET']
 
 #: s OMPL may plan a route (its simplifier as long again).
 ROUTING_BUDGET = 2.0
@@ -51,7 +53,9 @@ class MotionPlan:
 
 def plan_motion(candidate: Candidate, *, direct: Command,
                 routing_budget: float = ROUTING_BUDGET,
-                last_command: Optional[np.ndarray] = None) -> MotionPlan:
+                last_command: Optional[np.ndarray] = None,
+                route_around: bool = True,
+                other_goals: Sequence[np.ndarray] = ()) -> MotionPlan:
     """
     Plan the motion from ``candidate.start`` to ``candidate.q``.
 
@@ -61,6 +65,10 @@ def plan_motion(candidate: Candidate, *, direct: Command,
     :param last_command: (N,) the node's last command, when it may still be under way: the arm
         is then somewhere between the joint states and it, and the straight motion from there
         is checked too.
+    :param route_around: False: refuse a straight motion that collides without asking OMPL
+        (the caller tries other solutions first).
+    :param other_goals: (N,) each, other accepted solutions of the same pose: a route may end
+        at any of them (the path's last point says which).
     :returns: The plan; never raises for a motion it cannot plan (the refusal says why).
     """
     settings, chain = candidate.settings, candidate.chain
@@ -75,17 +83,19 @@ def plan_motion(candidate: Candidate, *, direct: Command,
         contact = sweep.check_motion(last_command, goal)
     if contact is None:
         return MotionPlan(command=direct)
+    if not route_around:
+        return _refused('%s; not routed around' % contact.describe(), contact)
     refused = ('%s; no collision-free route found within %g s: nothing commanded'
                % (contact.describe(), routing_budget))
     if candidate.collision.check(start, stop_at_first=True).colliding:
-        return _refused('%s (the arm starts in contact)' % refused)
+        return _refused('%s (the arm starts in contact)' % refused, contact)
     try:
         positions = route(sweep, start, goal, lower=chain.lower, upper=chain.upper,
-                          budget=routing_budget)
+                          budget=routing_budget, other_goals=other_goals)
     except IKError as error:
-        return _refused('%s; planning failed: %s' % (contact.describe(), error))
+        return _refused('%s; planning failed: %s' % (contact.describe(), error), contact)
     if positions is None:
-        return _refused(refused)
+        return _refused(refused, contact)
     try:
         limits = trajectory_limits(
             chain, default_acceleration=settings.acceleration_limit,
@@ -100,7 +110,7 @@ def plan_motion(candidate: Candidate, *, direct: Command,
     played = np.vstack((start, timed.positions))
     again = sweep.check_path(played)
     if again is not None:
-        return _refused('%s; the route as timed: %s' % (refused, again.describe()))
+        return _refused('%s; the route as timed: %s' % (refused, again.describe()), contact)
     path = PathCommand(tuple(chain.joint_names), timed.times, timed.positions,
                        timed.velocities, timed.accelerations)
     return MotionPlan(path=path, note=(
@@ -108,6 +118,58 @@ def plan_motion(candidate: Candidate, *, direct: Command,
         % (contact.report.describe(), timed.positions.shape[0], timed.duration)))
 
 
-def _refused(message: str) -> MotionPlan:
+def _refused(message: str, contact: SweptContact) -> MotionPlan:
+    # The contact of the straight motion: the pair a caller can act on (move the obstacle).
     return MotionPlan(refusal=Refusal(ErrorCode.IN_COLLISION, message,
-                                      log_kind=MOTION_IN_COLLISION))
+                                      log_kind=MOTION_IN_COLLISION, contact=contact))
+
+
+#: ``timed(candidate) -> (command, spline, refusal)``: the single-point command straight to a
+#: candidate, timed on the controller's cubic, with its spline; or the refusal of its timing.
+Timed = Callable[[Candidate], Tuple[Optional[Command], Optional[ControllerSpline],
+                                    Optional[Refusal]]]
+
+
+def plan_one_shot(candidate: Candidate, *, timed: Timed, last_command: Optional[np.ndarray],
+                  others: Callable[[], List[Candidate]]
+                  ) -> Tuple[Candidate, MotionPlan, Optional[ControllerSpline]]:
+    """
+    Plan a one-shot command: straight, else straight to another solution, else around.
+
+    The straight motion to ``candidate`` first. When it collides, the other solutions of the
+    same pose (``others()``, nearest first; see :mod:`.other_solutions`): the first whose
+    straight motion is free is commanded instead, cheaper and shorter than a route. Otherwise
+    OMPL routes to the first solution or any other (the one it reaches is commanded).
+
+    :param candidate: An accepted, commanding one-shot candidate.
+    :param timed: Times the straight command to a candidate.
+    :param last_command: (N,) the node's last command, when it may still be under way.
+    :param others: Gives the other accepted solutions, asked only when needed.
+    :returns: ``(candidate commanded, plan, its controller spline)``; the spline is None
+        when the plan is a refusal.
+    """
+    direct, spline, refusal = timed(candidate)
+    if refusal is not None:
+        return candidate, MotionPlan(refusal=refusal), None
+    plan = plan_motion(candidate, direct=direct, last_command=last_command, route_around=False)
+    if plan.refusal is None or plan.refusal.contact is None:
+        return candidate, plan, spline
+    found = others()
+    for other in found:
+        other_direct, other_spline, other_refusal = timed(other)
+        if other_refusal is not None:
+            continue
+        other_plan = plan_motion(other, direct=other_direct, last_command=last_command,
+                                 route_around=False)
+        if other_plan.refusal is None:
+            note = ("the straight motion to the first solution found collided (%s); another "
+                    "solution's is free" % plan.refusal.contact.report.describe())
+            return other, dataclasses.replace(other_plan, note=note), other_spline
+    plan = plan_motion(candidate, direct=direct, last_command=last_command,
+                       other_goals=[other.q for other in found])
+    if plan.path is None:
+        return candidate, plan, spline
+    end = plan.path.positions[-1]
+    reached = min([candidate] + found, key=lambda each: float(np.max(np.abs(each.q - end))))
+    return reached, plan, ControllerSpline(plan.path.times, plan.path.positions,
+                                           plan.path.velocities, plan.path.accelerations)

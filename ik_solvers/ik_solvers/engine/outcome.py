@@ -115,6 +115,9 @@ class IKOutcome:
     reached: Optional[np.ndarray] = None
     #: The collision check of the answer.
     collision: CollisionVerdict = CollisionVerdict()
+    #: Where the motion to the answer first collides, when that is why nothing was commanded
+    #: (:class:`ik_solvers.collision.sweep.SweptContact`: its pair and configuration).
+    motion_contact: Optional[object] = None
 
     @property
     def commanded(self) -> bool:

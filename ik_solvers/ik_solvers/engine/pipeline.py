@@ -38,6 +38,7 @@ from .goal_distance import check_goal_distance
 from .inputs import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
 from .motion_plan import MotionPlan
+from .other_solutions import other_solutions
 from .outcome import IKOutcome, IKRequest
 from .path_pipeline import handle_path
 from .path_request import PathCommand, PathOutcome, PathRequest
@@ -244,9 +245,15 @@ class IKEngine:
                 command, refusal = self._commands.plan(candidate)
                 plan = MotionPlan(command=command)
             else:
-                plan = self._commands.plan_motion(candidate)
+                first = candidate
+                candidate, plan = self._commands.plan_motion(
+                    candidate, others=lambda: other_solutions(first, self._solve, self._judges))
                 refusal = plan.refusal
         return _outcome(candidate, refusal, plan, known)
+
+    def at_publication(self, command: Any, now: Optional[float] = None) -> Any:
+        """See :meth:`.command_timing.CommandTiming.at_publication`."""
+        return self._commands.at_publication(command, now)
 
     def _judge(self, candidate: Candidate) -> Tuple[Candidate, Optional[Refusal]]:
         refusal = first_refusal(self._judges, candidate)
@@ -329,5 +336,6 @@ def _outcome(candidate: Candidate, refusal: Optional[Refusal], plan: MotionPlan,
     if refusal.code == ErrorCode.EXECUTION_FAILED:
         # The solution itself was fine: the answer says so, and why it was not sent.
         return IKOutcome(refusal.code, '%s; but %s' % (accepted, refusal.message),
-                         log_kind=refusal.log_kind, **known)
-    return IKOutcome(refusal.code, refusal.message, log_kind=refusal.log_kind, **known)
+                         log_kind=refusal.log_kind, motion_contact=refusal.contact, **known)
+    return IKOutcome(refusal.code, refusal.message, log_kind=refusal.log_kind,
+                     motion_contact=refusal.contact, **known)

@@ -8,7 +8,7 @@ Why a request or a solution is refused: an error code and a message naming the r
 """
 
 from dataclasses import dataclass
-from typing import Tuple, Type
+from typing import Optional, Tuple, Type
 
 from .error_codes import ErrorCode
 from .frames import UnknownFrameError
@@ -34,6 +34,9 @@ class Refusal:
     message: str
     #: Names the throttled logger of the refusal when the code alone is too coarse.
     log_kind: str = ''
+    #: Where a motion (not its end) first collides: the pair in contact and the configuration
+    #: (:class:`ik_solvers.collision.sweep.SweptContact`); None for any other refusal.
+    contact: Optional[object] = None
 
 
 # Most specific first: the first class an error is an instance of gives its code.

@@ -45,17 +45,22 @@ def _ompl():
 
 def route(sweep: SweptCheck, start: Sequence[float], goal: Sequence[float], *,
           lower: Sequence[float], upper: Sequence[float],
-          budget: float) -> Optional[np.ndarray]:
+          budget: float, other_goals: Sequence[Sequence[float]] = ()) -> Optional[np.ndarray]:
     """
-    Plan a collision-free joint-space route from ``start`` to ``goal``.
+    Plan a collision-free joint-space route from ``start`` to ``goal`` (or another goal).
 
     :param sweep: The swept check (its model is the validity checker).
     :param start: (N,) where the motion starts, rad or m; assumed collision-free.
     :param goal: (N,) the goal; assumed collision-free and within the limits.
+    :param other_goals: (N,) each, other solutions of the same pose, as valid: OMPL stops at
+        whichever it reaches first (an arm whose elbow turns more than a full turn may start
+        on one side of its folded pose and the first solution lie on the other, out of reach
+        without a collision, while another solution lies on its side).
     :param lower: (N,) joint limits (``-inf`` for a continuous joint).
     :param upper: (N,) joint limits (``inf`` for a continuous joint).
     :param budget: s for OMPL's planner; its simplifier gets at most 0.3 s more.
-    :returns: (K, N) configurations from ``start`` to ``goal``, no joint moving more than
+    :returns: (K, N) configurations from ``start`` to one of the goals (its last row is that
+        goal, exactly as given), no joint moving more than
         :data:`DENSE_STEP` between two rows, every segment swept-checked at the full
         resolution; ``None`` when OMPL found no exact solution within the budget, or the one it
         found fails the full check.
@@ -64,8 +69,10 @@ def route(sweep: SweptCheck, start: Sequence[float], goal: Sequence[float], *,
     start = np.asarray(start, dtype=float)
     goal = np.asarray(goal, dtype=float)
     count = start.size
-    low = np.where(np.isfinite(lower), lower, np.minimum(start, goal) - _FREE_MARGIN)
-    high = np.where(np.isfinite(upper), upper, np.maximum(start, goal) + _FREE_MARGIN)
+    goals = [goal] + [np.asarray(other, dtype=float) for other in other_goals]
+    low = np.where(np.isfinite(lower), lower, np.minimum.reduce([start] + goals) - _FREE_MARGIN)
+    high = np.where(np.isfinite(upper), upper,
+                    np.maximum.reduce([start] + goals) + _FREE_MARGIN)
     # A start a hair outside its limits (joint states rounding) must not be refused by OMPL.
     low, high = np.minimum(low, start), np.maximum(high, start)
     space = base.RealVectorStateSpace(count)
@@ -102,11 +109,17 @@ def route(sweep: SweptCheck, start: Sequence[float], goal: Sequence[float], *,
     information.setMotionValidator(validator)
     information.setup()
     problem = base.ProblemDefinition(information)
-    begin, end = space.allocState(), space.allocState()
+    begin = space.allocState()
     for i in range(count):
         begin[i] = float(start[i])
-        end[i] = float(goal[i])
-    problem.setStartAndGoalStates(begin, end)
+    problem.addStartState(begin)
+    targets = base.GoalStates(information)
+    for row in goals:
+        end = space.allocState()
+        for i in range(count):
+            end[i] = float(row[i])
+        targets.addState(end)
+    problem.setGoal(targets)
     planner = geometric.RRTConnect(information)
     # Short edges: a long edge through joint space is mostly refused, after many checks.
     planner.setRange(_RANGE)
@@ -119,7 +132,9 @@ def route(sweep: SweptCheck, start: Sequence[float], goal: Sequence[float], *,
         path = problem.getSolutionPath()
         geometric.PathSimplifier(information).simplify(path, min(_SIMPLIFY_TIME, float(budget)))
         states = np.array([vector(path.getState(k)) for k in range(path.getStateCount())])
-    states[0], states[-1] = start, goal
+    # The goal reached, exactly as given (OMPL's copy of it may differ in the last bit).
+    states[0] = start
+    states[-1] = min(goals, key=lambda row: float(np.max(np.abs(row - states[-1]))))
     dense = _dense(states)
     return dense if sweep.check_path(dense) is None else None
 

@@ -18,14 +18,17 @@ node's previous command, still running, sets its velocity; :class:`CommandedMoti
 keeps the velocity, acceleration and position limits.
 """
 
+import collections
 import math
-from typing import Optional, Sequence, Tuple
+import threading
+from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..paths.controller_spline import ControllerSpline, limit_excess
 
-__all__ = ['CommandedMotion', 'command_duration', 'largest_joint_jump', 'trajectory_duration']
+__all__ = ['CommandedMotion', 'command_duration', 'largest_joint_jump', 'PendingCommands',
+           'trajectory_duration']
 
 # Each try of command_duration is this much longer than the one before, at most this often: a
 # moving start may need a longer motion to turn round within the acceleration limit.
@@ -190,6 +193,11 @@ class CommandedMotion:
         """
         self._names, self._spline, self._started = tuple(joint_names), spline, float(started)
 
+    @property
+    def current(self) -> Optional[ControllerSpline]:
+        """Return the spline of the command recorded last (None before any)."""
+        return self._spline
+
     def state(self, joint_names: Sequence[str],
               now: float) -> Tuple[Optional[np.ndarray], np.ndarray]:
         """
@@ -205,3 +213,51 @@ class CommandedMotion:
             return None, np.zeros(len(joint_names))
         position, velocity, _ = self._spline.state_at(elapsed)
         return position, velocity
+
+
+class PendingCommands:
+    """
+    Commands planned and not yet sent, each with what is needed to time it again when sent.
+
+    Thread-safe. Keeps the newest :data:`PENDING_KEPT`: a command refused at publication is
+    never asked for again, and must not be kept for ever.
+    """
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._lock = threading.Lock()
+        self._entries: 'collections.OrderedDict[int, tuple]' = collections.OrderedDict()
+
+    def put(self, command: Any, candidate: Any, spline: ControllerSpline, *,
+            planned_at: float = -math.inf, against: Any = None) -> None:
+        """
+        Note a planned command.
+
+        :param command: The command object (compared by identity).
+        :param candidate: What it was timed from, to time it again; None for a multi-point
+            command, which is sent as timed.
+        :param spline: The controller's spline of it.
+        :param planned_at: s, when it was timed.
+        :param against: The spline of the running command it was timed from (None: at rest).
+        """
+        with self._lock:
+            self._entries[id(command)] = (command, candidate, spline, planned_at, against)
+            while len(self._entries) > PENDING_KEPT:
+                self._entries.popitem(last=False)
+
+    def pop(self, command: Any) -> Optional[Tuple[Any, ControllerSpline, float, Any]]:
+        """
+        Forget a planned command and return what :meth:`put` noted of it.
+
+        :returns: ``(candidate, spline, planned_at, against)``, or None for a command not
+            noted (or no longer kept).
+        """
+        with self._lock:
+            entry = self._entries.pop(id(command), None)
+        if entry is None or entry[0] is not command:
+            return None
+        return entry[1:]
+
+
+#: Planned commands kept for their publication at most.
+PENDING_KEPT = 16

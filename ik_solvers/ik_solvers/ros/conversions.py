@@ -224,6 +224,7 @@ def fill_response(response: SolveIK.Response, outcome: IKOutcome,
         response.iterations = int(result.iterations)
         response.solve_time = seconds_to_duration(max(float(result.elapsed), 0.0))
     _fill_collision(response, outcome.collision, outcome.error_code)
+    _fill_motion_contact(response, outcome, stamp)
     return response
 
 
@@ -233,6 +234,19 @@ def _fill_collision(message, verdict: CollisionVerdict, error_code: int) -> None
     if verdict.pairs and error_code == ErrorCodes.IN_COLLISION:
         message.collision_pair = list(verdict.pairs[0])
     message.unchecked_links = list(verdict.unchecked_links)
+
+
+def _fill_motion_contact(message, outcome: IKOutcome, stamp: Time) -> None:
+    # Where the motion to the answer collides, when that is why nothing was commanded.
+    contact = outcome.motion_contact
+    if contact is None or outcome.chain is None or outcome.error_code != \
+            SolveIK.Response.IN_COLLISION:
+        return
+    pair = contact.report.first_pair
+    if pair is not None:
+        message.motion_collision_pair = list(pair)
+    message.motion_collision_state = joint_state_message(outcome.chain.joint_names, contact.q)
+    message.motion_collision_state.header.stamp = stamp
 
 
 def outcome_poses(outcome: IKOutcome) -> Tuple[Optional[Pose], Optional[Pose]]:
@@ -280,5 +294,6 @@ def status_message(outcome: IKOutcome, *, stamp: Time, frame_id: str,
         status.iterations = int(result.iterations)
         status.solve_time = seconds_to_duration(max(float(result.elapsed), 0.0))
     _fill_collision(status, outcome.collision, outcome.error_code)
+    _fill_motion_contact(status, outcome, stamp)
     status.collision_scene = outcome.collision.scene
     return status

@@ -53,7 +53,7 @@ from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKOutcome
 from ..engine.path_request import PathOutcome
 from ..engine.pipeline import IKEngine
-from ..exceptions import IKError, InvalidLimitsError, InvalidSeedError
+from ..exceptions import IKError, InvalidLimitsError, InvalidParameterError, InvalidSeedError
 from ..paths import warm_up_timing
 from ..solvers import SOLVERS, warm_up
 
@@ -70,13 +70,19 @@ class IKNode(Node):
         :param node_name: Name of the node.
         :param kwargs: Passed to :class:`rclpy.node.Node` (``namespace``, ``context``,
             ``parameter_overrides``, ...).
+        :raises InvalidParameterError: A parameter override is refused (its reason is given);
+            the node is destroyed.
         """
         super().__init__(node_name, **kwargs)
         guard_parameter_services(self)  # rclpy's own handlers end the node on a bad type
         self._log = OutcomeLog(self.get_logger())
         self._engine = IKEngine(external_lookup=start_tf_lookup(self))
-        self._node_parameters = NodeParameters(self, self._engine.check_links,
-                                               self._engine.adopt_links)
+        try:
+            self._node_parameters = NodeParameters(self, self._engine.check_links,
+                                                   self._engine.adopt_links)
+        except InvalidParameterError:
+            super().destroy_node()  # nothing else was started yet
+            raise
         self._descriptions = DescriptionInput(self._engine, self._node_parameters.links,
                                               self.get_logger(), self._log)
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
@@ -198,7 +204,12 @@ class IKNode(Node):
         if self._goal.done(target, stage, outcome, time.monotonic()):
             outcome = final_outcome(outcome, stage)
         elif not outcome.commanded:
-            return  # the next stage follows; this answer is no news
+            # The next stage follows; this answer is no news on the status topic, but the log
+            # says why the stage did not reach the goal.
+            self.get_logger().info('held goal, %s stage (attempt %d) did not command: %s (%s)'
+                                   % (stage, attempt + 1, outcome.message.splitlines()[0],
+                                      outcome.error_code.name))
+            return
         self._output(outcome, settings, 'target_pose')
 
     def _other_seed(self, settings, attempt: int):

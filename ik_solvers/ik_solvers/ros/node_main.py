@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The body every console-script ``main()`` of the package shares: init, spin, clean exit."""
 
+import sys
 import traceback
 from typing import Callable, List, Optional
 
@@ -11,6 +12,7 @@ from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
 from ..engine.stop_signals import StopRequested, StopSignals
+from ..exceptions import IKError
 
 __all__ = ['run_node']
 
@@ -27,9 +29,12 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
     :param make_node: called after ``rclpy.init``; returns the node to spin.
     :param args: command-line arguments for ``rclpy.init`` (None: ``sys.argv``).
     :raises ValueError: When called from a thread other than the main thread.
+    :raises SystemExit: 1, when ``make_node`` raised an
+        :class:`~ik_solvers.exceptions.IKError` (a refused parameter): its message is printed.
     """
     stop = StopSignals()
     stop.install()
+    failed = None
     node = None
     executor = None
     try:
@@ -58,6 +63,10 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
                                         % (error, traceback.format_exc()))
     except (StopRequested, ExternalShutdownException):
         pass
+    except IKError as error:
+        # A node that cannot start as configured (a parameter out of its range) says why in
+        # one line and exits with 1, as a launch file's user expects of a refused node.
+        failed = error
     finally:
         stop.loop_code = None
         try:
@@ -69,3 +78,6 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
             rclpy.try_shutdown()
         finally:
             stop.uninstall()
+    if failed is not None:
+        print('%s: %s' % (getattr(make_node, '__name__', 'node'), failed), file=sys.stderr)
+        raise SystemExit(1)

@@ -17,7 +17,7 @@ from rclpy.parameter import Parameter
 
 from .parameters import describe
 from ..engine.settings import check_parameter, coerce_value, NodeSettings, PARAMETERS
-from ..exceptions import RobotModelError
+from ..exceptions import InvalidParameterError, RobotModelError
 
 __all__ = ['NodeParameters']
 
@@ -34,19 +34,40 @@ class NodeParameters:
         """
         Declare every parameter of :data:`PARAMETERS` and watch their changes.
 
-        :param node: The node; overrides from the command line or a YAML file apply.
+        :param node: The node; overrides from the command line or a YAML file apply, each
+            checked as a change at runtime is.
         :param check_links: Checks new base and tip links before they are accepted.
         :param adopt_links: Told of base and tip links once the change is committed.
+        :raises InvalidParameterError: An override is of the wrong type or refused by the
+            runtime check (its range exactly as written, the solver's name, the modes); the
+            message names every one.
         """
         self._node = node
         self._check_links = check_links
         self._adopt_links = adopt_links
+        values = {}
+        problems = []
         for spec in PARAMETERS:
             # Overrides may be integers where a float is declared; rclpy would refuse them and
             # stop the node, so convert them here.
             override = node._parameter_overrides.get(spec.name)
-            value = spec.default if override is None else coerce_value(spec.name, override.value)
-            node.declare_parameter(spec.name, value, describe(spec), ignore_override=True)
+            values[spec.name] = value = (spec.default if override is None
+                                         else coerce_value(spec.name, override.value))
+            if override is not None:
+                # The same checks as a change at runtime: rclpy's own admits values 1e-6 past
+                # a range's end, and checks neither the solver's name nor the modes.
+                problem = _wrong_type(spec.name, spec.default, value) or check_parameter(
+                    spec.name, value)
+                if problem:
+                    problems.append(problem)
+        if problems:
+            # A node that cannot run as configured does not start: running with another
+            # value than the launch file's, or failing every solve, would hide the mistake.
+            raise InvalidParameterError('refused the start-up parameters (command line, '
+                                        'launch file or YAML): %s' % '; '.join(problems))
+        for spec in PARAMETERS:
+            node.declare_parameter(spec.name, values[spec.name], describe(spec),
+                                   ignore_override=True)
         #: The values of the parameters a solve uses, as one consistent snapshot; replaced
         #: whole on every accepted change, so a reader never sees half a change.
         self.settings: NodeSettings = self._snapshot([])
@@ -60,11 +81,6 @@ class NodeParameters:
         self._post_set_supported = hasattr(node, 'add_post_set_parameters_callback')
         if self._post_set_supported:
             node.add_post_set_parameters_callback(self._apply)
-        for name in ('solver', 'orientation_mode', 'tip_axis'):
-            problem = check_parameter(name, getattr(self.settings, name))
-            if problem:
-                node.get_logger().error('parameter %s: %s; every solve will fail until it is '
-                                        'set to a valid value' % (name, problem))
 
     def value(self, name: str):
         """Return the current value of a parameter."""
@@ -124,3 +140,13 @@ class NodeParameters:
         for parameter in parameters:
             self._node.get_logger().info('parameter %s set to %r'
                                          % (parameter.name, parameter.value))
+
+
+def _wrong_type(name: str, default, value) -> str:
+    """Say why ``value`` is not of the declared type of ``name``, or return ''."""
+    if isinstance(default, tuple):
+        return '' if isinstance(value, (list, tuple)) or hasattr(value, 'typecode') else (
+            '%s must be a list of numbers; got %r' % (name, value))
+    if type(value) is not type(default):
+        return '%s must be a %s; got %r' % (name, type(default).__name__, value)
+    return ''

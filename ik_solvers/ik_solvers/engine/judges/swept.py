@@ -45,7 +45,8 @@ class CollisionFreeMotion(Judge):
                 contact = sweep.check_motion(start, candidate.q)
                 if contact is not None:
                     return Refusal(ErrorCode.IN_COLLISION, '%s; not commanded'
-                                   % contact.describe(), log_kind=MOTION_IN_COLLISION)
+                                   % contact.describe(), log_kind=MOTION_IN_COLLISION,
+                                   contact=contact)
         except IKError as error:
             return Refusal(ErrorCode.IN_COLLISION, 'the swept check failed: %s' % error,
                            log_kind=MOTION_IN_COLLISION)
