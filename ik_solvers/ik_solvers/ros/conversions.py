@@ -240,7 +240,7 @@ def _fill_motion_contact(message, outcome: IKOutcome, stamp: Time) -> None:
     # Where the motion to the answer collides, when that is why nothing was commanded.
     contact = outcome.motion_contact
     if contact is None or outcome.chain is None or outcome.error_code != \
-            SolveIK.Response.IN_COLLISION:
+            ErrorCodes.IN_COLLISION:
         return
     pair = contact.report.first_pair
     if pair is not None:
