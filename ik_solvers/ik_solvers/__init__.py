@@ -21,6 +21,7 @@ from .exceptions import (
 )
 from .kinematics import Chain, RobotModel
 from .solvers import approach, BatchResult, IKResult, SOLVERS, solve, solve_batch, warm_up
+from .solvers.solutions import Solutions, solve_many
 
 __all__ = [
     'BatchResult',
@@ -35,10 +36,12 @@ __all__ = [
     'RobotModel',
     'RobotModelError',
     'SOLVERS',
+    'Solutions',
     'SrdfError',
     'UnknownSolverError',
     'approach',
     'solve',
     'solve_batch',
+    'solve_many',
     'warm_up',
 ]

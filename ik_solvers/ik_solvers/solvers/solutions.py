@@ -180,7 +180,8 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                weights: Optional[np.ndarray] = None, seed: Optional[np.ndarray] = None,
                timeout: float = 0.005, distinct_threshold: float = DISTINCT_THRESHOLD,
                null_space: bool = True, null_space_steps: int = 30,
-               collision=None, **solve_options: Any) -> Solutions:
+               collision=None, first: Optional[IKResult] = None,
+               **solve_options: Any) -> Solutions:
     """
     Find up to ``max_solutions`` distinct solutions of ``target``, best first by ``preference``.
 
@@ -199,6 +200,9 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     :param null_space_steps: cap on null-space steps per solution.
     :param collision: a collision model (``check``, ``with_padding``): every solution is
         collision-free; ``'clearance'`` measures against it.
+    :param first: a successful result of :func:`ik_solvers.solve` for this target from
+        ``seed`` with these options, already at hand (the ik_node's): it replaces the first
+        search.
     :param solve_options: further options of :func:`ik_solvers.solve` (solver, tolerances,
         orientation mode, ...). With ``orientation_mode='axis'`` or per-axis bounds no
         null-space step is made (its error measure is the full pose or the position).
@@ -217,9 +221,11 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     ranking = make_preference(preference, chain, seed=reference, rest_posture=rest_posture,
                               weights=weights, collision=collision)
     deadline = started + float(timeout)
-    first = solve(chain, target, seed=seed, timeout=timeout, collision=collision,
-                  **solve_options)
-    searches = 1
+    searches = 0
+    if first is None or not first.success:
+        first = solve(chain, target, seed=seed, timeout=timeout, collision=collision,
+                      **solve_options)
+        searches = 1
     found: List[IKResult] = []
     modulo = turn_joints(chain)
     if first.success:
@@ -234,7 +240,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     # The preference's starts are always tried (then the best max_solutions kept), so that
     # max_solutions=1 too gets the best-scored branch.
     owed = len(queue)
-    while found and (len(found) < count or searches <= owed):
+    while found and (len(found) < count or searches <= owed + 1):
         remaining = deadline - time.perf_counter()
         if remaining <= 0.0:
             break
