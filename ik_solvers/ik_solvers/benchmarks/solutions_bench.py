@@ -22,7 +22,7 @@ Run ``python -m ik_solvers.benchmarks.solutions_bench`` (``--help`` for the part
 import argparse
 import math
 import time
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from ..solvers.solutions import joint_distance, solve_many, turn_joints
 
 __all__ = ['drag_loop', 'main', 'panda_preferences', 'ur_solutions']
 
+
 # An oracle solution counts as found when a returned one is this close on every joint (rad).
 _MATCH = 1e-3
 # The drag's tolerances: the node's defaults, as in .drag.
@@ -46,9 +47,11 @@ _DRAG_ORIENTATION_TOLERANCE = 1e-3
 # Largest step of a drag command, rad (1.1 degrees).
 _DRAG_LARGEST_STEP = math.radians(1.1)
 
+
 def _chain(name: str):
     robot = load_robot(name)
     return RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
+
 
 def ur_solutions(name: str, *, poses: int, timeout: float, seed: int = 0) -> dict:
     """Return the UR figures of ``name`` (see the module's description)."""
@@ -81,11 +84,13 @@ def ur_solutions(name: str, *, poses: int, timeout: float, seed: int = 0) -> dic
                 duplicates=duplicates, unverified=unverified,
                 solutions_per_pose=float(np.mean(counts)))
 
+
 def _in_limits(q: np.ndarray, chain) -> np.ndarray:
     """Move each joint by whole turns into the limits where it can be."""
     q = np.array(q, dtype=float)
     q = np.where(q < chain.lower, q + 2.0 * math.pi, q)
     return np.where(q > chain.upper, q - 2.0 * math.pi, q)
+
 
 def panda_preferences(name: str, *, poses: int, timeout: float, max_solutions: int,
                       null_space_steps: int = 30, seed: int = 0) -> dict:
@@ -102,9 +107,10 @@ def panda_preferences(name: str, *, poses: int, timeout: float, max_solutions: i
         values = {key: [] for key in measures}
         exact, times = 0, []
         for target, start in zip(targets, seeds):
-            answer = solve_many(chain, target, seed=start, max_solutions=(
-                1 if preference == 'nearest' else max_solutions), preference=preference,
-                rest_posture=rest, timeout=timeout, null_space_steps=null_space_steps)
+            wanted = 1 if preference == 'nearest' else max_solutions
+            answer = solve_many(chain, target, seed=start, max_solutions=wanted,
+                                preference=preference, rest_posture=rest, timeout=timeout,
+                                null_space_steps=null_space_steps)
             times.append(answer.elapsed)
             if not answer.success:
                 continue
@@ -121,6 +127,7 @@ def panda_preferences(name: str, *, poses: int, timeout: float, max_solutions: i
             limit_margin=float(np.mean(values['limit_margin'])),
             manipulability=float(np.mean(values['manipulability'])))
     return figures
+
 
 def drag_loop(name: str, *, preference: str, goals: int, laps: int = 2,
               start: str = 'mid') -> dict:
@@ -156,6 +163,7 @@ def drag_loop(name: str, *, preference: str, goals: int, laps: int = 2,
     return dict(goals=count, exact=exact, largest_step_deg=math.degrees(largest),
                 end_minus_start=float(np.max(np.abs(commanded - first))))
 
+
 def main(argv: Optional[Sequence[str]] = None) -> None:
     """Print the figures of the chosen parts."""
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].strip())
@@ -187,8 +195,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                                     max_solutions=arguments.max_solutions,
                                     null_space_steps=arguments.null_space_steps)
         base = figures['nearest']
-        print('%-15s %6s %8s %12s %12s %14s' % ('preference', 'exact', 'median', 'rest dist',
-                                                 'limit margin', 'manipulability'))
+        header = ('preference', 'exact', 'median', 'rest dist', 'limit margin', 'manipulability')
+        print('%-15s %6s %8s %12s %12s %14s' % header)
         for preference, row in figures.items():
             print('%-15s %3d/%-3d %6.2fms %12.4f %12.4f %14.5f' % (
                 preference, row['exact'], row['answered'], row['median_ms'],
@@ -207,7 +215,6 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                       preference, row['goals'], row['exact'], row['largest_step_deg'],
                       row['end_minus_start']), flush=True)
 
-__all__ += ['PREFERENCES']
 
 if __name__ == '__main__':
     main()

@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-What a preference is: a score of a configuration (higher is better) and, where it has one, its gradient.
+What a preference is: a score of a configuration (higher is better) and its gradient.
 
 A preference ranks the distinct solutions of one pose, and on a redundant chain it moves the
 chosen solution along the null space of the Jacobian, up its gradient (see
@@ -48,7 +48,7 @@ class Preference(ABC):
         self.collision = collision
 
     def starts(self) -> List[np.ndarray]:
-        """Return starts (rad or m) likely to lead to well-scored solutions; none by default."""
+        """Return configurations to start from that lead to well-scored solutions (none)."""
         return []
 
     @abstractmethod

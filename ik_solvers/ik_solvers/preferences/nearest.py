@@ -10,7 +10,7 @@ __all__ = ['Nearest']
 
 
 class Nearest(Preference):
-    """Minus the largest joint distance from the seed, rad or m (the middle of the limits without one)."""
+    """Minus the largest joint distance from the seed (the middle of the limits without one)."""
 
     name = 'nearest'
     # The seed is the search's own start: a null-space step toward it would only undo the

@@ -99,7 +99,7 @@ def joint_distance(a: np.ndarray, b: np.ndarray, modulo: np.ndarray) -> float:
 
 def distinct(q: np.ndarray, known: List[np.ndarray], modulo: np.ndarray,
              threshold: float = DISTINCT_THRESHOLD) -> bool:
-    """Return whether ``q`` differs from every configuration of ``known`` by more than ``threshold``."""
+    """Return whether ``q`` differs from every one of ``known`` by more than ``threshold``."""
     return all(joint_distance(q, other, modulo) > threshold for other in known)
 
 
@@ -122,9 +122,9 @@ def parallel_pairs(chain) -> List[int]:
 
 
 def _flips(q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
-           pairs: List[int]) -> List[np.ndarray]:
+           pairs: List[int]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
     """
-    Starts on other branches of ``q``, likeliest first.
+    Return starts on other branches of ``q``: the structured flips, and single half turns.
 
     The elbow flip of each pair of parallel axes (the elbow angle negated, its neighbours
     turned by it so the links after it keep their direction), the wrist flip of the last
@@ -156,6 +156,7 @@ def _flips(q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
         seed[first] = -math.pi - q[first]
         seed[first + 1:] = -q[first + 1:]
         seeds.append(seed)
+    structured = len(seeds)
     for index in range(size):
         seed = q.copy()
         seed[index] += math.pi
@@ -166,7 +167,7 @@ def _flips(q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
         seed = np.where(seed > upper, seed - _TURN, seed)
         seed = np.where(seed < lower, seed + _TURN, seed)
         result.append(np.clip(seed, lower, upper))
-    return result
+    return result[:structured], result[structured:]
 
 
 def _checked_count(value: Any, name: str) -> int:
@@ -234,26 +235,39 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     pairs = parallel_pairs(chain)
     # The preference's own starts come first: they lead to its best-scored branches.
     queue: List[np.ndarray] = [np.clip(start, lower, upper) for start in ranking.starts()]
+    owed, tried = len(queue), 0
+    # The structured flips of every solution found come before any single half turn: they
+    # land on a new branch far more often.
+    later: List[np.ndarray] = []
     if first.success:
-        queue.extend(_flips(first.q, lower, upper, pairs))
+        flips, turns = _flips(first.q, lower, upper, pairs)
+        queue.extend(flips)
+        later.extend(turns)
     rng = np.random.default_rng(_RANDOM_SEED)
     # The preference's starts are always tried (then the best max_solutions kept), so that
     # max_solutions=1 too gets the best-scored branch.
-    owed = len(queue)
-    while found and (len(found) < count or searches <= owed + 1):
+    while found and (len(found) < count or tried < owed):
         remaining = deadline - time.perf_counter()
         if remaining <= 0.0:
             break
-        start = queue.pop(0) if queue else chain.random_configuration(rng)
+        if queue:
+            start = queue.pop(0)
+        elif later:
+            start = later.pop(0)
+        else:
+            start = chain.random_configuration(rng)
         result = solve(chain, target, seed=start, timeout=remaining, collision=collision,
                        **further)
         searches += 1
+        tried += 1
         if not result.success:
             continue
         q = nearest_turn(result.q, reference, chain)
         if distinct(q, [known.q for known in found], modulo, distinct_threshold):
             found.append(_moved(result, q))
-            queue.extend(_flips(q, lower, upper, pairs))
+            flips, turns = _flips(q, lower, upper, pairs)
+            queue.extend(flips)
+            later.extend(turns)
     found = _improved(chain, target, found, ranking, modulo, distinct_threshold, deadline,
                       null_space and ranking.has_gradient, null_space_steps, collision,
                       solve_options)
