@@ -147,6 +147,14 @@ def drag_loop(name: str, *, preference: str, goals: int, laps: int = 2,
         if not result.success:
             continue
         q = result.q
+        if ranking.has_gradient and np.max(np.abs(q - commanded)) > _DRAG_LARGEST_STEP:
+            # The search's answer left the step bound: first back toward the last command
+            # along the self-motion (a rest posture at the last command), then the preference.
+            back = make_preference('rest_posture', chain, rest_posture=commanded)
+            q = null_space_improve(chain, q, goal, back,
+                                   position_tolerance=_DRAG_POSITION_TOLERANCE,
+                                   orientation_tolerance=_DRAG_ORIENTATION_TOLERANCE,
+                                   max_steps=8).q
         if ranking.has_gradient:
             q = null_space_improve(chain, q, goal, ranking,
                                    position_tolerance=_DRAG_POSITION_TOLERANCE,
