@@ -67,18 +67,21 @@ def preferred_solutions(chain, target: np.ndarray, result: IKResult, request: IK
         anchor = start if last is None else last
         tolerances = dict(position_tolerance=options['position_tolerance'],
                           orientation_tolerance=options['orientation_tolerance'])
-        q = result.q
+        q, outcome = result.q, None
         if np.max(np.abs(q - anchor)) > settings.max_joint_jump:
             # The search's answer left the step bound: back toward the last command along the
             # self-motion first (a rest posture at the last command), then the preference.
             back = make_preference('rest_posture', chain, rest_posture=anchor)
-            q = null_space_improve(chain, q, target, back, position_only=position_only,
-                                   max_steps=2 * _STREAMED_STEPS, **tolerances).q
+            outcome = null_space_improve(chain, q, target, back, position_only=position_only,
+                                         max_steps=2 * _STREAMED_STEPS, **tolerances)
+            q = outcome.q
         moved = null_space_improve(
             chain, q, target, ranking, position_only=position_only,
             max_steps=_STREAMED_STEPS, max_change=settings.max_joint_jump, anchor=anchor,
             **tolerances)
-        if not moved.steps or not chain.within_limits(moved.q) or (
+        if not moved.steps:
+            moved = outcome  # the way back alone, or nothing
+        if moved is None or not moved.steps or not chain.within_limits(moved.q) or (
                 collision is not None
                 and collision.check(moved.q, stop_at_first=True).colliding):
             return result, ()
