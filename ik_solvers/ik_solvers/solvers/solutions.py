@@ -121,7 +121,53 @@ def parallel_pairs(chain) -> List[int]:
     return pairs
 
 
-def _flips(q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
+def _signed_angle(first: np.ndarray, second: np.ndarray, axis: np.ndarray) -> float:
+    """Return the angle (rad) turning ``first`` onto ``second`` about the unit ``axis``."""
+    return math.atan2(float(axis @ np.cross(first, second)), float(first @ second))
+
+
+def _elbow_flip(q: np.ndarray, index: int, frames: np.ndarray, tip: np.ndarray,
+                axes: np.ndarray) -> np.ndarray:
+    """
+    Return ``q`` with the elbow of parallel joints ``index``, ``index + 1`` flipped exactly.
+
+    In the plane of the parallel axes the elbow (joint ``index + 1``'s axis) is mirrored
+    across the line from joint ``index``'s axis to the next joint's (or the tip): the links
+    after it end where they did, and a third parallel joint takes back the change of
+    direction. The rest of the chain then needs only a small correction.
+    """
+    size = q.shape[0]
+    normal = axes[index]
+    first, elbow = frames[index, :3, 3], frames[index + 1, :3, 3]
+    end = frames[index + 2, :3, 3] if index + 2 < size else tip[:3, 3]
+
+    def flat(vector):
+        return vector - normal * float(normal @ vector)
+
+    upper_arm, reach = flat(elbow - first), flat(end - first)
+    length = float(np.linalg.norm(reach))
+    seed = q.copy()
+    if length < 1e-12:
+        return seed
+    direction = reach / length
+    mirrored = 2.0 * float(upper_arm @ direction) * direction - upper_arm
+    turn = _signed_angle(upper_arm, mirrored, axes[index])
+    # The forearm, carried by joint index's turn, must then point from the new elbow to end.
+    forearm = flat(end - elbow)
+    cosine, sine = math.cos(turn), math.sin(turn)
+    carried = (forearm * cosine + np.cross(normal, forearm) * sine
+               + normal * float(normal @ forearm) * (1.0 - cosine))
+    bend = _signed_angle(carried, reach - mirrored, axes[index + 1])
+    seed[index] += turn
+    seed[index + 1] += bend
+    if index + 2 < size and abs(abs(float(axes[index + 2] @ normal)) - 1.0) < 1e-9:
+        # About the common axis the turns add up: the third takes back the other two.
+        total = turn * float(axes[index] @ normal) + bend * float(axes[index + 1] @ normal)
+        seed[index + 2] -= total * float(axes[index + 2] @ normal)
+    return seed
+
+
+def _flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
            pairs: List[int]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
     """
     Return starts on other branches of ``q``: the structured flips, and single half turns.
@@ -132,14 +178,10 @@ def _flips(q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
     """
     seeds = []
     size = q.shape[0]
+    frames, tip = chain.joint_frames(q)
+    axes = np.einsum('nij,nj->ni', frames[:, :3, :3], np.asarray(chain.axes, dtype=float))
     for index in pairs:
-        seed = q.copy()
-        angle = q[index + 1]
-        seed[index] += angle
-        seed[index + 1] = -angle
-        if index + 2 < size:
-            seed[index + 2] += angle
-        seeds.append(seed)
+        seeds.append(_elbow_flip(q, index, frames, tip, axes))
     if size >= 3:
         seed = q.copy()
         seed[-3] += math.pi
@@ -240,7 +282,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     # land on a new branch far more often.
     later: List[np.ndarray] = []
     if first.success:
-        flips, turns = _flips(first.q, lower, upper, pairs)
+        flips, turns = _flips(chain, first.q, lower, upper, pairs)
         queue.extend(flips)
         later.extend(turns)
     rng = np.random.default_rng(_RANDOM_SEED)
@@ -265,7 +307,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
         q = nearest_turn(result.q, reference, chain)
         if distinct(q, [known.q for known in found], modulo, distinct_threshold):
             found.append(_moved(result, q))
-            flips, turns = _flips(q, lower, upper, pairs)
+            flips, turns = _flips(chain, q, lower, upper, pairs)
             queue.extend(flips)
             later.extend(turns)
     found = _improved(chain, target, found, ranking, modulo, distinct_threshold, deadline,
