@@ -6,9 +6,11 @@ Several distinct verified solutions of one pose, ordered by a preference.
 :func:`solve_many` runs :func:`ik_solvers.solve` from the seed first (so ``max_solutions=1``
 with the ``nearest`` preference is today's answer), then from further starts until it holds
 ``max_solutions`` distinct solutions or the deadline comes. The further starts are, first,
-"branch flips" of every solution found (one joint turned by half a turn, and the classic wrist
-flip of the last three joints), which land on another branch of a 6R arm far more often than a
-random start does, then random configurations from a generator with a fixed seed.
+the branch flips of every solution found (:mod:`.branch_flips`: the exact elbow flip of
+parallel axes, the wrist flip, the shoulder flip), which land on another branch of an arm far
+more often than a random start does, then single half turns of each joint, then random
+configurations from a generator with a fixed seed. A flip that lands within 0.05 rad of a
+known solution (an elbow flipped back) is not searched.
 
 **Distinct**: two solutions are the same when every joint differs by at most
 ``distinct_threshold`` (default :data:`DISTINCT_THRESHOLD`, 0.01 rad or m), with continuous
@@ -32,13 +34,16 @@ import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from ..preferences import make_preference
+from .branch_flips import branch_flips, parallel_pairs
 from .null_space import null_space_improve
 from .result import IKResult, STATUS_SUCCESS
 from .solve import nearest_turn, solve
 
-__all__ = ['DISTINCT_THRESHOLD', 'Solutions', 'distinct', 'joint_distance', 'parallel_pairs',
-           'solve_many', 'turn_joints']
+__all__ = ['DISTINCT_THRESHOLD', 'Solutions', 'distinct', 'joint_distance', 'solve_many',
+           'turn_joints']
 
+# A start this close (rad or m, every joint, modulo a turn) to a known solution is not searched.
+_KNOWN_START = 0.05
 #: Two solutions closer than this on every joint (rad or m) are the same solution.
 DISTINCT_THRESHOLD = 0.01
 # Seed of the generator of the random starts: the same call gives the same answers whenever
@@ -103,115 +108,6 @@ def distinct(q: np.ndarray, known: List[np.ndarray], modulo: np.ndarray,
     return all(joint_distance(q, other, modulo) > threshold for other in known)
 
 
-def parallel_pairs(chain) -> List[int]:
-    """
-    Return each joint ``i`` whose axis is parallel to joint ``i + 1``'s (both revolute).
-
-    Parallel neighbours stay parallel in every configuration, so the middle configuration
-    tells; they make the elbows of an arm (the UR's joints 2, 3 and 4).
-    """
-    angular = chain.jacobian(chain.mid_configuration())[3:]
-    prismatic = np.asarray(chain.is_prismatic, dtype=bool)
-    pairs = []
-    for index in range(chain.num_joints - 1):
-        if prismatic[index] or prismatic[index + 1]:
-            continue
-        if np.linalg.norm(np.cross(angular[:, index], angular[:, index + 1])) < 1e-9:
-            pairs.append(index)
-    return pairs
-
-
-def _signed_angle(first: np.ndarray, second: np.ndarray, axis: np.ndarray) -> float:
-    """Return the angle (rad) turning ``first`` onto ``second`` about the unit ``axis``."""
-    return math.atan2(float(axis @ np.cross(first, second)), float(first @ second))
-
-
-def _elbow_flip(q: np.ndarray, index: int, frames: np.ndarray, tip: np.ndarray,
-                axes: np.ndarray) -> np.ndarray:
-    """
-    Return ``q`` with the elbow of parallel joints ``index``, ``index + 1`` flipped exactly.
-
-    In the plane of the parallel axes the elbow (joint ``index + 1``'s axis) is mirrored
-    across the line from joint ``index``'s axis to the next joint's (or the tip): the links
-    after it end where they did, and a third parallel joint takes back the change of
-    direction. The rest of the chain then needs only a small correction.
-    """
-    size = q.shape[0]
-    normal = axes[index]
-    first, elbow = frames[index, :3, 3], frames[index + 1, :3, 3]
-    end = frames[index + 2, :3, 3] if index + 2 < size else tip[:3, 3]
-
-    def flat(vector):
-        return vector - normal * float(normal @ vector)
-
-    upper_arm, reach = flat(elbow - first), flat(end - first)
-    length = float(np.linalg.norm(reach))
-    seed = q.copy()
-    if length < 1e-12:
-        return seed
-    direction = reach / length
-    mirrored = 2.0 * float(upper_arm @ direction) * direction - upper_arm
-    turn = _signed_angle(upper_arm, mirrored, axes[index])
-    # The forearm, carried by joint index's turn, must then point from the new elbow to end.
-    forearm = flat(end - elbow)
-    cosine, sine = math.cos(turn), math.sin(turn)
-    carried = (forearm * cosine + np.cross(normal, forearm) * sine
-               + normal * float(normal @ forearm) * (1.0 - cosine))
-    bend = _signed_angle(carried, reach - mirrored, axes[index + 1])
-    seed[index] += turn
-    seed[index + 1] += bend
-    if index + 2 < size and abs(abs(float(axes[index + 2] @ normal)) - 1.0) < 1e-9:
-        # About the common axis the turns add up: the third takes back the other two.
-        total = turn * float(axes[index] @ normal) + bend * float(axes[index + 1] @ normal)
-        seed[index + 2] -= total * float(axes[index + 2] @ normal)
-    return seed
-
-
-def _flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
-           pairs: List[int]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
-    """
-    Return starts on other branches of ``q``: the structured flips, and single half turns.
-
-    The elbow flip of each pair of parallel axes (the elbow angle negated, its neighbours
-    turned by it so the links after it keep their direction), the wrist flip of the last
-    three joints (half a turn, negated, half a turn), then each joint half a turn on.
-    """
-    seeds = []
-    size = q.shape[0]
-    frames, tip = chain.joint_frames(q)
-    axes = np.einsum('nij,nj->ni', frames[:, :3, :3], np.asarray(chain.axes, dtype=float))
-    for index in pairs:
-        seeds.append(_elbow_flip(q, index, frames, tip, axes))
-    if size >= 3:
-        seed = q.copy()
-        seed[-3] += math.pi
-        seed[-2] = -seed[-2]
-        seed[-1] += math.pi
-        seeds.append(seed)
-    if pairs:
-        # The shoulder flip: the joint before the first parallel pair half a turn on, the arm
-        # after it mirrored in its plane.
-        first = pairs[0]
-        seed = q.copy()
-        if first > 0:
-            seed[first - 1] += math.pi
-        seed[first] = -math.pi - q[first]
-        seed[first + 1:] = -q[first + 1:]
-        seeds.append(seed)
-    structured = len(seeds)
-    for index in range(size):
-        seed = q.copy()
-        seed[index] += math.pi
-        seeds.append(seed)
-    # Back into the limits by whole turns where that suffices, else clamped.
-    result = []
-    for seed in seeds:
-        seed = np.where(seed > upper, seed - _TURN, seed)
-        seed = np.where(seed < lower, seed + _TURN, seed)
-        result.append(np.clip(seed, lower, upper))
-    return result[:structured], result[structured:]
-
-
 def _checked_count(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise InvalidSolverOptionError('%s must be an integer >= 1, got %r' % (name, value))
@@ -224,7 +120,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                timeout: float = 0.005, distinct_threshold: float = DISTINCT_THRESHOLD,
                null_space: bool = True, null_space_steps: int = 30,
                collision=None, first: Optional[IKResult] = None,
-               **solve_options: Any) -> Solutions:
+               patience: Optional[int] = None, **solve_options: Any) -> Solutions:
     """
     Find up to ``max_solutions`` distinct solutions of ``target``, best first by ``preference``.
 
@@ -243,6 +139,10 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     :param null_space_steps: cap on null-space steps per solution.
     :param collision: a collision model (``check``, ``with_padding``): every solution is
         collision-free; ``'clearance'`` measures against it.
+    :param patience: stop once this many further searches in a row found nothing new (and
+        every structured flip was tried); None searches until ``max_solutions`` or the
+        deadline. A pose with fewer solutions than asked then costs a few searches, not the
+        whole timeout.
     :param first: a successful result of :func:`ik_solvers.solve` for this target from
         ``seed`` with these options, already at hand (the ik_node's): it replaces the first
         search.
@@ -277,12 +177,12 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     pairs = parallel_pairs(chain)
     # The preference's own starts come first: they lead to its best-scored branches.
     queue: List[np.ndarray] = [np.clip(start, lower, upper) for start in ranking.starts()]
-    owed, tried = len(queue), 0
+    owed, tried, idle = len(queue), 0, 0
     # The structured flips of every solution found come before any single half turn: they
     # land on a new branch far more often.
     later: List[np.ndarray] = []
     if first.success:
-        flips, turns = _flips(chain, first.q, lower, upper, pairs)
+        flips, turns = branch_flips(chain, first.q, lower, upper, pairs)
         queue.extend(flips)
         later.extend(turns)
     rng = np.random.default_rng(_RANDOM_SEED)
@@ -294,6 +194,11 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
             break
         if queue:
             start = queue.pop(0)
+            # A flip of a flip is often a solution already known (an elbow flipped back):
+            # no search for it.
+            if tried >= owed and not distinct(start, [known.q for known in found], modulo,
+                                              _KNOWN_START):
+                continue
         elif later:
             start = later.pop(0)
         else:
@@ -302,12 +207,18 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                        **further)
         searches += 1
         tried += 1
+        idle += 1
         if not result.success:
+            if patience is not None and idle >= patience and not queue and tried >= owed:
+                break
             continue
         q = nearest_turn(result.q, reference, chain)
         if distinct(q, [known.q for known in found], modulo, distinct_threshold):
             found.append(_moved(result, q))
-            flips, turns = _flips(chain, q, lower, upper, pairs)
+            idle = 0
+        elif patience is not None and idle >= patience and not queue and tried >= owed:
+            break
+            flips, turns = branch_flips(chain, q, lower, upper, pairs)
             queue.extend(flips)
             later.extend(turns)
     found = _improved(chain, target, found, ranking, modulo, distinct_threshold, deadline,
