@@ -38,6 +38,7 @@ from .branch_flips import branch_flips, parallel_pairs
 from .null_space import null_space_improve
 from .result import IKResult, STATUS_SUCCESS
 from .solve import nearest_turn, solve
+from .warm_up import is_warm, warm_up
 
 __all__ = ['DISTINCT_THRESHOLD', 'Solutions', 'distinct', 'joint_distance', 'solve_many',
            'turn_joints']
@@ -154,6 +155,9 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
         range, an unknown preference, a bad rest posture; and what :func:`ik_solvers.solve`
         raises.
     """
+    solver = solve_options.get('solver', 'jacobian_transpose')
+    if isinstance(solver, str) and not is_warm(solver):  # no compilation inside the deadline
+        warm_up((solver,))
     started = time.perf_counter()
     count = _checked_count(max_solutions, 'max_solutions')
     if not (isinstance(distinct_threshold, (int, float)) and 0.0 < distinct_threshold < math.inf):
