@@ -86,7 +86,7 @@ def _elbow_flip(q: np.ndarray, index: int, frames: np.ndarray, tip: np.ndarray,
 
 
 def branch_flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
-           pairs: List[int]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
+                 pairs: List[int]) -> Tuple[List[np.ndarray], List[np.ndarray]]:
     """
     Return starts on other branches of ``q``: the structured flips, and single half turns.
 
