@@ -90,9 +90,11 @@ def branch_flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
     """
     Return starts on other branches of ``q``: the structured flips, and single half turns.
 
-    The elbow flip of each pair of parallel axes (the elbow angle negated, its neighbours
-    turned by it so the links after it keep their direction), the wrist flip of the last
-    three joints (half a turn, negated, half a turn), then each joint half a turn on.
+    The exact elbow flip of the first pair of each run of parallel axes, the wrist flip of
+    the last three joints (half a turn, negated, half a turn) and the shoulder flip (the
+    joint before the parallel run half a turn on, the arm after it mirrored); then, apart,
+    each joint half a turn on. Each is put back into the limits by whole turns (else
+    clamped).
     """
     seeds = []
     size = q.shape[0]
