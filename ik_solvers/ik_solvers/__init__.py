@@ -22,6 +22,7 @@ from .exceptions import (
 from .kinematics import Chain, RobotModel
 from .solvers import (approach, BatchResult, Goal, IKResult, PreparedSolver, SearchOptions,
                       solve, solve_batch, SOLVERS, Status, warm_up)
+from .solvers.solutions import Solutions, solve_many
 
 # The library's whole face: a chain, one request (Goal, SearchOptions), one answer (IKResult,
 # Status), the entry points, and the errors. Everything else is reached through its subpackage.
@@ -41,11 +42,13 @@ __all__ = [
     'RobotModelError',
     'SOLVERS',
     'SearchOptions',
+    'Solutions',
     'SrdfError',
     'Status',
     'UnknownSolverError',
     'approach',
     'solve',
     'solve_batch',
+    'solve_many',
     'warm_up',
 ]

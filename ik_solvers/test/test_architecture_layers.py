@@ -90,7 +90,8 @@ def test_the_core_rows_allow_neither_rclpy_nor_messages():
                     or name.endswith(('_msgs', '_interfaces')) or name.startswith('tf2')]
         assert not ros_like, (folder, ros_like)
     assert table['benchmarks'][0] <= {'exceptions', 'kinematics', 'solvers', 'paths',
-                                      'collision', 'demo.scripted_drag', 'reach'}
+                                      'collision', 'demo.scripted_drag', 'reach',
+                                      'preferences'}
 
 
 @pytest.mark.parametrize('path', _modules(), ids=lambda path: str(path.relative_to(PACKAGE)))

@@ -57,6 +57,14 @@ class IKRequest:
     #: Check the answer for collisions: ``None`` follows the ``avoid_collisions`` parameter;
     #: ``False`` skips the check of an answer, never of a command while the parameter is on.
     avoid_collisions: Optional[bool] = None
+    #: Distinct solutions wanted (SolveIK ``max_solutions``); 0 or 1 means one.
+    max_solutions: int = 0
+    #: A name of :data:`ik_solvers.preferences.PREFERENCES`; empty means the ``preference``
+    #: parameter.
+    preference: str = ''
+    #: The rest configuration of ``rest_posture`` (rad or m); empty means the middle of the
+    #: limits.
+    rest_posture: Sequence[float] = ()
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,9 @@ class IKOutcome:
     #: Where the motion to the answer first collides, when that is why nothing was commanded
     #: (:class:`ik_solvers.collision.sweep.SweptContact`: its pair and configuration).
     motion_contact: Optional[object] = None
+    #: Every distinct solution of a request for several (``max_solutions``), best first by
+    #: the preference, each (N,) on the turn nearest ``start``; ``result.q`` is the first.
+    solutions: Tuple[np.ndarray, ...] = ()
 
     @property
     def commanded(self) -> bool:

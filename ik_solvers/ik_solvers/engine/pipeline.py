@@ -42,6 +42,7 @@ from .other_solutions import other_solutions
 from .outcome import IKOutcome, IKRequest
 from .path_pipeline import handle_path
 from .path_request import PathCommand, PathOutcome, PathRequest
+from .preferred import preferred_solutions
 from .refusal import Refusal, refusal_for
 from .robot_state import RobotState
 from .settings import NodeSettings
@@ -215,6 +216,15 @@ class IKEngine:
         # The one place a solution is put on the turn of each joint nearest where the command
         # starts: the report, the judges and the command all use this configuration.
         result = dataclasses.replace(result, q=nearest_turn(result.q, start, chain))
+        solutions: Tuple[np.ndarray, ...] = ()
+        if result.success:  # several solutions, a preference: docs/solutions.md
+            result, solutions = preferred_solutions(
+                chain, target, result, request, settings, seed=seed, start=start, last=last,
+                timeout=checked.timeout, collision=collision, options=dict(
+                    checked.goal, solver=checked.solver,
+                    position_tolerance=checked.position_tolerance,
+                    orientation_tolerance=checked.orientation_tolerance))
+        known['solutions'] = solutions
         known['target'] = target  # finite: solve() refuses any other
         reached = np.asarray(chain.fk(result.q), dtype=float).copy()
         known.update(result=result, reached=reached)

@@ -16,6 +16,7 @@ import math
 from typing import Any, Iterable, Mapping, Optional, Tuple
 
 from ..exceptions import InvalidTargetError, UnknownSolverError
+from ..preferences import PREFERENCES
 from ..solvers import Goal, ORIENTATION_MODES, solver_class, SOLVERS
 
 __all__ = [
@@ -204,6 +205,12 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'SRDF whose disable_collisions pairs are not checked, used until one arrives on the '
         'robot_description_semantic topic (as MoveIt has it).',
         read_only=True),
+    ParameterSpec(
+        'preference', 'nearest',
+        'Which solution a request prefers when it has several, and on a redundant arm the '
+        'null-space step after the pose is met (docs/solutions.md): nearest (to the seed), '
+        'rest_posture (the middle of the limits), limit_margin, manipulability, clearance.',
+        constraints='one of: ' + ', '.join(PREFERENCES)),
 )
 
 #: Every parameter's spec by name.
@@ -265,6 +272,8 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
             solver_class(value)
         except UnknownSolverError as error:
             return str(error)
+    if name == 'preference' and value not in PREFERENCES:
+        return 'unknown preference %r; known: %s' % (value, ', '.join(PREFERENCES))
     if name in ('orientation_mode', 'tip_axis'):
         try:
             Goal.of(**{name: tuple(value) if name == 'tip_axis' else value})
@@ -303,6 +312,7 @@ class NodeSettings:
     cartesian_timeout: float = _SPECS['cartesian_timeout'].default
     acceleration_limit: float = _SPECS['acceleration_limit'].default
     max_path_duration: float = _SPECS['max_path_duration'].default
+    preference: str = _SPECS['preference'].default
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> 'NodeSettings':

@@ -159,6 +159,8 @@ def service_request(request: SolveIK.Request) -> IKRequest:
         timeout=duration_to_seconds(request.timeout), execute=bool(request.execute),
         approximate=bool(request.approximate),
         avoid_collisions=_AVOID_COLLISIONS.get(request.avoid_collisions),
+        max_solutions=int(request.max_solutions), preference=request.preference,
+        rest_posture=tuple(request.rest_posture),
         **_pose_fields(request.target.pose))
 
 
@@ -223,6 +225,10 @@ def fill_response(response: SolveIK.Response, outcome: IKOutcome,
         response.orientation_error = float(result.orientation_error)
         response.iterations = int(result.iterations)
         response.solve_time = seconds_to_duration(max(float(result.elapsed), 0.0))
+        for q in outcome.solutions if outcome.success else ():
+            state = joint_state_message(outcome.chain.joint_names, q)
+            state.header.stamp = stamp
+            response.solutions.append(state)
     _fill_collision(response, outcome.collision, outcome.error_code)
     _fill_motion_contact(response, outcome, stamp)
     return response

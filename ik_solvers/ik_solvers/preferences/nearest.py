@@ -1,0 +1,23 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The default preference: the solution nearest the seed (today's behaviour of ``solve()``)."""
+
+import numpy as np
+
+from .base import Preference
+
+__all__ = ['Nearest']
+
+
+class Nearest(Preference):
+    """Minus the largest joint distance from the seed (the middle of the limits without one)."""
+
+    name = 'nearest'
+    # The seed is the search's own start: a null-space step toward it would only undo the
+    # continuity a streamed path already has.
+    has_gradient = False
+
+    def score(self, q: np.ndarray) -> float:
+        """Return minus the largest absolute joint change from the seed, rad or m."""
+        seed = self.seed if self.seed is not None else self.chain.mid_configuration()
+        return -float(np.max(np.abs(np.asarray(q, dtype=float) - seed)))

@@ -1,0 +1,279 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Several distinct verified solutions of one pose, ordered by a preference.
+
+:func:`solve_many` runs :func:`ik_solvers.solve` from the seed first (so ``max_solutions=1``
+with the ``nearest`` preference is today's answer), then from further starts until it holds
+``max_solutions`` distinct solutions or the deadline comes. The further starts are, first,
+the branch flips of every solution found (:mod:`.branch_flips`: the exact elbow flip of
+parallel axes, the wrist flip, the shoulder flip), which land on another branch of an arm far
+more often than a random start does, then single half turns of each joint, then random
+configurations from a generator with a fixed seed. A flip that lands within 0.05 rad of a
+known solution (an elbow flipped back) is not searched.
+
+**Distinct**: two solutions are the same when every joint differs by at most
+``distinct_threshold`` (default :data:`DISTINCT_THRESHOLD`, 0.01 rad or m), with continuous
+joints and joints whose range spans a whole turn or more compared modulo a turn (their
+solutions are put on the turn nearest the seed). 0.01 rad is a hundred times the joint spread
+of one branch at the default tolerances (1e-5 m, 1e-5 rad) and far below the gap between two
+branches of a generic pose, which is of the order of a radian.
+
+On a redundant chain (more joints than constrained pose rows) each solution then climbs the
+preference along its self-motion (:mod:`.null_space`), measured again by forward kinematics;
+solutions that meet there count once. Every returned solution meets the tolerances by forward
+kinematics, lies within the limits, and is collision-free when a collision model is given.
+"""
+
+from dataclasses import dataclass
+import math
+import time
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from ..exceptions import InvalidSolverOptionError
+from ..preferences import make_preference
+from .branch_flips import branch_flips, parallel_pairs
+from .null_space import null_space_improve
+from .result import IKResult, STATUS_SUCCESS
+from .solve import nearest_turn, solve
+from .warm_up import is_warm, warm_up
+
+__all__ = ['DISTINCT_THRESHOLD', 'Solutions', 'distinct', 'joint_distance', 'solve_many',
+           'turn_joints']
+
+# A start this close (rad or m, every joint, modulo a turn) to a known solution is not searched.
+_KNOWN_START = 0.05
+#: Two solutions closer than this on every joint (rad or m) are the same solution.
+DISTINCT_THRESHOLD = 0.01
+# Seed of the generator of the random starts: the same call gives the same answers whenever
+# the deadline allows the same starts.
+_RANDOM_SEED = 20260531
+_TURN = 2.0 * math.pi
+# Starts per further search: one, so that a start that leads to a known branch costs one
+# descent, not a restart series.
+_FURTHER_ATTEMPTS = 1
+
+
+@dataclass(frozen=True)
+class Solutions:
+    """
+    The distinct solutions of one pose, best first by the preference.
+
+    :ivar results: one :class:`IKResult` per solution (each a success), best first.
+    :ivar scores: the preference's score of each (higher is better).
+    :ivar preference: the preference's name.
+    :ivar first: the result of the search from the seed (a failure when ``results`` is
+        empty: its status says why).
+    :ivar searches: searches run (the one from the seed counts).
+    :ivar elapsed: wall-clock time of the whole call, s.
+    """
+
+    results: Tuple[IKResult, ...]
+    scores: Tuple[float, ...]
+    preference: str
+    first: IKResult
+    searches: int
+    elapsed: float
+
+    @property
+    def success(self) -> bool:
+        """Return whether at least one solution was found."""
+        return bool(self.results)
+
+    @property
+    def configurations(self) -> List[np.ndarray]:
+        """Return the solutions' configurations, best first, rad or m."""
+        return [result.q for result in self.results]
+
+
+def turn_joints(chain) -> np.ndarray:
+    """Return a mask of the joints compared modulo a turn: continuous or spanning >= a turn."""
+    span = np.asarray(chain.upper, dtype=float) - np.asarray(chain.lower, dtype=float)
+    revolute = ~np.asarray(chain.is_prismatic, dtype=bool)
+    return revolute & (np.asarray(chain.is_continuous, dtype=bool) | (span >= _TURN - 1e-9))
+
+
+def joint_distance(a: np.ndarray, b: np.ndarray, modulo: np.ndarray) -> float:
+    """Return the largest joint difference of ``a`` and ``b``, ``modulo`` joints modulo a turn."""
+    difference = np.abs(np.asarray(a, dtype=float) - np.asarray(b, dtype=float))
+    wrapped = np.mod(difference, _TURN)
+    difference = np.where(modulo, np.minimum(wrapped, _TURN - wrapped), difference)
+    return float(np.max(difference)) if difference.size else 0.0
+
+
+def distinct(q: np.ndarray, known: List[np.ndarray], modulo: np.ndarray,
+             threshold: float = DISTINCT_THRESHOLD) -> bool:
+    """Return whether ``q`` differs from every one of ``known`` by more than ``threshold``."""
+    return all(joint_distance(q, other, modulo) > threshold for other in known)
+
+
+def _checked_count(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InvalidSolverOptionError('%s must be an integer >= 1, got %r' % (name, value))
+    return int(value)
+
+
+def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
+               preference: str = 'nearest', rest_posture: Optional[np.ndarray] = None,
+               weights: Optional[np.ndarray] = None, seed: Optional[np.ndarray] = None,
+               timeout: float = 0.005, distinct_threshold: float = DISTINCT_THRESHOLD,
+               null_space: bool = True, null_space_steps: int = 30,
+               collision=None, first: Optional[IKResult] = None,
+               patience: Optional[int] = None, **solve_options: Any) -> Solutions:
+    """
+    Find up to ``max_solutions`` distinct solutions of ``target``, best first by ``preference``.
+
+    :param chain: a :class:`ik_solvers.Chain`.
+    :param target: (4, 4) tip pose in the base frame, m.
+    :param max_solutions: stop at this many distinct solutions (>= 1).
+    :param preference: a name of :data:`ik_solvers.preferences.PREFERENCES`: ``'nearest'``
+        (to the seed, the default), ``'rest_posture'``, ``'limit_margin'``,
+        ``'manipulability'``, ``'clearance'`` (needs ``collision``).
+    :param rest_posture: (N,) the rest configuration of ``'rest_posture'`` (default: the
+        middle of the limits), rad or m; ``weights`` (N,) its joint weights (default 1).
+    :param seed: the first start, (N,) rad or m (None: the middle of the limits).
+    :param timeout: deadline of the whole call, s; the search from the seed has all of it.
+    :param distinct_threshold: rad or m, see the module's description.
+    :param null_space: on a redundant chain, climb the preference along the self-motion.
+    :param null_space_steps: cap on null-space steps per solution.
+    :param collision: a collision model (``check``, ``with_padding``): every solution is
+        collision-free; ``'clearance'`` measures against it.
+    :param patience: stop once this many further searches in a row found nothing new (and
+        every structured flip was tried); None searches until ``max_solutions`` or the
+        deadline. A pose with fewer solutions than asked then costs a few searches, not the
+        whole timeout.
+    :param first: a successful result of :func:`ik_solvers.solve` for this target from
+        ``seed`` with these options, already at hand (the ik_node's): it replaces the first
+        search.
+    :param solve_options: further options of :func:`ik_solvers.solve` (solver, tolerances,
+        orientation mode, ...). With ``orientation_mode='axis'`` or per-axis bounds no
+        null-space step is made (its error measure is the full pose or the position).
+    :returns: :class:`Solutions`.
+    :raises InvalidSolverOptionError: ``max_solutions`` or ``distinct_threshold`` is out of
+        range, an unknown preference, a bad rest posture; and what :func:`ik_solvers.solve`
+        raises.
+    """
+    solver = solve_options.get('solver', 'jacobian_transpose')
+    if isinstance(solver, str) and not is_warm(solver):  # no compilation inside the deadline
+        warm_up((solver,))
+    started = time.perf_counter()
+    count = _checked_count(max_solutions, 'max_solutions')
+    if not (isinstance(distinct_threshold, (int, float)) and 0.0 < distinct_threshold < math.inf):
+        raise InvalidSolverOptionError('distinct_threshold must be a finite positive number, '
+                                       'got %r' % (distinct_threshold,))
+    lower, upper = np.asarray(chain.lower), np.asarray(chain.upper)
+    reference = chain.clip(seed) if seed is not None else chain.mid_configuration()
+    ranking = make_preference(preference, chain, seed=reference, rest_posture=rest_posture,
+                              weights=weights, collision=collision)
+    deadline = started + float(timeout)
+    searches = 0
+    if first is None or not first.success:
+        first = solve(chain, target, seed=seed, timeout=timeout, collision=collision,
+                      **solve_options)
+        searches = 1
+    found: List[IKResult] = []
+    modulo = turn_joints(chain)
+    if first.success:
+        found.append(first)
+    further = dict(solve_options, max_attempts=_FURTHER_ATTEMPTS)
+    pairs = parallel_pairs(chain)
+    # The preference's own starts come first: they lead to its best-scored branches.
+    queue: List[np.ndarray] = [np.clip(start, lower, upper) for start in ranking.starts()]
+    owed, tried, idle = len(queue), 0, 0
+    # The structured flips of every solution found come before any single half turn: they
+    # land on a new branch far more often.
+    later: List[np.ndarray] = []
+    if first.success:
+        flips, turns = branch_flips(chain, first.q, lower, upper, pairs)
+        queue.extend(flips)
+        later.extend(turns)
+    rng = np.random.default_rng(_RANDOM_SEED)
+    # The preference's starts are always tried (then the best max_solutions kept), so that
+    # max_solutions=1 too gets the best-scored branch.
+    while found and (len(found) < count or tried < owed):
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0.0:
+            break
+        if queue:
+            start = queue.pop(0)
+            # A flip of a flip is often a solution already known (an elbow flipped back):
+            # no search for it.
+            if tried >= owed and not distinct(start, [known.q for known in found], modulo,
+                                              _KNOWN_START):
+                continue
+        elif later:
+            start = later.pop(0)
+        else:
+            start = chain.random_configuration(rng)
+        result = solve(chain, target, seed=start, timeout=remaining, collision=collision,
+                       **further)
+        searches += 1
+        tried += 1
+        idle += 1
+        if not result.success:
+            if patience is not None and idle >= patience and not queue and tried >= owed:
+                break
+            continue
+        q = nearest_turn(result.q, reference, chain)
+        if distinct(q, [known.q for known in found], modulo, distinct_threshold):
+            found.append(_moved(result, q))
+            idle = 0
+        elif patience is not None and idle >= patience and not queue and tried >= owed:
+            break
+            flips, turns = branch_flips(chain, q, lower, upper, pairs)
+            queue.extend(flips)
+            later.extend(turns)
+    found = _improved(chain, target, found, ranking, modulo, distinct_threshold, deadline,
+                      null_space and ranking.has_gradient, null_space_steps, collision,
+                      solve_options)
+    scores = [ranking.score(result.q) for result in found]
+    order = sorted(range(len(found)), key=lambda index: -scores[index])[:count]
+    return Solutions(results=tuple(found[index] for index in order),
+                     scores=tuple(scores[index] for index in order),
+                     preference=ranking.name, first=first, searches=searches,
+                     elapsed=time.perf_counter() - started)
+
+
+def _moved(result: IKResult, q: np.ndarray, position_error: Optional[float] = None,
+           orientation_error: Optional[float] = None) -> IKResult:
+    """Return ``result`` with another configuration of the same (or the given) errors."""
+    return IKResult(q=q, success=True,
+                    position_error=(result.position_error if position_error is None
+                                    else position_error),
+                    orientation_error=(result.orientation_error if orientation_error is None
+                                       else orientation_error),
+                    iterations=result.iterations, elapsed=result.elapsed,
+                    status=STATUS_SUCCESS, solver=result.solver, attempts=result.attempts,
+                    polished=result.polished, collision_checked=result.collision_checked,
+                    unchecked_links=result.unchecked_links, costs=result.costs)
+
+
+def _improved(chain, target, found: List[IKResult], ranking, modulo, threshold, deadline,
+              enabled: bool, steps: int, collision, solve_options) -> List[IKResult]:
+    """Climb each solution's preference along its self-motion; drop those that then meet."""
+    position_only = (bool(solve_options.get('position_only'))
+                     or solve_options.get('orientation_mode') == 'none')
+    rows = 3 if position_only else 6
+    if (not enabled or chain.num_joints <= rows or not found
+            or solve_options.get('orientation_mode') == 'axis'
+            or solve_options.get('position_bounds') is not None
+            or solve_options.get('rotation_bounds') is not None):
+        return found
+    tolerances = dict(position_tolerance=solve_options.get('position_tolerance', 1e-5),
+                      orientation_tolerance=solve_options.get('orientation_tolerance', 1e-5))
+    kept: List[IKResult] = []
+    # The best-scoring solutions first: they get the time when the deadline is near.
+    for result in sorted(found, key=lambda item: -ranking.score(item.q)):
+        outcome = null_space_improve(chain, result.q, np.asarray(target, dtype=float), ranking,
+                                     position_only=position_only, max_steps=steps,
+                                     deadline=deadline, **tolerances)
+        moved = result
+        if outcome.steps and chain.within_limits(outcome.q) and (
+                collision is None
+                or not collision.check(outcome.q, stop_at_first=True).colliding):
+            moved = _moved(result, outcome.q, outcome.position_error, outcome.orientation_error)
+        if distinct(moved.q, [other.q for other in kept], modulo, threshold):
+            kept.append(moved)
+    return kept
