@@ -36,8 +36,9 @@ from ..exceptions import InvalidSolverOptionError
 from ..preferences import make_preference
 from .branch_flips import branch_flips, parallel_pairs
 from .null_space import null_space_improve
-from .result import IKResult, STATUS_SUCCESS
+from .result import IKResult
 from .solve import nearest_turn, solve
+from .status import Status
 from .warm_up import is_warm, warm_up
 
 __all__ = ['DISTINCT_THRESHOLD', 'Solutions', 'distinct', 'joint_distance', 'solve_many',
@@ -245,7 +246,7 @@ def _moved(result: IKResult, q: np.ndarray, position_error: Optional[float] = No
                     orientation_error=(result.orientation_error if orientation_error is None
                                        else orientation_error),
                     iterations=result.iterations, elapsed=result.elapsed,
-                    status=STATUS_SUCCESS, solver=result.solver, attempts=result.attempts,
+                    status=Status.SUCCESS, solver=result.solver, attempts=result.attempts,
                     polished=result.polished, collision_checked=result.collision_checked,
                     unchecked_links=result.unchecked_links, costs=result.costs)
 
