@@ -3,7 +3,7 @@
 """The benchmark's targets and their report, judged on hand-made rows (no solver runs)."""
 
 from ik_solvers.benchmarks.goals import evaluate_goals
-from ik_solvers.benchmarks.report import markdown_report, readme_summary
+from ik_solvers.benchmarks.bench_report import markdown_report, readme_summary
 from ik_solvers.benchmarks.summary import add_anchor_ratios, claimed_rate
 
 POSE = 'full pose, random seed, 5 ms: '

@@ -12,7 +12,7 @@ import transforms3d
 from ik_solvers import RobotModel, solve
 from ik_solvers.demo import DragRecording, scripted_drag, ScriptedGoal, SolveRecord, summarise
 from ik_solvers.demo.metrics import APPROXIMATE_CODE, max_joint_jump
-from ik_solvers.demo.report import format_header, format_row, ProgressLine
+from ik_solvers.demo.demo_table import format_header, format_row, ProgressLine
 from ik_solvers.demo.scripted_drag import figure_eight, out_of_reach
 
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'panda_like.urdf').read_text()

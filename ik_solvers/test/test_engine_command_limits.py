@@ -14,7 +14,7 @@ from ik_solvers.engine.outcome import IKRequest
 from ik_solvers.engine.pipeline import IKEngine
 from ik_solvers.engine.pose_math import xyzw_quaternion
 from ik_solvers.engine.settings import NodeSettings
-from ik_solvers.engine.trajectory import command_duration, trajectory_duration
+from ik_solvers.engine.controller_motion import command_duration, trajectory_duration
 from ik_solvers.paths.controller_spline import ControllerSpline, limit_excess
 import numpy as np
 import pytest

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ik_solvers.engine.inputs import InputChecks
+from ik_solvers.engine.request_checks import InputChecks
 from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers.engine.path_request import PathRequest, PathWaypoint
 from ik_solvers.engine.pipeline import IKEngine

@@ -14,7 +14,7 @@ from ik_solvers.engine.error_codes import ErrorCode
 from ik_solvers.engine.outcome import IKRequest
 from ik_solvers.engine.pipeline import IKEngine
 from ik_solvers.engine.settings import NodeSettings
-from ik_solvers.engine.trajectory import trajectory_duration
+from ik_solvers.engine.controller_motion import trajectory_duration
 
 UR5 = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
 STARTS = {

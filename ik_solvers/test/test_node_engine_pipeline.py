@@ -10,7 +10,7 @@ from typing import Optional
 from ik_solvers import solve
 from ik_solvers.engine.candidate import Candidate
 from ik_solvers.engine.error_codes import ErrorCode
-from ik_solvers.engine.inputs import InputChecks
+from ik_solvers.engine.request_checks import InputChecks
 from ik_solvers.engine.judges import DEFAULT_JUDGES, Judge
 from ik_solvers.engine.outcome import IKRequest
 from ik_solvers.engine.pipeline import IKEngine

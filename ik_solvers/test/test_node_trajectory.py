@@ -6,7 +6,7 @@ import math
 
 from ik_solvers.ros.conversions import command_trajectory, duration_to_seconds
 from ik_solvers.engine.outcome import Command
-from ik_solvers.engine.trajectory import largest_joint_jump, trajectory_duration
+from ik_solvers.engine.controller_motion import largest_joint_jump, trajectory_duration
 import pytest
 from test_node_support import jtc_accepts
 

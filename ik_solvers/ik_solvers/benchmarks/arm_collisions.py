@@ -13,8 +13,8 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .collision_free import SRDF_FILES
-from .robots import BenchRobot, load_robot
+from .collision_free_bench import SRDF_FILES
+from ..kinematics.named_robots import BenchRobot, load_robot
 from ..collision import CollisionModel, load_robot_geometry, parse_srdf
 from ..kinematics import Chain, RobotModel
 

@@ -23,7 +23,7 @@ from typing import List, Optional
 import numpy as np
 
 from .anchor_interface import AnchorUnavailableError
-from .robots import load_robot
+from ..kinematics.named_robots import load_robot
 from .rtb_anchor import LevenbergMarquardtAnchor
 from ..kinematics import RobotModel
 from ..solvers import solve, solve_batch, warm_up

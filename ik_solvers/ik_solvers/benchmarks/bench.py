@@ -25,15 +25,15 @@ from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from . import collision_free, paper_experiments
+from . import collision_free_bench as collision_free, paper_experiments
 from .bench_arguments import (build_parser, option_sets, parse_option, QUICK_ANCHOR_TARGETS,
                               QUICK_SCALING_TARGETS, QUICK_SNAKES, QUICK_TARGETS, SNAKES)
 from .goals import evaluate_goals
 from .grid import BenchConfig, BenchmarkSetupError, count_work, prepare_robots
 from .plots import write_plots
 from .progress import ProgressBar
-from .report import check_summary, markdown_report, readme_summary
-from .robots import bundled_robot_names, load_robot, vendor_robot_names
+from .bench_report import check_summary, markdown_report, readme_summary
+from ..kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
 from .runner import run_benchmark
 from .scaling import run_scaling, ScalingConfig, scaling_work
 from ..exceptions import IKError, UnknownSolverError
@@ -119,7 +119,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         2 on bad arguments or when nothing can run.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ['--collision-free']:  # its own options: see collision_free.py
+    if argv[:1] == ['--collision-free']:  # its own options: see collision_free_bench.py
         return collision_free.main(argv[1:])
     if '--paper' in argv:  # the papers' experiments: see paper_experiments.py
         return paper_experiments.main(argv)

@@ -31,7 +31,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .arm_collisions import arm_collision_check, line_collisions
-from .robots import bundled_robot_names, load_robot, vendor_robot_names
+from ..kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
 from ..demo.scripted_drag import (
     figure_eight,
     moved_toward_base,

@@ -14,7 +14,7 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 
 from .anchors import Anchor, AnchorUnavailableError, make_anchor
 from .protocol import draw_targets, TargetSet
-from .robots import BenchRobot, load_robot
+from ..kinematics.named_robots import BenchRobot, load_robot
 from ..exceptions import BenchmarkSetupError, IKError
 from ..kinematics import Chain, RobotModel
 from ..solvers import solver_class

@@ -15,7 +15,7 @@ from typing import Callable, List, Optional, Sequence
 
 import numpy as np
 
-from .robots import bundled_urdf_directory
+from ..kinematics.named_robots import bundled_urdf_directory
 from ..kinematics import Chain, RobotModel
 
 __all__ = ['ROBOTS', 'main', 'median_microseconds']

@@ -33,8 +33,8 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .collision_free import SRDF_FILES
-from .robots import BenchRobot, load_robot, vendor_robot_names
+from .collision_free_bench import SRDF_FILES
+from ..kinematics.named_robots import BenchRobot, load_robot, vendor_robot_names
 from .stress_client import IKNodeProcess, new_namespace, StressClient
 from .stress_requests import valid_request
 from ..collision import CollisionModel, load_robot_geometry, parse_srdf

@@ -25,7 +25,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from .robots import load_robot
+from ..kinematics.named_robots import load_robot
 from ..kinematics import RobotModel
 from ..reach import reachability_map
 from ..solvers import solve

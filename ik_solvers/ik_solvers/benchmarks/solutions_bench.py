@@ -26,7 +26,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .robots import load_robot
+from ..kinematics.named_robots import load_robot
 from .ur_closed_form import URClosedForm
 from ..demo.scripted_drag import figure_eight, start_configuration
 from ..kinematics import RobotModel

@@ -20,7 +20,7 @@ from typing import List, Sequence
 import numpy as np
 
 from .kinematics_timing import median_microseconds
-from .robots import bundled_urdf_directory
+from ..kinematics.named_robots import bundled_urdf_directory
 from ..kinematics import Chain, RobotModel
 from ..solvers import PreparedSolver, SearchOptions, solve, SOLVERS
 

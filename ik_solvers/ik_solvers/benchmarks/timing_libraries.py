@@ -27,8 +27,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .cartesian import HOME_POSES
-from .robots import load_robot
+from .cartesian_bench import HOME_POSES
+from ..kinematics.named_robots import load_robot
 from ..kinematics import Chain, RobotModel
 from ..paths import cartesian_path, time_parametrize, trajectory_limits
 

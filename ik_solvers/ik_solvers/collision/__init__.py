@@ -12,7 +12,7 @@ from .mesh_files import DEFAULT_MAX_TRIANGLES, MeshLoadError, resolve_mesh_path
 from .model import CollisionModel
 from .obstacles import ADD, MAX_OBSTACLES, MAX_PRIMITIVES, MOVE, Obstacle, ObstacleSet, \
     Primitive, REMOVE
-from .report import CollisionReport
+from .collision_report import CollisionReport
 from .robot_geometry import CollisionElement, load_robot_geometry, RobotGeometry
 from .shapes import Box, Cylinder, MeshFile, Sphere, TriangleMesh
 from .srdf import DisabledPairs, parse_srdf

@@ -34,7 +34,7 @@ from .broad_phase import PLACED_WIDTH, place_and_select, shape_table
 from .coal_shapes import coal_geometry, coal_hull
 from .link_placement import adjacent_pairs, FIXED, link_anchors
 from .obstacles import ObstacleSet
-from .report import CollisionReport
+from .collision_report import CollisionReport
 from .robot_geometry import RobotGeometry
 from .srdf import DisabledPairs, link_pair
 from ..exceptions import CollisionGeometryError, InvalidObstacleError, InvalidSeedError

@@ -30,7 +30,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .model import CollisionModel
-from .report import CollisionReport
+from .collision_report import CollisionReport
 from ..kinematics.kernels import forward_frames
 
 __all__ = ['MAX_STEP', 'MIN_STEP', 'SweptCheck', 'SweptContact']

@@ -44,7 +44,7 @@ from .played_limits import CommandLog, format_limits, node_limits, PlayedLimits,
     replay_limits
 from .plot import plot_drags
 from .processes import ProcessGroup
-from .report import format_header, format_row, LEGEND, ProgressLine
+from .demo_table import format_header, format_row, LEGEND, ProgressLine
 from .scripted_drag import moved_toward_base, scripted_drag, start_configuration
 from .straight_lines import (
     deviations_from_polyline,

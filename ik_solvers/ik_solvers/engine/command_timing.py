@@ -20,7 +20,7 @@ from .outcome import Command
 from .path_request import PathCommand
 from .refusal import Refusal
 from .robot_state import RobotState
-from .trajectory import command_duration, CommandedMotion, largest_joint_jump, PendingCommands
+from .controller_motion import command_duration, CommandedMotion, largest_joint_jump, PendingCommands
 from ..exceptions import IKError
 from ..kinematics import Chain
 from ..paths.controller_spline import ControllerSpline
@@ -153,7 +153,7 @@ class CommandTiming:
         also = [(candidate.start, velocity)] + [state for state in states[1:]
                                                 if state[0] is not None]
         # Timed on the controller's cubic from its state, so that every instant keeps the
-        # limits, not only the end (see engine/trajectory.py).
+        # limits, not only the end (see engine/controller_motion.py).
         try:
             duration = command_duration(
                 start, q, max_velocity=_SHARE_OF_LIMITS * settings.velocity_scale * np.asarray(

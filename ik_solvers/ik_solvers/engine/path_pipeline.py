@@ -29,7 +29,7 @@ import numpy as np
 from .candidate import Candidate
 from .frames import ExternalLookup
 from .goal_distance import check_goal_distance
-from .inputs import check_request, CheckedRequest, InputChecks
+from .request_checks import check_request, CheckedRequest, InputChecks
 from .judges import first_refusal, Judge
 from .outcome import IKRequest
 from .error_codes import ErrorCode, path_code

@@ -35,7 +35,7 @@ from .error_codes import ErrorCode
 from .fallback import Fallback
 from .frames import ExternalLookup
 from .goal_distance import check_goal_distance
-from .inputs import check_request, InputChecks
+from .request_checks import check_request, InputChecks
 from .judges import DEFAULT_JUDGES, first_refusal, Judge
 from .motion_plan import MotionPlan
 from .other_solutions import other_solutions

@@ -21,7 +21,7 @@ from .joint_state_store import JointStateStore
 from .judges.continuity import moved_away
 from .model_holder import ModelHolder
 from .settings import NodeSettings
-from .trajectory import largest_joint_jump
+from .controller_motion import largest_joint_jump
 from ..collision import CollisionModel, Obstacle, ObstacleSet
 from ..exceptions import RobotModelError
 from ..kinematics import Chain, RobotModel

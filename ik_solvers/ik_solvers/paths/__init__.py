@@ -19,10 +19,10 @@ from .cartesian import (
 )
 from .interpolation import InterpolatedPath, interpolate_path
 from .jumps import MIN_STEPS_FOR_RELATIVE_TEST
-from .limits import JointLimit, TrajectoryLimits, parse_joint_limits, trajectory_limits
+from .path_limits import JointLimit, TrajectoryLimits, parse_joint_limits, trajectory_limits
 from .parametrization import DEFAULT_GRID_POINTS, time_parametrize, warm_up_timing
 from .pose_errors import pose_errors
-from .trajectory import PathTiming, TimedTrajectory
+from .timed_trajectory import PathTiming, TimedTrajectory
 
 __all__ = [
     'CartesianPathResult',

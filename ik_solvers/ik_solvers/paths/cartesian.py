@@ -33,11 +33,11 @@ from ..kinematics import Chain
 from ..solvers import CollisionCheck, PreparedSolver
 from .interpolation import interpolate_path
 from .jumps import check_jump_options, relative_jump_index
-from .limits import TrajectoryLimits
+from .path_limits import TrajectoryLimits
 from .parametrization import time_parametrize
 from .pose_errors import pose_errors
 from .timing_knots import timing_knots
-from .trajectory import TimedTrajectory
+from .timed_trajectory import TimedTrajectory
 
 __all__ = [
     'CartesianPathResult',

@@ -30,8 +30,8 @@ import numpy as np
 from ..exceptions import InvalidPathError, TimeParametrizationError
 from .controller_fit import fit_to_controller
 from .joint_spline import joint_spline
-from .limits import TrajectoryLimits
-from .trajectory import PathTiming, TimedTrajectory
+from .path_limits import TrajectoryLimits
+from .timed_trajectory import PathTiming, TimedTrajectory
 
 __all__ = ['DEFAULT_GRID_POINTS', 'time_parametrize', 'warm_up_timing']
 

@@ -11,7 +11,7 @@ from typing import Dict, Optional, Type
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
-from .base import Preference
+from .preference import Preference
 from .clearance import Clearance
 from .limit_margin import LimitMargin
 from .nearest import Nearest

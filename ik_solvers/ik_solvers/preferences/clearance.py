@@ -6,7 +6,7 @@ from typing import Dict
 
 import numpy as np
 
-from .base import Preference
+from .preference import Preference
 
 __all__ = ['CLEARANCE_LEVELS', 'Clearance']
 

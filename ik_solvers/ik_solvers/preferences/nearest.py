@@ -4,7 +4,7 @@
 
 import numpy as np
 
-from .base import Preference
+from .preference import Preference
 
 __all__ = ['Nearest']
 

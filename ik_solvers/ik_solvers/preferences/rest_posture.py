@@ -5,7 +5,7 @@
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
-from .base import Preference
+from .preference import Preference
 
 __all__ = ['RestPosture']
 

@@ -5,7 +5,7 @@
 import numpy as np
 
 from ..kinematics.manipulability import manipulability
-from .base import Preference
+from .preference import Preference
 
 __all__ = ['Manipulability']
 

@@ -27,7 +27,7 @@ from visualization_msgs.msg import MarkerArray
 
 from .cartesian_path_service import CartesianPathService, read_joint_limits_file
 from .collision_inputs import CollisionInputs
-from .command_sink import TopicCommandSink
+from .trajectory_publisher import TopicCommandSink
 from .conversions import (fill_response, outcome_poses, service_request, status_message,
                           target_request)
 from .description_input import DescriptionInput

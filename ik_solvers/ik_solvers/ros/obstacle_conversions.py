@@ -15,7 +15,7 @@ from shape_msgs.msg import SolidPrimitive
 from .conversions import pose_to_matrix
 from ..collision import ADD, Box, Cylinder, MAX_PRIMITIVES, MOVE, Obstacle, Primitive, REMOVE, \
     Sphere
-from ..engine.inputs import MAX_NAME_LENGTH
+from ..engine.request_checks import MAX_NAME_LENGTH
 from ..exceptions import InvalidObstacleError, InvalidTargetError
 
 __all__ = ['obstacle_request']

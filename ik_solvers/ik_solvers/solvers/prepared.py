@@ -15,7 +15,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
-from ._core.fallback import closest_orientation_answer
+from ._core.fallback_kernel import closest_orientation_answer
 from ._core.input_checks import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from ._core.pack import new_report, pack, set_deadline, unpack
 from ._core.collision_avoidance import avoid_collisions, CollisionCheck

@@ -14,7 +14,7 @@ from .collision_free import CollisionFree
 from .continuity import ContinuousMotion
 from .freshness import FreshJointStates
 from .judge import Judge
-from .limits import WithinJointLimits
+from .within_limits import WithinJointLimits
 from .swept import CollisionFreeMotion
 from .tolerance import WithinTolerance
 from ..candidate import Candidate

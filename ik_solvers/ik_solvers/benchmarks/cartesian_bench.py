@@ -3,7 +3,7 @@
 """
 Cartesian paths: time per path, fraction, deviation from the line, joint jumps.
 
-Run ``python -m ik_solvers.benchmarks.cartesian``. For each arm a straight line of the tool
+Run ``python -m ik_solvers.benchmarks.cartesian_bench``. For each arm a straight line of the tool
 (30 cm straight down at 1 mm steps by default: 301 points) is followed from the arm's home
 pose and timed within the URDF velocity limits (scaled) and one acceleration limit. Reported
 per arm, over ``--repeats`` runs after one warm-up run:
@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .robots import bundled_robot_names, load_robot, vendor_robot_names
+from ..kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
 from ..kinematics import Chain, RobotModel
 from ..exceptions import IKError
 from ..paths import cartesian_path, pose_errors, trajectory_limits, TimedTrajectory

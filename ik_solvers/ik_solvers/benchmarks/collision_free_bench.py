@@ -3,7 +3,7 @@
 """
 The collision-free benchmark: solutions that must not put the arm through itself.
 
-Run ``python -m ik_solvers.benchmarks.collision_free`` (or ``ik_solvers_bench
+Run ``python -m ik_solvers.benchmarks.collision_free_bench`` (or ``ik_solvers_bench
 --collision-free``). On the vendor UR5 and Panda of example-robot-data, with their collision
 meshes and SRDFs, each target is the forward kinematics of a random collision-free
 configuration, each seed a random configuration; every solver runs with ``collision=`` the
@@ -25,7 +25,7 @@ import numpy as np
 
 from .anchors import AnchorUnavailableError, make_anchor
 from .protocol import check_solution
-from .robots import load_robot, vendor_robot_names
+from ..kinematics.named_robots import load_robot, vendor_robot_names
 from ..collision import CollisionModel, load_robot_geometry, parse_srdf
 from ..kinematics import RobotModel
 from ..solvers import solve, SOLVERS
