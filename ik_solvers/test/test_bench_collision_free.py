@@ -4,7 +4,7 @@
 
 import pytest
 
-from ik_solvers.benchmarks.collision_free_bench import markdown_table, run_robot
+from ik_solvers_benchmarks.collision_free_bench import markdown_table, run_robot
 from ik_solvers.kinematics.named_robots import vendor_robot_names
 
 

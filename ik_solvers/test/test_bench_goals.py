@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The benchmark's targets and their report, judged on hand-made rows (no solver runs)."""
 
-from ik_solvers.benchmarks.goals import evaluate_goals
-from ik_solvers.benchmarks.bench_report import markdown_report, readme_summary
-from ik_solvers.benchmarks.summary import add_anchor_ratios, claimed_rate
+from ik_solvers_benchmarks.goals import evaluate_goals
+from ik_solvers_benchmarks.bench_report import markdown_report, readme_summary
+from ik_solvers_benchmarks.summary import add_anchor_ratios, claimed_rate
 
 POSE = 'full pose, random seed, 5 ms: '
 POSITION = 'position-only, random seed, 5 ms: median <= 30.0 µs'

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import transforms3d
 
-from ik_solvers.benchmarks.protocol import (
+from ik_solvers_benchmarks.protocol import (
     check_solution,
     draw_seeds,
     draw_targets,

@@ -3,18 +3,18 @@
 """
 A short seeded run of the surface fuzz against the ik_node in a process of its own, over DDS.
 
-The full run is the benchmark ``python -m ik_solvers.benchmarks.node_stress --scenarios
+The full run is the benchmark ``python -m ik_solvers_benchmarks.node_stress --scenarios
 surfaces``; here a few dozen inputs per surface, bounded by the harness's waits. No time is
 asserted beyond the hang bound every call has (its timeout + 1 s).
 """
 
 from pathlib import Path
 
-from ik_solvers.benchmarks.hostile_surfaces import SURFACES, surface_inputs
-from ik_solvers.benchmarks.node_stress import _wait_for_model
-from ik_solvers.benchmarks.stress_client import IKNodeProcess, StressClient
-from ik_solvers.benchmarks.stress_requests import NODE_TIMEOUT, StressSetup
-from ik_solvers.benchmarks.surface_fuzz import run_surfaces
+from ik_solvers_benchmarks.hostile_surfaces import SURFACES, surface_inputs
+from ik_solvers_benchmarks.node_stress import _wait_for_model
+from ik_solvers_benchmarks.stress_client import IKNodeProcess, StressClient
+from ik_solvers_benchmarks.stress_requests import NODE_TIMEOUT, StressSetup
+from ik_solvers_benchmarks.surface_fuzz import run_surfaces
 
 
 def test_the_inputs_are_seeded_and_cover_every_surface():

@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 import re
 
-from ik_solvers.benchmarks.hostile_inputs import bad_descriptions
+from ik_solvers_benchmarks.hostile_inputs import bad_descriptions
 from ik_solvers.exceptions import RobotModelError
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.kinematics.collision import Box, Cylinder, Mesh, Sphere

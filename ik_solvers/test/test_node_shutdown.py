@@ -34,7 +34,7 @@ from test_node_support import (
 import yaml
 
 #: Seconds from the signal to the process's exit. A hang bound, not a speed test: the node exits
-#: well within a second (ik_solvers.benchmarks.node_stress reports the figure, node_exit_seconds),
+#: well within a second (ik_solvers_benchmarks.node_stress reports the figure, node_exit_seconds),
 #: and a missed signal left it running until it was killed. Below the 10 s solves started here,
 #: so that a process waiting for its solve to end is caught too.
 EXIT_WITHIN = 6.0

@@ -8,13 +8,13 @@ never commanded from.
 
 Bounded to a few seconds each. No time is asserted: a call is answered within the harness's
 generous wait or the test fails as a hang; how fast the node answers is measured by
-ik_solvers.benchmarks.node_stress.
+ik_solvers_benchmarks.node_stress.
 """
 
 import threading
 import time
 
-from ik_solvers.benchmarks.hostile_inputs import (
+from ik_solvers_benchmarks.hostile_inputs import (
     bad_descriptions,
     padded_description,
     repeated_names,

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from ik_solvers import InvalidSolverOptionError, RobotModel, solve_many
-from ik_solvers.benchmarks.ur_closed_form import URClosedForm
+from ik_solvers_benchmarks.ur_closed_form import URClosedForm
 from ik_solvers.preferences import make_preference, PREFERENCES
 from ik_solvers.solvers.null_space import null_space_improve
 from ik_solvers.solvers.solutions import DISTINCT_THRESHOLD, joint_distance, turn_joints
@@ -162,7 +162,7 @@ def test_clearance_ranks_by_a_collision_model():
 
 
 def test_a_closed_drag_with_rest_posture_comes_back_to_its_start():
-    from ik_solvers.benchmarks.solutions_bench import drag_loop
+    from ik_solvers_benchmarks.solutions_bench import drag_loop
     rest = drag_loop('panda_like', preference='rest_posture', goals=150)
     nearest = drag_loop('panda_like', preference='nearest', goals=150)
     # A goal's search has the streamed deadline: on a loaded machine one may run out.

@@ -12,7 +12,7 @@ import pytest
 import transforms3d
 
 from ik_solvers import approach, RobotModel
-from ik_solvers.benchmarks.drag import drag
+from ik_solvers_benchmarks.drag import drag
 from ik_solvers.demo.scripted_drag import figure_eight, moved_toward_base, out_of_reach
 from ik_solvers.exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ik_solvers import solve, SOLVERS
-from ik_solvers.benchmarks.summary import heuristic_share
+from ik_solvers_benchmarks.summary import heuristic_share
 from ik_solvers.exceptions import InvalidSolverOptionError
 
 TIMEOUT = 2.0

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from ik_solvers import solve
-from ik_solvers.benchmarks.planar_chains import planar_chain
+from ik_solvers_benchmarks.planar_chains import planar_chain
 from ik_solvers.kinematics.kernels import forward_frames
 from ik_solvers.solvers.ccd import ccd_step, CCDSolver
 from ik_solvers.solvers.fabrik import fabrik_step, FABRIKSolver

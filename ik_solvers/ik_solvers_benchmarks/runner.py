@@ -19,8 +19,8 @@ from .grid import (BenchConfig, BenchmarkSetupError, cases, config_methods, Meth
 from .progress import ProgressBar
 from .protocol import check_solution, draw_seeds, TargetSet
 from .summary import add_anchor_ratios, Attempt, claimed_rate, heuristic_share, summarize
-from ..kinematics import Chain, RobotModel
-from ..solvers import solve
+from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.solvers import solve
 
 __all__ = ['default_log', 'run_benchmark', 'run_method']
 

@@ -16,7 +16,7 @@ from .anchor_interface import Anchor, AnchorAnswer, AnchorUnavailableError
 from .ikpy_anchor import IkpyAnchor
 from .rtb_anchor import LevenbergMarquardtAnchor
 from .trac_ik_anchor import TracIkAnchor
-from ..kinematics import Chain
+from ik_solvers.kinematics import Chain
 
 __all__ = [
     'ANCHORS',

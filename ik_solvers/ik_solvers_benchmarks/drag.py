@@ -3,7 +3,7 @@
 """
 The demo's drag without ROS: exact and approximate tracking along a dragged path, per solver.
 
-Run ``python -m ik_solvers.benchmarks.drag``. Each arm starts where the demo starts it (the
+Run ``python -m ik_solvers_benchmarks.drag``. Each arm starts where the demo starts it (the
 middle of its limits, ``--start zero``, or given joint values) and follows the demo's
 figure-eight of goals through its start pose (``--path-offset 0.15`` moves the eight's centre
 15 cm toward the base, where every goal is reachable), then a few goals far out of reach. Every
@@ -31,16 +31,16 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .arm_collisions import arm_collision_check, line_collisions
-from ..kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
-from ..demo.scripted_drag import (
+from ik_solvers.kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
+from ik_solvers.demo.scripted_drag import (
     figure_eight,
     moved_toward_base,
     out_of_reach,
     start_configuration,
 )
-from ..kinematics import Chain, RobotModel
-from ..solvers import approach, solve, SOLVERS
-from ..solvers.approximate import STREAMED_EXACT_ATTEMPTS, STREAMED_EXACT_BUDGET
+from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.solvers import approach, solve, SOLVERS
+from ik_solvers.solvers.approximate import STREAMED_EXACT_ATTEMPTS, STREAMED_EXACT_BUDGET
 
 __all__ = ['DragFigures', 'drag', 'main']
 

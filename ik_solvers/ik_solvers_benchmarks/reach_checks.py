@@ -25,10 +25,10 @@ from typing import List, Optional
 
 import numpy as np
 
-from ..kinematics.named_robots import load_robot
-from ..kinematics import RobotModel
-from ..reach import reachability_map
-from ..solvers import solve
+from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.kinematics import RobotModel
+from ik_solvers.reach import reachability_map
+from ik_solvers.solvers import solve
 
 __all__ = ['main']
 

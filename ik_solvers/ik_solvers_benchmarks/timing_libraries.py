@@ -3,7 +3,7 @@
 """
 toppra against ruckig for timing a Cartesian path: the measurement behind the choice.
 
-Run ``python -m ik_solvers.benchmarks.timing_libraries`` (ruckig is optional: its rows are left
+Run ``python -m ik_solvers_benchmarks.timing_libraries`` (ruckig is optional: its rows are left
 out when it is not installed). The joint path is the benchmark line of
 :mod:`.cartesian` (301 points); both libraries get the same velocity and acceleration limits.
 
@@ -28,9 +28,9 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .cartesian_bench import HOME_POSES
-from ..kinematics.named_robots import load_robot
-from ..kinematics import Chain, RobotModel
-from ..paths import cartesian_path, time_parametrize, trajectory_limits
+from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.paths import cartesian_path, time_parametrize, trajectory_limits
 
 __all__ = ['main']
 

@@ -13,7 +13,7 @@ import numpy as np
 import transforms3d
 
 from .anchor_interface import Anchor, AnchorAnswer, AnchorUnavailableError, parse_description
-from ..kinematics import Chain
+from ik_solvers.kinematics import Chain
 
 __all__ = ['TracIkAnchor']
 

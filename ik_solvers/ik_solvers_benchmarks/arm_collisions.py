@@ -14,9 +14,9 @@ from typing import Optional, Tuple
 import numpy as np
 
 from .collision_free_bench import SRDF_FILES
-from ..kinematics.named_robots import BenchRobot, load_robot
-from ..collision import CollisionModel, load_robot_geometry, parse_srdf
-from ..kinematics import Chain, RobotModel
+from ik_solvers.kinematics.named_robots import BenchRobot, load_robot
+from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
+from ik_solvers.kinematics import Chain, RobotModel
 
 __all__ = ['arm_collision_check', 'line_collisions']
 

@@ -14,10 +14,10 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 
 from .anchors import Anchor, AnchorUnavailableError, make_anchor
 from .protocol import draw_targets, TargetSet
-from ..kinematics.named_robots import BenchRobot, load_robot
-from ..exceptions import BenchmarkSetupError, IKError
-from ..kinematics import Chain, RobotModel
-from ..solvers import solver_class
+from ik_solvers.kinematics.named_robots import BenchRobot, load_robot
+from ik_solvers.exceptions import BenchmarkSetupError, IKError
+from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.solvers import solver_class
 
 __all__ = [
     'BenchConfig',

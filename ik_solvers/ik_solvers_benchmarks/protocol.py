@@ -18,8 +18,8 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ..kinematics import Chain, RobotModel
-from ..kinematics.joint import position_limits
+from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.kinematics.joint import position_limits
 
 __all__ = [
     'SEED_KINDS',

@@ -5,7 +5,7 @@ The ik_node under hostile input and overload: fuzz, bursts, a 1 kHz stream, desc
 
 Run after the colcon build (about two minutes with the defaults)::
 
-    python -m ik_solvers.benchmarks.node_stress --output output/stress
+    python -m ik_solvers_benchmarks.node_stress --output output/stress
 
 It starts the ik_node in a process of its own on the bundled panda, publishes joint states at
 50 Hz, and runs four scenarios, each bounded in time:
@@ -284,7 +284,7 @@ def _wait_for_model(client: StressClient, setup: StressSetup) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """Return the command-line parser."""
     parser = argparse.ArgumentParser(
-        prog='python -m ik_solvers.benchmarks.node_stress', description=__doc__.split('\n')[1],
+        prog='python -m ik_solvers_benchmarks.node_stress', description=__doc__.split('\n')[1],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument('--scenarios', default='fuzz,burst,stream,swap',
                         help='comma-separated: fuzz, burst, stream, swap, surfaces')

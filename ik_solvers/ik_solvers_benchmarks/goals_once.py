@@ -3,7 +3,7 @@
 """
 Goals published once: the arm gets there, and never through a collision on the way.
 
-Run ``python -m ik_solvers.benchmarks.goals_once``. Per arm it starts the installed ik_node
+Run ``python -m ik_solvers_benchmarks.goals_once``. Per arm it starts the installed ik_node
 (default parameters) and the simulated executor (publishing the played joint states every
 1 ms) as processes in a namespace of their own, then publishes random reachable, collision-free
 goals (FK of random collision-free configurations) on ``target_pose``, each once, from rest,
@@ -33,8 +33,8 @@ import numpy as np
 from .goals_once_client import GoalsClient
 from .node_ready import prepare_arm
 from .stress_client import COMMAND_TOPIC, IKNodeProcess, new_namespace
-from ..collision import CollisionModel, load_robot_geometry, parse_srdf
-from ..kinematics import RobotModel
+from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
+from ik_solvers.kinematics import RobotModel
 
 __all__ = ['ARMS', 'ArmFigures', 'main', 'run_arm']
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from .paper_report import summaries, write_plot
 from .planar_chains import bending, paper_fabrik, planar_chain, random_lengths
-from ..solvers import solve
+from ik_solvers.solvers import solve
 
 __all__ = ['EXPERIMENTS', 'main', 'run_cejka', 'run_fabrik', 'run_welman']
 

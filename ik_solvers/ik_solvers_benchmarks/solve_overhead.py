@@ -3,7 +3,7 @@
 """
 The Python overhead of ``solve()``: its checks and its result, apart from the compiled search.
 
-Run ``python -m ik_solvers.benchmarks.solve_overhead``. Each target is reached by its own seed,
+Run ``python -m ik_solvers_benchmarks.solve_overhead``. Each target is reached by its own seed,
 so the compiled search only measures it once; the overhead is the median time of ``solve()``
 minus the median time of the same compiled search called directly with prepared arrays.
 Figures are medians over blocks of calls, in microseconds.
@@ -20,9 +20,9 @@ from typing import List, Sequence
 import numpy as np
 
 from .kinematics_timing import median_microseconds
-from ..kinematics.named_robots import bundled_urdf_directory
-from ..kinematics import Chain, RobotModel
-from ..solvers import PreparedSolver, SearchOptions, solve, SOLVERS
+from ik_solvers.kinematics.named_robots import bundled_urdf_directory
+from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.solvers import PreparedSolver, SearchOptions, solve, SOLVERS
 
 __all__ = ['main']
 

@@ -14,7 +14,7 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-from ..kinematics import RobotModel
+from ik_solvers.kinematics import RobotModel
 
 __all__ = ['bending', 'paper_fabrik', 'planar_chain', 'planar_points', 'random_lengths', 'wrap']
 

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
-from ..exceptions import AnchorUnavailableError
+from ik_solvers.exceptions import AnchorUnavailableError
 
 __all__ = ['Anchor', 'AnchorAnswer', 'AnchorUnavailableError', 'parse_description']
 

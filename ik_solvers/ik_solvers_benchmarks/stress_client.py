@@ -115,7 +115,7 @@ class DescriptionPublisher:
         path.write_text(urdf_xml)
         self._path = path
         self._process = subprocess.Popen(
-            [sys.executable, '-m', 'ik_solvers.benchmarks.stress_client', namespace, str(path),
+            [sys.executable, '-m', 'ik_solvers_benchmarks.stress_client', namespace, str(path),
              topic],
             env=dict(os.environ))
 

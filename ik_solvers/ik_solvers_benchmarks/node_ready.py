@@ -5,7 +5,7 @@ How soon the ik_node answers with collisions checked: from its process start to 
 
 Run after the colcon build, with the numba cache warm (``ik_solvers_setup`` warms it)::
 
-    python -m ik_solvers.benchmarks.node_ready --runs 5
+    python -m ik_solvers_benchmarks.node_ready --runs 5
 
 For each arm (the bundled ``panda_like`` and ``ur5_like``, and the vendor Panda and UR5 of
 example-robot-data with their SRDFs when that package is installed), each run sets up a
@@ -34,11 +34,11 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from .collision_free_bench import SRDF_FILES
-from ..kinematics.named_robots import BenchRobot, load_robot, vendor_robot_names
+from ik_solvers.kinematics.named_robots import BenchRobot, load_robot, vendor_robot_names
 from .stress_client import IKNodeProcess, new_namespace, StressClient
 from .stress_requests import valid_request
-from ..collision import CollisionModel, load_robot_geometry, parse_srdf
-from ..kinematics import RobotModel
+from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
+from ik_solvers.kinematics import RobotModel
 
 __all__ = ['ARMS', 'ReadyArm', 'RunTimes', 'build_parser', 'format_table', 'main',
            'prepare_arm', 'time_run']
@@ -232,7 +232,7 @@ def format_table(results: Dict[str, List[RunTimes]]) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """Return the command-line parser."""
     parser = argparse.ArgumentParser(
-        prog='python -m ik_solvers.benchmarks.node_ready', description=__doc__.split('\n')[1],
+        prog='python -m ik_solvers_benchmarks.node_ready', description=__doc__.split('\n')[1],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument('--runs', type=int, default=5, help='node starts per arm')
     parser.add_argument('--arms', default=','.join(ARMS),

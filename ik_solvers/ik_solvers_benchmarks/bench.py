@@ -33,12 +33,12 @@ from .grid import BenchConfig, BenchmarkSetupError, count_work, prepare_robots
 from .plots import write_plots
 from .progress import ProgressBar
 from .bench_report import check_summary, markdown_report, readme_summary
-from ..kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
+from ik_solvers.kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
 from .runner import run_benchmark
 from .scaling import run_scaling, ScalingConfig, scaling_work
-from ..exceptions import IKError, UnknownSolverError
-from ..kinematics import RobotModel
-from ..solvers import check_solver_names, SOLVERS
+from ik_solvers.exceptions import IKError, UnknownSolverError
+from ik_solvers.kinematics import RobotModel
+from ik_solvers.solvers import check_solver_names, SOLVERS
 
 __all__ = [
     'build_parser',

@@ -3,7 +3,7 @@
 """
 Timing of the kinematics core: median microseconds per call of FK, Jacobian, joint frames.
 
-Run ``python -m ik_solvers.benchmarks.kinematics_timing``. Each figure is the median, over
+Run ``python -m ik_solvers_benchmarks.kinematics_timing``. Each figure is the median, over
 blocks of calls, of the block's time divided by its number of calls; configurations are
 drawn uniformly within the limits from a fixed seed.
 """
@@ -15,8 +15,8 @@ from typing import Callable, List, Optional, Sequence
 
 import numpy as np
 
-from ..kinematics.named_robots import bundled_urdf_directory
-from ..kinematics import Chain, RobotModel
+from ik_solvers.kinematics.named_robots import bundled_urdf_directory
+from ik_solvers.kinematics import Chain, RobotModel
 
 __all__ = ['ROBOTS', 'main', 'median_microseconds']
 

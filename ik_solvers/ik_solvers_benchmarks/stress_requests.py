@@ -13,9 +13,9 @@ from typing import Any, Dict, List, Sequence
 import numpy as np
 
 from .hostile_inputs import HostileInput
-from ..kinematics.named_robots import load_robot
+from ik_solvers.kinematics.named_robots import load_robot
 from .stress_client import StressClient
-from ..kinematics import RobotModel
+from ik_solvers.kinematics import RobotModel
 
 __all__ = ['NODE_TIMEOUT', 'ROBOT', 'StressSetup', 'effective_timeout', 'hostile_request',
            'pose_fields', 'publish_input', 'valid_request', 'xyzw_quaternion']

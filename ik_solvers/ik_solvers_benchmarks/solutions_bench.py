@@ -3,7 +3,7 @@
 """
 Several solutions per pose and the preferences, against a closed-form oracle and ``nearest``.
 
-Run ``python -m ik_solvers.benchmarks.solutions_bench`` (``--help`` for the parts). Three parts:
+Run ``python -m ik_solvers_benchmarks.solutions_bench`` (``--help`` for the parts). Three parts:
 
 * ``ur``: on ur5_like and the vendor UR5, random poses (from random configurations), all
   solutions by :func:`ik_solvers.solvers.solutions.solve_many` within the budget, against the
@@ -26,15 +26,15 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..kinematics.named_robots import load_robot
+from ik_solvers.kinematics.named_robots import load_robot
 from .ur_closed_form import URClosedForm
-from ..demo.scripted_drag import figure_eight, start_configuration
-from ..kinematics import RobotModel
-from ..preferences import make_preference
-from ..solvers import solve
-from ..solvers.approximate import STREAMED_EXACT_ATTEMPTS, STREAMED_EXACT_BUDGET
-from ..solvers.null_space import null_space_improve
-from ..solvers.solutions import joint_distance, solve_many, turn_joints
+from ik_solvers.demo.scripted_drag import figure_eight, start_configuration
+from ik_solvers.kinematics import RobotModel
+from ik_solvers.preferences import make_preference
+from ik_solvers.solvers import solve
+from ik_solvers.solvers.approximate import STREAMED_EXACT_ATTEMPTS, STREAMED_EXACT_BUDGET
+from ik_solvers.solvers.null_space import null_space_improve
+from ik_solvers.solvers.solutions import joint_distance, solve_many, turn_joints
 
 __all__ = ['drag_loop', 'main', 'panda_preferences', 'ur_solutions']
 

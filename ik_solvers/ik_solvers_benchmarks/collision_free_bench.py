@@ -3,7 +3,7 @@
 """
 The collision-free benchmark: solutions that must not put the arm through itself.
 
-Run ``python -m ik_solvers.benchmarks.collision_free_bench`` (or ``ik_solvers_bench
+Run ``python -m ik_solvers_benchmarks.collision_free_bench`` (or ``ik_solvers_bench
 --collision-free``). On the vendor UR5 and Panda of example-robot-data, with their collision
 meshes and SRDFs, each target is the forward kinematics of a random collision-free
 configuration, each seed a random configuration; every solver runs with ``collision=`` the
@@ -25,10 +25,10 @@ import numpy as np
 
 from .anchors import AnchorUnavailableError, make_anchor
 from .protocol import check_solution
-from ..kinematics.named_robots import load_robot, vendor_robot_names
-from ..collision import CollisionModel, load_robot_geometry, parse_srdf
-from ..kinematics import RobotModel
-from ..solvers import solve, SOLVERS
+from ik_solvers.kinematics.named_robots import load_robot, vendor_robot_names
+from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
+from ik_solvers.kinematics import RobotModel
+from ik_solvers.solvers import solve, SOLVERS
 
 __all__ = ['SRDF_FILES', 'main', 'run_robot']
 

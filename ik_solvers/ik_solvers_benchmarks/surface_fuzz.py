@@ -25,7 +25,7 @@ from .hostile_surfaces import large_srdf, SURFACES, surface_inputs
 from .stress_client import DescriptionPublisher, IKNodeProcess, StressClient, TimedCall
 from .stress_requests import NODE_TIMEOUT, pose_fields, StressSetup, valid_request, \
     xyzw_quaternion
-from ..collision import ADD, Box, CollisionModel, load_robot_geometry, Obstacle, ObstacleSet, \
+from ik_solvers.collision import ADD, Box, CollisionModel, load_robot_geometry, Obstacle, ObstacleSet, \
     Primitive
 
 __all__ = ['run_surfaces']
@@ -162,7 +162,7 @@ def run_surfaces(setup: StressSetup, client: StressClient, node: IKNodeProcess,
 
     :param directory: Where the large SRDF is written for the process that publishes it.
     """
-    from ..kinematics import RobotModel
+    from ik_solvers.kinematics import RobotModel
     model = RobotModel.from_urdf(setup.urdf_xml)
     goal = setup.goal(0.0)
     goal7 = tuple(goal[:3, 3]) + tuple(xyzw_quaternion(goal))

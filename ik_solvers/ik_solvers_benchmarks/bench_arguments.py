@@ -12,7 +12,7 @@ from typing import Dict, List
 
 from .grid import DEFAULT_MODES, MODES
 from .protocol import SEED_KINDS
-from ..solvers import solve
+from ik_solvers.solvers import solve
 
 __all__ = ['DESCRIPTION', 'QUICK_ANCHOR_TARGETS', 'QUICK_SCALING_TARGETS', 'QUICK_SNAKES',
            'QUICK_TARGETS', 'SNAKES', 'build_parser', 'option_sets', 'parse_option']

@@ -13,11 +13,11 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence
 from .grid import solver_methods
 from .progress import ProgressBar
 from .protocol import draw_seeds, draw_targets
-from ..kinematics.named_robots import load_robot
+from ik_solvers.kinematics.named_robots import load_robot
 from .runner import run_method
 from .summary import summarize
-from ..exceptions import IKError
-from ..kinematics import RobotModel
+from ik_solvers.exceptions import IKError
+from ik_solvers.kinematics import RobotModel
 
 __all__ = [
     'ScalingConfig',

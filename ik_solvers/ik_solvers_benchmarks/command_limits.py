@@ -3,7 +3,7 @@
 """
 The limits of every command a running ik_node sends, as a joint_trajectory_controller runs them.
 
-Run ``python -m ik_solvers.benchmarks.command_limits --duration 300`` beside a node (the demo,
+Run ``python -m ik_solvers_benchmarks.command_limits --duration 300`` beside a node (the demo,
 say: ``tools/demo.sh`` in the same ROS domain). It records every JointTrajectory on the command
 topic with its arrival time, the joint states and the robot description; then it replays the
 commands through :class:`ik_solvers.paths.controller_replay.ControllerReplay` (each from the
@@ -32,8 +32,8 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
 
-from ..kinematics import RobotModel
-from ..paths.controller_replay import ControllerReplay
+from ik_solvers.kinematics import RobotModel
+from ik_solvers.paths.controller_replay import ControllerReplay
 
 __all__ = ['main', 'replay_table']
 

@@ -3,7 +3,7 @@
 """
 Cartesian paths: time per path, fraction, deviation from the line, joint jumps.
 
-Run ``python -m ik_solvers.benchmarks.cartesian_bench``. For each arm a straight line of the tool
+Run ``python -m ik_solvers_benchmarks.cartesian_bench``. For each arm a straight line of the tool
 (30 cm straight down at 1 mm steps by default: 301 points) is followed from the arm's home
 pose and timed within the URDF velocity limits (scaled) and one acceleration limit. Reported
 per arm, over ``--repeats`` runs after one warm-up run:
@@ -30,11 +30,11 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
-from ..kinematics import Chain, RobotModel
-from ..exceptions import IKError
-from ..paths import cartesian_path, pose_errors, trajectory_limits, TimedTrajectory
-from ..paths.controller_spline import ControllerSpline, limit_excess
+from ik_solvers.kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
+from ik_solvers.kinematics import Chain, RobotModel
+from ik_solvers.exceptions import IKError
+from ik_solvers.paths import cartesian_path, pose_errors, trajectory_limits, TimedTrajectory
+from ik_solvers.paths.controller_spline import ControllerSpline, limit_excess
 
 __all__ = ['HOME_POSES', 'line_deviation', 'main', 'measure_arm']
 

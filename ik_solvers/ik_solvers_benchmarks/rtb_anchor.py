@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ElementTree
 import numpy as np
 
 from .anchor_interface import Anchor, AnchorAnswer, AnchorUnavailableError, parse_description
-from ..kinematics import Chain
+from ik_solvers.kinematics import Chain
 
 __all__ = ['LevenbergMarquardtAnchor']
 
