@@ -14,7 +14,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from .collision_free_bench import SRDF_FILES
-from ik_solvers.kinematics.named_robots import BenchRobot, load_robot
+from ik_solvers.reach.named_robots import BenchRobot, load_robot
 from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
 from ik_solvers.kinematics import Chain, RobotModel
 

@@ -23,7 +23,7 @@ from typing import List, Optional
 import numpy as np
 
 from .anchor_interface import AnchorUnavailableError
-from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.reach.named_robots import load_robot
 from .rtb_anchor import LevenbergMarquardtAnchor
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.solvers import solve, solve_batch, warm_up

@@ -33,7 +33,7 @@ from .grid import BenchConfig, BenchmarkSetupError, count_work, prepare_robots
 from .plots import write_plots
 from .progress import ProgressBar
 from .bench_report import check_summary, markdown_report, readme_summary
-from ik_solvers.kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
+from ik_solvers.reach.named_robots import bundled_robot_names, load_robot, vendor_robot_names
 from .runner import run_benchmark
 from .scaling import run_scaling, ScalingConfig, scaling_work
 from ik_solvers.exceptions import IKError, UnknownSolverError

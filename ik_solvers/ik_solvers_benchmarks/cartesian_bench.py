@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ik_solvers.kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
+from ik_solvers.reach.named_robots import bundled_robot_names, load_robot, vendor_robot_names
 from ik_solvers.kinematics import Chain, RobotModel
 from ik_solvers.exceptions import IKError
 from ik_solvers.paths import cartesian_path, pose_errors, trajectory_limits, TimedTrajectory

@@ -25,7 +25,7 @@ import numpy as np
 
 from .anchors import AnchorUnavailableError, make_anchor
 from .protocol import check_solution
-from ik_solvers.kinematics.named_robots import load_robot, vendor_robot_names
+from ik_solvers.reach.named_robots import load_robot, vendor_robot_names
 from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.solvers import solve, SOLVERS

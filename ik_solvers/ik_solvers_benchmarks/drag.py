@@ -31,7 +31,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .arm_collisions import arm_collision_check, line_collisions
-from ik_solvers.kinematics.named_robots import bundled_robot_names, load_robot, vendor_robot_names
+from ik_solvers.reach.named_robots import bundled_robot_names, load_robot, vendor_robot_names
 from ik_solvers.demo.scripted_drag import (
     figure_eight,
     moved_toward_base,

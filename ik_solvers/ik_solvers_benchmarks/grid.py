@@ -14,7 +14,7 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 
 from .anchors import Anchor, AnchorUnavailableError, make_anchor
 from .protocol import draw_targets, TargetSet
-from ik_solvers.kinematics.named_robots import BenchRobot, load_robot
+from ik_solvers.reach.named_robots import BenchRobot, load_robot
 from ik_solvers.exceptions import BenchmarkSetupError, IKError
 from ik_solvers.kinematics import Chain, RobotModel
 from ik_solvers.solvers import solver_class

@@ -15,7 +15,7 @@ from typing import Callable, List, Optional, Sequence
 
 import numpy as np
 
-from ik_solvers.kinematics.named_robots import bundled_urdf_directory
+from ik_solvers.reach.named_robots import bundled_urdf_directory
 from ik_solvers.kinematics import Chain, RobotModel
 
 __all__ = ['ROBOTS', 'main', 'median_microseconds']

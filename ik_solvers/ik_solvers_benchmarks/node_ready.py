@@ -34,7 +34,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from .collision_free_bench import SRDF_FILES
-from ik_solvers.kinematics.named_robots import BenchRobot, load_robot, vendor_robot_names
+from ik_solvers.reach.named_robots import BenchRobot, load_robot, vendor_robot_names
 from .stress_client import IKNodeProcess, new_namespace, StressClient
 from .stress_requests import valid_request
 from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf

@@ -25,7 +25,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.reach.named_robots import load_robot
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.reach import reachability_map
 from ik_solvers.solvers import solve

@@ -13,7 +13,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence
 from .grid import solver_methods
 from .progress import ProgressBar
 from .protocol import draw_seeds, draw_targets
-from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.reach.named_robots import load_robot
 from .runner import run_method
 from .summary import summarize
 from ik_solvers.exceptions import IKError

@@ -26,7 +26,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.reach.named_robots import load_robot
 from .ur_closed_form import URClosedForm
 from ik_solvers.demo.scripted_drag import figure_eight, start_configuration
 from ik_solvers.kinematics import RobotModel

@@ -20,7 +20,7 @@ from typing import List, Sequence
 import numpy as np
 
 from .kinematics_timing import median_microseconds
-from ik_solvers.kinematics.named_robots import bundled_urdf_directory
+from ik_solvers.reach.named_robots import bundled_urdf_directory
 from ik_solvers.kinematics import Chain, RobotModel
 from ik_solvers.solvers import PreparedSolver, SearchOptions, solve, SOLVERS
 

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Sequence
 import numpy as np
 
 from .hostile_inputs import HostileInput
-from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.reach.named_robots import load_robot
 from .stress_client import StressClient
 from ik_solvers.kinematics import RobotModel
 

@@ -25,8 +25,8 @@ from .hostile_surfaces import large_srdf, SURFACES, surface_inputs
 from .stress_client import DescriptionPublisher, IKNodeProcess, StressClient, TimedCall
 from .stress_requests import NODE_TIMEOUT, pose_fields, StressSetup, valid_request, \
     xyzw_quaternion
-from ik_solvers.collision import ADD, Box, CollisionModel, load_robot_geometry, Obstacle, ObstacleSet, \
-    Primitive
+from ik_solvers.collision import (ADD, Box, CollisionModel, load_robot_geometry, Obstacle,
+                                  ObstacleSet, Primitive)
 
 __all__ = ['run_surfaces']
 

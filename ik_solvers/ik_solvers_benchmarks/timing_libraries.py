@@ -28,7 +28,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .cartesian_bench import HOME_POSES
-from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.reach.named_robots import load_robot
 from ik_solvers.kinematics import Chain, RobotModel
 from ik_solvers.paths import cartesian_path, time_parametrize, trajectory_limits
 

@@ -7,7 +7,7 @@ import pytest
 
 from ik_solvers_benchmarks.anchors import AnchorUnavailableError, make_anchor
 from ik_solvers_benchmarks.protocol import check_solution, draw_seeds, draw_targets
-from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.reach.named_robots import load_robot
 from ik_solvers.kinematics import RobotModel
 
 

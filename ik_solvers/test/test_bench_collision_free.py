@@ -5,7 +5,7 @@
 import pytest
 
 from ik_solvers_benchmarks.collision_free_bench import markdown_table, run_robot
-from ik_solvers.kinematics.named_robots import vendor_robot_names
+from ik_solvers.reach.named_robots import vendor_robot_names
 
 
 @pytest.mark.skipif('vendor_ur5' not in vendor_robot_names(),

@@ -12,7 +12,7 @@ from ik_solvers_benchmarks.anchors import Anchor
 from ik_solvers_benchmarks.bench import main, parse_option
 from ik_solvers_benchmarks.grid import BenchConfig, count_work, Method, prepare_robots
 from ik_solvers_benchmarks.protocol import draw_seeds, draw_targets
-from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.reach.named_robots import load_robot
 from ik_solvers_benchmarks.runner import run_benchmark, run_method
 from ik_solvers_benchmarks.summary import summarize
 from ik_solvers.kinematics import RobotModel

@@ -6,7 +6,7 @@ import re
 
 from ik_solvers_benchmarks.node_ready import (build_parser, format_table, main, prepare_arm,
                                               RunTimes, time_run)
-from ik_solvers.kinematics.named_robots import vendor_robot_names
+from ik_solvers.reach.named_robots import vendor_robot_names
 from ik_solvers.collision import resolve_mesh_path
 from ik_solvers.kinematics import RobotModel
 import numpy as np

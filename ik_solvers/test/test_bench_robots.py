@@ -7,7 +7,7 @@ import importlib.metadata
 import numpy as np
 import pytest
 
-from ik_solvers.kinematics.named_robots import (
+from ik_solvers.reach.named_robots import (
     bundled_robot_names,
     chain_endpoints,
     load_robot,

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from ik_solvers import RobotModel
-from ik_solvers.kinematics.named_robots import load_robot, vendor_robot_names
+from ik_solvers.reach.named_robots import load_robot, vendor_robot_names
 from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
 
 # m: two verdicts of coal on shapes this close to grazing may differ by rounding alone.

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ik_solvers import InvalidSeedError, RobotModel
-from ik_solvers.kinematics.named_robots import load_robot, vendor_robot_names
+from ik_solvers.reach.named_robots import load_robot, vendor_robot_names
 from ik_solvers.collision import (
     Box,
     CollisionModel,

@@ -98,7 +98,7 @@ import json
 from ik_solvers.kinematics.jit import JIT_ENABLED
 from ik_solvers.solvers import SOLVERS, warm_up
 from ik_solvers.solvers.batch_kernels import BATCH_KERNELS
-import ik_solvers.kinematics.named_robots as robots
+import ik_solvers.reach.named_robots as robots
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.solvers.batch import solve_batch
 import numpy as np

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ik_solvers import RobotModel, RobotModelError, solve, SOLVERS
-from ik_solvers.kinematics.named_robots import load_robot
+from ik_solvers.reach.named_robots import load_robot
 from ik_solvers.demo.scripted_drag import figure_eight
 
 # The largest joint motion allowed between two consecutive solutions of the drag, rad; the

@@ -11,7 +11,7 @@ import pytest
 from ik_solvers import (Goal, IKResult, InvalidSolverOptionError, InvalidTargetError,
                         PreparedSolver, RobotModel, SearchOptions, solve, Status,
                         UnknownSolverError)
-from ik_solvers.kinematics.named_robots import bundled_urdf_directory
+from ik_solvers.reach.named_robots import bundled_urdf_directory
 
 
 @pytest.fixture(scope='module')

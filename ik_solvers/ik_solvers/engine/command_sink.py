@@ -11,7 +11,7 @@ __all__ = ['CommandSink']
 
 
 class CommandSink(abc.ABC):
-    """Sends commands to the robot; :mod:`ik_solvers.ros.trajectory_publisher` publishes a topic."""
+    """Sends commands to the robot (:mod:`ik_solvers.ros.trajectory_publisher`: a topic)."""
 
     @property
     @abc.abstractmethod

@@ -20,7 +20,8 @@ from .outcome import Command
 from .path_request import PathCommand
 from .refusal import Refusal
 from .robot_state import RobotState
-from .controller_motion import command_duration, CommandedMotion, largest_joint_jump, PendingCommands
+from .controller_motion import (command_duration, CommandedMotion, largest_joint_jump,
+                                PendingCommands)
 from ..exceptions import IKError
 from ..kinematics import Chain
 from ..paths.controller_spline import ControllerSpline

@@ -18,7 +18,7 @@ import sys
 import time
 from typing import List, Optional
 
-from ..kinematics.named_robots import load_robot
+from .named_robots import load_robot
 from ..exceptions import IKError
 from ..kinematics import RobotModel
 from .compute import reachability_map
