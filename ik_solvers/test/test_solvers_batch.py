@@ -97,7 +97,7 @@ _WARM_UP_CHECK = """
 import json
 from ik_solvers.kinematics.jit import JIT_ENABLED
 from ik_solvers.solvers import SOLVERS, warm_up
-from ik_solvers.solvers.batch_kernels import BATCH_KERNELS
+from ik_solvers.solvers._core.batch_kernels import BATCH_KERNELS
 import ik_solvers.reach.named_robots as robots
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.solvers.batch import solve_batch
