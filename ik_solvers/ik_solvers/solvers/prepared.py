@@ -72,6 +72,11 @@ class PreparedSolver:
         self._arrays = chain.arrays
         self._shape = (chain.num_joints,)
         self._report = new_report()
+        # Read on every solve: plain attributes cost less than the typed request's properties.
+        self._fallback = goal.orientation_fallback
+        self._timeout = options.timeout
+        self._solver_name = options.solver
+        self._finisher = options.finisher
         if not is_warm(options.solver):  # compile now rather than inside the first deadline
             warm_up((options.solver,))
         self._search = search_entry(self._implementation.search, self._arrays)
@@ -105,7 +110,7 @@ class PreparedSolver:
         if start_time is None:
             start_time = time.perf_counter()
         if timeout is None:
-            timeout = self.options.timeout
+            timeout = self._timeout
         # The common case (a float timeout) is checked with plain comparisons.
         elif not (type(timeout) is float and 0.0 < timeout < math.inf) \
                 and not is_positive_number(timeout):
@@ -114,7 +119,7 @@ class PreparedSolver:
         if collision is not None and not callable(getattr(collision, 'check', None)):
             raise InvalidSolverOptionError('collision must offer check(q, stop_at_first), got '
                                            '%s' % type(collision).__name__)
-        fallback = self.goal.orientation_fallback
+        fallback = self._fallback
         pose = search_target(target)
         q = search_seed(seed, self._chain)
         # The search overwrites q; the reseeds and the fallback need the seed itself.
@@ -160,8 +165,8 @@ class PreparedSolver:
         return IKResult(q=q, success=success, position_error=float(position_error),
                         orientation_error=float(orientation_error), iterations=iterations,
                         elapsed=time.perf_counter() - start_time, status=status,
-                        solver=self.options.solver, attempts=attempts,
-                        polished=self.options.finisher,
+                        solver=self._solver_name, attempts=attempts,
+                        polished=self._finisher,
                         collision_checked=finding is not None,
                         collision_pair=_first_pair(finding),
                         unchecked_links=tuple(finding.unchecked_links) if finding else (),

@@ -116,12 +116,6 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     """
     start_time = time.perf_counter()
     arrays = chain.arrays
-    keywords = dict(solver=solver, orientation_mode=orientation_mode, tip_axis=tip_axis,
-                    position_only=position_only, position_tolerance=position_tolerance,
-                    orientation_tolerance=orientation_tolerance, position_bounds=position_bounds,
-                    rotation_bounds=rotation_bounds, orientation_fallback=orientation_fallback,
-                    polish=polish, polish_iterations=polish_iterations,
-                    max_attempts=max_attempts, **solver_options)
     if goal is None and options is None:
         # Equal values of other types (True and 1, 20 and 20.0) are checked differently.
         key = (solver, orientation_mode, tip_axis, position_only, position_tolerance,
@@ -133,7 +127,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                if solver_options else ())
     else:
         # Only the keywords given beside a Goal or SearchOptions, which then must not overlap.
-        keywords = {name: value for name, value in keywords.items()
+        keywords = {name: value for name, value in _keywords(locals()).items()
                     if name not in _DEFAULTS or not _same(value, _DEFAULTS[name])}
         if options is not None:
             if not _same(timeout, 0.005):
@@ -145,6 +139,8 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     except TypeError:  # an option is not hashable (a list, an array): checked every time
         prepared, key = None, None
     if prepared is None or prepared.chain.arrays is not arrays:
+        if goal is None and options is None:
+            keywords = _keywords(locals())  # built on a miss only: it costs a microsecond
         prepared = PreparedSolver(chain, goal, options, **keywords)
         # A first use may compile the kernels: never let that eat the deadline.
         start_time = max(start_time, prepared.ready_time)
@@ -160,6 +156,13 @@ _DEFAULTS = dict(solver='jacobian_transpose', orientation_mode='full', tip_axis=
                  position_only=False, position_tolerance=1e-5, orientation_tolerance=1e-5,
                  position_bounds=None, rotation_bounds=None, orientation_fallback=False,
                  polish=None, polish_iterations=20, max_attempts=None)
+
+
+def _keywords(arguments: Dict[str, Any]) -> Dict[str, Any]:
+    """The request keywords among solve()'s ``locals()``, solver options included."""
+    keywords = {name: arguments[name] for name in _DEFAULTS}
+    keywords.update(arguments['solver_options'])
+    return keywords
 
 
 def _same(value: Any, default: Any) -> bool:
