@@ -20,20 +20,17 @@ import pickle  # noqa: S403 - the benchmark's own recordings only
 import signal
 import threading
 import time
-from typing import List, Optional, Sequence
+from typing import Sequence
 
 import numpy as np
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
-from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
-                       ReliabilityPolicy)
-from sensor_msgs.msg import JointState
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
-from trajectory_msgs.msg import JointTrajectory
 
+from ik_solvers.demo.played_limits import CommandLog, replay_commands
 from ik_solvers.kinematics import RobotModel
-from ik_solvers.paths.controller_replay import ControllerReplay
 
 __all__ = ['main', 'replay_table']
 
@@ -45,36 +42,14 @@ class _Recorder(Node):
 
     def __init__(self, topic: str, context) -> None:
         super().__init__('command_limits_recorder', context=context)
-        self.lock = threading.Lock()
-        self.commands: List[tuple] = []
-        self.first_states: Optional[dict] = None
-        self.latest_states: dict = {}
+        self.log = CommandLog(self, topic)
         self.urdf = ''
-        self.create_subscription(JointTrajectory, topic, self._on_command,
-                                 QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE))
-        self.create_subscription(JointState, 'joint_states', self._on_states,
-                                 qos_profile_sensor_data)
         self.create_subscription(String, 'robot_description', self._on_description, QoSProfile(
             depth=1, reliability=ReliabilityPolicy.RELIABLE,
             durability=DurabilityPolicy.TRANSIENT_LOCAL))
 
-    def _on_command(self, message: JointTrajectory) -> None:
-        arrival = time.monotonic()
-        with self.lock:
-            if self.first_states is None:
-                self.first_states = dict(self.latest_states)
-            self.commands.append((arrival, message))
-
-    def _on_states(self, message: JointState) -> None:
-        with self.lock:
-            self.latest_states.update(zip(message.name, message.position))
-
     def _on_description(self, message: String) -> None:
         self.urdf = message.data
-
-
-def _seconds(duration) -> float:
-    return duration.sec + 1e-9 * duration.nanosec
 
 
 def replay_table(urdf: str, base_link: str, tip_link: str, start: dict, commands: Sequence,
@@ -85,22 +60,7 @@ def replay_table(urdf: str, base_link: str, tip_link: str, start: dict, commands
     :param commands: ``(arrival s, JointTrajectory)`` pairs in order of arrival.
     """
     chain = RobotModel.from_urdf(urdf).chain(base_link, tip_link)
-    names = list(chain.joint_names)
-    replay = ControllerReplay(names, [start.get(name, 0.0) for name in names])
-    single: List[bool] = []
-    for arrival, message in commands:
-        if not message.points or not set(message.joint_names) <= set(names):
-            continue
-        points = message.points
-        velocities = [list(point.velocities) for point in points]
-        accelerations = [list(point.accelerations) for point in points]
-        judged = all(velocities)
-        replay.receive(arrival, message.joint_names,
-                       [_seconds(point.time_from_start) for point in points],
-                       [list(point.positions) for point in points],
-                       velocities if judged else None,
-                       accelerations if judged and all(accelerations) else None, judged=judged)
-        single.append(len(points) == 1)
+    replay, single = replay_commands(chain, start, commands)
     limits = dict(max_velocity=velocity_scale * np.asarray(chain.velocity_limits),
                   max_acceleration=np.full(chain.num_joints, acceleration),
                   lower=chain.lower, upper=chain.upper)
@@ -150,9 +110,7 @@ def main(argv: Sequence[str] = None) -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        with recorder.lock:
-            commands = list(recorder.commands)
-            start = dict(recorder.first_states or recorder.latest_states)
+        start, commands = recorder.log.recorded()
         urdf = recorder.urdf
         executor.shutdown()
         rclpy.try_shutdown(context=context)

@@ -100,7 +100,8 @@ def test_the_core_rows_allow_neither_rclpy_nor_messages():
                     or name.endswith(('_msgs', '_interfaces')) or name.startswith('tf2')]
         assert not ros_like, (folder, ros_like)
     assert table[BENCHMARKS_ROW][0] <= {'exceptions', 'kinematics', 'solvers', 'paths',
-                                        'collision', 'demo.scripted_drag', 'reach',
+                                        'collision', 'demo.scripted_drag',
+                                        'demo.played_limits', 'reach',
                                         'preferences'}
 
 

@@ -28,7 +28,8 @@ from ..kinematics import Chain
 from ..paths.controller_replay import ControllerReplay
 from ..ros.names import JOINT_STATES_TOPIC
 
-__all__ = ['CommandLog', 'format_limits', 'node_limits', 'PlayedLimits', 'replay_limits']
+__all__ = ['CommandLog', 'format_limits', 'node_limits', 'PlayedLimits', 'replay_commands',
+           'replay_limits']
 
 
 @dataclass(frozen=True)
@@ -92,13 +93,17 @@ def _seconds(duration) -> float:
     return duration.sec + 1e-9 * duration.nanosec
 
 
-def replay_limits(chain: Chain, start: dict, commands, *, velocity_scale: float,
-                  acceleration: float) -> PlayedLimits:
+def replay_commands(chain: Chain, start: dict, commands) -> Tuple[ControllerReplay, List[bool]]:
     """
-    Replay ``(arrival s, JointTrajectory)`` pairs in order; give the worst of the judged ones.
+    Replay ``(arrival s, JointTrajectory)`` pairs in order, as the controller plays them.
 
-    :param chain: The chain whose joints (and limits) are judged; other trajectories are skipped.
+    A command with velocities is judged; positions alone (a test driver's reset) move the
+    replayed controller but are not judged.
+
+    :param chain: The chain whose joints are replayed; other trajectories are skipped.
     :param start: Joint positions before the first command.
+    :returns: ``(replay, single)``: the replay, and per replayed command whether it had one
+        point.
     """
     names = list(chain.joint_names)
     replay = ControllerReplay(names, [start.get(name, 0.0) for name in names])
@@ -116,6 +121,18 @@ def replay_limits(chain: Chain, start: dict, commands, *, velocity_scale: float,
                        velocities if judged else None,
                        accelerations if judged and all(accelerations) else None, judged=judged)
         single.append(len(points) == 1)
+    return replay, single
+
+
+def replay_limits(chain: Chain, start: dict, commands, *, velocity_scale: float,
+                  acceleration: float) -> PlayedLimits:
+    """
+    Replay ``(arrival s, JointTrajectory)`` pairs in order; give the worst of the judged ones.
+
+    :param chain: The chain whose joints (and limits) are judged; other trajectories are skipped.
+    :param start: Joint positions before the first command.
+    """
+    replay, single = replay_commands(chain, start, commands)
     judged = [command.judged for command in replay.commands]
     excess = replay.excess(max_velocity=velocity_scale * np.asarray(chain.velocity_limits),
                            max_acceleration=np.full(chain.num_joints, acceleration),
