@@ -265,7 +265,7 @@ def _moved(result: IKResult, q: np.ndarray, position_error: Optional[float] = No
 
 
 def _goal_fields(goal: Optional[Goal], solve_options: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The goal's fields the null-space steps read, by their ``solve()`` keyword names."""
+    """Return the goal's fields the null-space steps read, by their ``solve()`` names."""
     if goal is None:
         return solve_options
     return dict(orientation_mode=goal.mode, position_bounds=goal.position_bounds,
