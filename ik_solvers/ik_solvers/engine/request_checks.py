@@ -3,10 +3,12 @@
 """
 The checks of a request's inputs, each run once per request, before anything is solved.
 
-``solve()`` checks the numbers it is given (a finite target, a finite seed, positive
-tolerances, the solver's name, the goal options); these checks cover only what ``solve()``
-cannot know: names too long to quote, a quaternion that is not a rotation, the node's bounds
-on a request's overrides, seed joints by name, and the frame of the target. Each raises an
+The request's goal and search options become one :class:`~ik_solvers.solvers.Goal` and one
+:class:`~ik_solvers.solvers.SearchOptions` here, whose constructors check them (positive
+tolerances, the solver's name, the goal options); ``solve()`` checks the target's position and
+the seed. These checks cover only what those cannot know: names too long to quote, a
+quaternion that is not a rotation, the node's bounds on a request's overrides, seed joints by
+name, and the frame of the target. Each raises an
 :class:`~ik_solvers.exceptions.IKError` that :func:`~.refusal.refusal_for` turns into an error
 code. A request of several targets (a Cartesian path) checks the request once with
 :func:`check_request` and each further target with :meth:`InputChecks.target`.
