@@ -5,7 +5,7 @@
 import math
 from pathlib import Path
 
-from ik_solvers import InvalidSolverOptionError, RobotModel, solve_many
+from ik_solvers import Goal, InvalidSolverOptionError, RobotModel, SearchOptions, solve_many
 from ik_solvers_benchmarks.ur_closed_form import URClosedForm
 from ik_solvers.preferences import make_preference, PREFERENCES
 from ik_solvers.solvers.null_space import null_space_improve
@@ -52,6 +52,20 @@ def test_one_solution_with_nearest_is_the_search_from_the_seed():
     one = solve_many(UR5, target, max_solutions=1, seed=seed)
     assert len(one.results) == 1
     np.testing.assert_allclose(one.results[0].q, solve(UR5, target, seed=seed).q)
+
+
+def test_a_whole_goal_and_options_ask_for_what_their_keywords_ask_for():
+    target = UR5.fk(np.array([0.1, -1.0, 1.2, -0.5, 0.4, 0.2]))
+    seed = np.array([0.0, -1.1, 1.1, -0.4, 0.5, 0.0])
+    keywords = solve_many(UR5, target, max_solutions=1, seed=seed, solver='ccd',
+                          position_tolerance=1e-4, timeout=0.5)
+    typed = solve_many(UR5, target, max_solutions=1, seed=seed, timeout=0.5,
+                       goal=Goal(position_tolerance=1e-4), options=SearchOptions(solver='ccd'))
+    assert typed.results[0].solver == keywords.results[0].solver == 'ccd'
+    np.testing.assert_array_equal(typed.results[0].q, keywords.results[0].q)
+    assert _meets(UR5, typed.results[0].q, target, position=1e-4)
+    with pytest.raises(InvalidSolverOptionError, match='options= replaces'):
+        solve_many(UR5, target, options=SearchOptions(), solver='ccd')
 
 
 def test_solutions_are_ordered_by_the_preference():

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import transforms3d
 
-from ik_solvers import approach, RobotModel
+from ik_solvers import approach, Goal, RobotModel
 from ik_solvers_benchmarks.drag import drag
 from ik_solvers.demo.scripted_drag import figure_eight, moved_toward_base, out_of_reach
 from ik_solvers.exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
@@ -159,6 +159,30 @@ def test_a_goal_within_the_box_is_reached_and_verified(ur5_like, start_name):
     assert position <= POSITION_TOLERANCE and angle <= ORIENTATION_TOLERANCE
     ORACLE.check(result.q, goal, position_tolerance=POSITION_TOLERANCE,
                  orientation_tolerance=ORIENTATION_TOLERANCE)
+
+
+def test_a_whole_goal_asks_for_what_its_keywords_ask_for(ur5_like):
+    start = ur5_like.clip(STARTS['upright'])
+    goal = independent_fk(start + np.array([0.04, -0.03, 0.02, 0.03, -0.02, 0.04]))
+    keywords = approach(ur5_like, goal, start=start, max_joint_step=BOUND,
+                        orientation_mode='axis', position_tolerance=POSITION_TOLERANCE,
+                        timeout=1.0)
+    for whole in (Goal(mode='axis', position_tolerance=POSITION_TOLERANCE),
+                  Goal.of(orientation_mode='axis', position_tolerance=POSITION_TOLERANCE)):
+        typed = approach(ur5_like, goal, start=start, max_joint_step=BOUND, goal=whole,
+                         timeout=1.0)
+        np.testing.assert_array_equal(typed.q, keywords.q)
+        assert typed.status == keywords.status
+    # The fallback is the search's own: a goal with it asks the same of the approach.
+    full = approach(ur5_like, goal, start=start, max_joint_step=BOUND, timeout=1.0)
+    with_fallback = approach(ur5_like, goal, start=start, max_joint_step=BOUND, timeout=1.0,
+                             goal=Goal(orientation_fallback=True))
+    np.testing.assert_array_equal(with_fallback.q, full.q)
+    with pytest.raises(InvalidTargetError, match='goal= replaces'):
+        approach(ur5_like, goal, start=start, max_joint_step=BOUND, goal=Goal(),
+                 orientation_mode='none')
+    with pytest.raises(InvalidTargetError, match='must be a Goal'):
+        approach(ur5_like, goal, start=start, max_joint_step=BOUND, goal={'mode': 'none'})
 
 
 def mode_error(chain, q: np.ndarray, goal: np.ndarray, mode: str) -> float:

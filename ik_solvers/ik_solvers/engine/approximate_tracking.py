@@ -45,9 +45,6 @@ _ROUNDING = 1e-9
 _LAG_SHARE = 0.9
 # Smallest box half-width, rad or m: a joint whose joint state lags almost as far as allowed.
 _SMALLEST_STEP = 1e-9
-# The goal arguments approach() takes (it has no orientation fallback of its own).
-_GOAL_ARGUMENTS = ('orientation_mode', 'tip_axis', 'position_only', 'position_tolerance',
-                   'orientation_tolerance', 'position_bounds', 'rotation_bounds')
 
 
 def accepts_approximate(request: IKRequest, settings: NodeSettings) -> bool:
@@ -65,7 +62,7 @@ def accepts_approximate(request: IKRequest, settings: NodeSettings) -> bool:
 def exact_search_budget(request: IKRequest, approximate: bool,
                         timeout: float) -> Dict[str, Any]:
     """
-    Give the deadline and starts of the exact search for a request, as ``solve()`` arguments.
+    Give the deadline and starts of the exact search for a request, as SearchOptions fields.
 
     A streamed target that approximate tracking follows gets the short budget of
     :data:`ik_solvers.solvers.approximate.STREAMED_EXACT_BUDGET` (a goal with no exact solution
@@ -115,11 +112,9 @@ class ApproximateTracking(Fallback):
         room = np.minimum(bound - np.abs(centre - last), lag - np.abs(centre - start))
         # A hair inside: q0 + bound - q0 may round to a little more than bound.
         steps = np.clip(room * (1.0 - _ROUNDING), _SMALLEST_STEP, bound)
-        arguments = {name: refused.goal[name] for name in _GOAL_ARGUMENTS
-                     if name in refused.goal}
         try:
             result = approach(refused.chain, refused.target, start=centre, max_joint_step=steps,
-                              timeout=_STEP_TIMEOUT, **arguments)
+                              timeout=_STEP_TIMEOUT, goal=refused.goal)
         except IKError:  # the solve stage accepted these inputs; nothing better to offer
             return None
         # The time of the goal is that of both searches.

@@ -4,7 +4,7 @@
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping, Optional
+from typing import Mapping, Optional
 
 import numpy as np
 
@@ -12,7 +12,7 @@ from .error_codes import ErrorCode
 from .settings import NodeSettings
 from ..collision import CollisionModel, CollisionReport
 from ..kinematics import Chain, RobotModel
-from ..solvers import IKResult
+from ..solvers import Goal, IKResult
 
 __all__ = ['Candidate']
 
@@ -57,7 +57,7 @@ class Candidate:
     #: target with ``approximate_tracking``, or SolveIK ``approximate``).
     approximate: bool = False
     #: What of the target counts, as ``solve()`` took it: tolerances and goal options.
-    goal: Mapping[str, Any] = field(default_factory=dict)
+    goal: Goal = field(default_factory=Goal)
     #: The request asks for a command: a streamed target, or SolveIK with ``execute``.
     command_requested: bool = False
     #: The exact collision check every judged configuration must pass (a proposal of a

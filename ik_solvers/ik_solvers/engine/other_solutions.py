@@ -24,6 +24,7 @@ from .candidate import Candidate
 from .error_codes import ErrorCode
 from .judges import first_refusal, Judge
 from ..collision.sweep import SweptCheck
+from ..solvers import SearchOptions
 from ..solvers.solve import nearest_turn
 
 __all__ = ['OTHER_SEEDS', 'OTHER_SOLUTIONS_BUDGET', 'other_solutions']
@@ -44,7 +45,8 @@ def other_solutions(candidate: Candidate, solve_function: Callable, judges: Sequ
     Find other accepted solutions of the candidate's target, nearest (by sweep) first.
 
     :param candidate: An accepted one-shot candidate whose straight motion collides.
-    :param solve_function: ``solve(chain, target, **arguments)``, as the engine solves.
+    :param solve_function: ``solve(chain, target, seed=, goal=, options=, collision=)``, as
+        the engine solves.
     :param judges: The engine's judges; a solution any of them refuses is left out.
     :param seeds: Seeds tried at most.
     :param budget: s for all of them.
@@ -65,10 +67,11 @@ def other_solutions(candidate: Candidate, solve_function: Callable, judges: Sequ
         left = deadline - time.monotonic()
         if left <= 0.0:
             break
+        options = SearchOptions(solver=candidate.solver, timeout=min(left, budget / 10.0),
+                                max_attempts=1)
         result = solve_function(chain, candidate.target, seed=chain.random_configuration(rng),
-                                solver=candidate.solver, timeout=min(left, budget / 10.0),
-                                max_attempts=1, collision=candidate.collision,
-                                **candidate.goal)
+                                goal=candidate.goal, options=options,
+                                collision=candidate.collision)
         if not result.success:
             continue
         q = nearest_turn(result.q, start, chain)

@@ -208,11 +208,9 @@ class IKEngine:
         # 2. Solve, within the budget of approximate tracking where it applies.
         approximate = accepts_approximate(request, settings)
         budget = exact_search_budget(request, approximate, checked.timeout)
-        avoiding = {} if collision is None else {'collision': collision}
-        result = self._solve(chain, target, seed=seed, solver=checked.solver,
-                             position_tolerance=checked.position_tolerance,
-                             orientation_tolerance=checked.orientation_tolerance,
-                             **checked.goal, **budget, **avoiding)
+        result = self._solve(chain, target, seed=seed, goal=checked.goal,
+                             options=dataclasses.replace(checked.options, **budget),
+                             collision=collision)
         # The one place a solution is put on the turn of each joint nearest where the command
         # starts: the report, the judges and the command all use this configuration.
         result = dataclasses.replace(result, q=nearest_turn(result.q, start, chain))
@@ -220,10 +218,8 @@ class IKEngine:
         if result.success:  # several solutions, a preference: docs/solutions.md
             result, solutions = preferred_solutions(
                 chain, target, result, request, settings, seed=seed, start=start, last=last,
-                timeout=checked.timeout, collision=collision, options=dict(
-                    checked.goal, solver=checked.solver,
-                    position_tolerance=checked.position_tolerance,
-                    orientation_tolerance=checked.orientation_tolerance))
+                timeout=checked.timeout, collision=collision, goal=checked.goal,
+                options=checked.options)
         known['solutions'] = solutions
         known['target'] = target  # finite: solve() refuses any other
         reached = np.asarray(chain.fk(result.q), dtype=float).copy()
@@ -242,8 +238,7 @@ class IKEngine:
             summary='position error %.3g m, orientation error %.3g rad, %d iterations, %.1f ms'
             % (result.position_error, result.orientation_error, result.iterations,
                1e3 * result.elapsed), approximate=approximate, command_requested=wanted,
-            goal=dict(checked.goal, position_tolerance=checked.position_tolerance,
-                      orientation_tolerance=checked.orientation_tolerance))
+            goal=checked.goal)
         # 3. Judge.
         candidate, refusal = self._judge(candidate)
         known['collision'] = collision_verdict(candidate, model, joints, unchecked,

@@ -12,14 +12,14 @@ preference (a redundant arm) may move it, by at most ``max_joint_jump`` from the
 and never out of the tolerances, so a closed loop of goals returns to where it started.
 """
 
-from typing import Any, Mapping, Optional, Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 
 from .outcome import IKRequest
 from .settings import NodeSettings
 from ..preferences import make_preference
-from ..solvers import IKResult
+from ..solvers import Goal, IKResult, SearchOptions
 from ..solvers.null_space import null_space_improve
 from ..solvers.solutions import solve_many
 from ..solvers.solve import nearest_turn
@@ -35,8 +35,8 @@ _SMALLEST_BUDGET = 1e-3
 
 def preferred_solutions(chain, target: np.ndarray, result: IKResult, request: IKRequest,
                         settings: NodeSettings, *, seed: np.ndarray, start: np.ndarray,
-                        last: Optional[np.ndarray], timeout: float, collision,
-                        options: Mapping[str, Any]) -> Tuple[IKResult, Tuple[np.ndarray, ...]]:
+                        last: Optional[np.ndarray], timeout: float, collision, goal: Goal,
+                        options: SearchOptions) -> Tuple[IKResult, Tuple[np.ndarray, ...]]:
     """
     Return the preferred solution and, for a request of several, all of them (best first).
 
@@ -45,7 +45,7 @@ def preferred_solutions(chain, target: np.ndarray, result: IKResult, request: IK
         last command of a streamed target, or None.
     :param timeout: the request's timeout, s; the further searches get what is left of it.
     :param collision: the request's collision model, or None.
-    :param options: the search's options (solver, tolerances, goal).
+    :param goal: the search's goal; ``options``: its search options (the solver).
     :raises InvalidSolverOptionError: an unknown preference or a bad rest posture.
     """
     name = request.preference or settings.preference
@@ -57,16 +57,14 @@ def preferred_solutions(chain, target: np.ndarray, result: IKResult, request: IK
             return result, ()
         ranking = make_preference(name, chain, seed=seed, rest_posture=rest,
                                   collision=collision)
-        position_only = (options.get('orientation_mode') == 'none'
-                         or bool(options.get('position_only')))
+        position_only = goal.mode == 'none'
         if not ranking.has_gradient or chain.num_joints <= (3 if position_only else 6) \
-                or options.get('orientation_mode') == 'axis' \
-                or options.get('position_bounds') is not None \
-                or options.get('rotation_bounds') is not None:
+                or goal.mode == 'axis' or goal.position_bounds is not None \
+                or goal.rotation_bounds is not None:
             return result, ()
         anchor = start if last is None else last
-        tolerances = dict(position_tolerance=options['position_tolerance'],
-                          orientation_tolerance=options['orientation_tolerance'])
+        tolerances = dict(position_tolerance=goal.position_tolerance,
+                          orientation_tolerance=goal.orientation_tolerance)
         q, outcome = result.q, None
         if np.max(np.abs(q - anchor)) > settings.max_joint_jump:
             # The search's answer left the step bound: back toward the last command along the
@@ -91,7 +89,7 @@ def preferred_solutions(chain, target: np.ndarray, result: IKResult, request: IK
     answer = solve_many(chain, target, max_solutions=wanted, preference=name,
                         rest_posture=rest, seed=seed, first=result,
                         timeout=max(timeout - result.elapsed, _SMALLEST_BUDGET),
-                        collision=collision, **options)
+                        collision=collision, goal=goal, options=options)
     if not answer.success:
         return result, ()
     turned = [nearest_turn(item.q, start, chain) for item in answer.results]

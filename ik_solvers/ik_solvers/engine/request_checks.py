@@ -3,10 +3,12 @@
 """
 The checks of a request's inputs, each run once per request, before anything is solved.
 
-``solve()`` checks the numbers it is given (a finite target, a finite seed, positive
-tolerances, the solver's name, the goal options); these checks cover only what ``solve()``
-cannot know: names too long to quote, a quaternion that is not a rotation, the node's bounds
-on a request's overrides, seed joints by name, and the frame of the target. Each raises an
+The request's goal and search options become one :class:`~ik_solvers.solvers.Goal` and one
+:class:`~ik_solvers.solvers.SearchOptions` here, whose constructors check them (positive
+tolerances, the solver's name, the goal options); ``solve()`` checks the target's position and
+the seed. These checks cover only what those cannot know: names too long to quote, a
+quaternion that is not a rotation, the node's bounds on a request's overrides, seed joints by
+name, and the frame of the target. Each raises an
 :class:`~ik_solvers.exceptions.IKError` that :func:`~.refusal.refusal_for` turns into an error
 code. A request of several targets (a Cartesian path) checks the request once with
 :func:`check_request` and each further target with :meth:`InputChecks.target`.
@@ -14,7 +16,7 @@ code. A request of several targets (a Cartesian path) checks the request once wi
 
 from dataclasses import dataclass
 import math
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -29,13 +31,14 @@ from ..exceptions import (
     UnknownSolverError,
 )
 from ..kinematics import Chain, RobotModel
+from ..solvers import Goal, SearchOptions
 
 __all__ = [
     'CheckedRequest',
     'InputChecks',
     'MAX_NAME_LENGTH',
     'check_request',
-    'goal_arguments',
+    'request_goal',
 ]
 
 #: Longest solver name and frame id accepted, in characters. A longer one is refused without
@@ -50,11 +53,14 @@ class CheckedRequest:
     solver: str
     #: Seconds.
     timeout: float
-    #: m and rad.
+    #: m and rad, as asked (``goal`` holds inf for a tolerance its bounds replace).
     position_tolerance: float
     orientation_tolerance: float
-    #: ``orientation_mode``, ``tip_axis``, bounds and fallback, as ``solve()`` takes them.
-    goal: Mapping[str, Any]
+    #: What of the target counts and how closely: mode, tip axis, tolerances, bounds, fallback.
+    goal: Goal
+    #: The solver and the request's whole timeout (the engine may shorten it, see
+    #: :func:`.approximate_tracking.exact_search_budget`).
+    options: SearchOptions
     #: (4, 4) target in the request's frame; its position is checked by ``solve()``.
     target_in_frame: np.ndarray
 
@@ -156,20 +162,27 @@ def check_request(request: IKRequest, settings: NodeSettings,
     checks.names(request)
     target = checks.target(request.position, request.orientation)
     timeout, position_tolerance, orientation_tolerance = checks.overrides(request, settings)
+    solver = request.solver or settings.solver
     return CheckedRequest(
-        solver=request.solver or settings.solver, timeout=timeout,
-        position_tolerance=position_tolerance, orientation_tolerance=orientation_tolerance,
-        goal=goal_arguments(request, settings), target_in_frame=target)
+        solver=solver, timeout=timeout, position_tolerance=position_tolerance,
+        orientation_tolerance=orientation_tolerance,
+        goal=request_goal(request, settings, position_tolerance=position_tolerance,
+                          orientation_tolerance=orientation_tolerance),
+        options=SearchOptions(solver=solver, timeout=timeout), target_in_frame=target)
 
 
-def goal_arguments(request: IKRequest, settings: NodeSettings) -> Dict[str, Any]:
+def request_goal(request: IKRequest, settings: NodeSettings, *, position_tolerance: float,
+                 orientation_tolerance: float) -> Goal:
     """
-    Return the goal arguments of ``solve()`` a request asks for, the parameters filling in.
+    Return the goal a request asks for, the parameters filling in its empty fields.
 
     :param request: The request; empty fields mean the node's parameters.
     :param settings: The node's parameters.
-    :returns: ``orientation_mode``, ``position_only``, ``tip_axis``, ``position_bounds``,
-        ``rotation_bounds`` and ``orientation_fallback``, unchecked (``solve()`` checks them).
+    :param position_tolerance: m, and ``orientation_tolerance``, rad: the request's, within
+        the node's bounds (see :meth:`InputChecks.overrides`).
+    :returns: The goal: mode, tip axis, tolerances, per-axis bounds and orientation fallback.
+    :raises InvalidTargetError: If the goal's fields are invalid or contradict each other
+        (see :class:`~ik_solvers.solvers.request.Goal`).
     """
     position_only = (settings.position_only if request.position_only is None
                      else request.position_only)
@@ -182,7 +195,9 @@ def goal_arguments(request: IKRequest, settings: NodeSettings) -> Dict[str, Any]
     if fallback is None:  # the parameter applies where it can
         fallback = (settings.orientation_fallback and mode == 'full' and position_bounds is None
                     and rotation_bounds is None)
-    return {'orientation_mode': mode, 'position_only': position_only,
-            'tip_axis': tuple(request.tip_axis) or settings.tip_axis,
-            'position_bounds': position_bounds, 'rotation_bounds': rotation_bounds,
-            'orientation_fallback': fallback}
+    return Goal.of(orientation_mode=mode, position_only=position_only,
+                   tip_axis=tuple(request.tip_axis) or settings.tip_axis,
+                   position_tolerance=position_tolerance,
+                   orientation_tolerance=orientation_tolerance,
+                   position_bounds=position_bounds, rotation_bounds=rotation_bounds,
+                   orientation_fallback=fallback)

@@ -26,6 +26,7 @@ The error of the returned configuration is never above the start's: the start is
 configuration kept, and only lower errors replace it.
 """
 
+import dataclasses
 import time
 from typing import Any, Optional
 
@@ -59,7 +60,8 @@ def approach(chain, target: np.ndarray, *, start: np.ndarray, max_joint_step: An
              position_only: bool = False, position_tolerance: float = 1e-5,
              orientation_tolerance: float = 1e-5, position_bounds: Any = None,
              rotation_bounds: Any = None, orientation_weight: Optional[float] = None,
-             max_iterations: int = 30, timeout: float = 0.002) -> IKResult:
+             max_iterations: int = 30, timeout: float = 0.002,
+             goal: Optional[Goal] = None) -> IKResult:
     """
     Return the configuration near ``start`` that brings the tip closest to ``target``.
 
@@ -81,20 +83,30 @@ def approach(chain, target: np.ndarray, *, start: np.ndarray, max_joint_step: An
         :func:`~.solve.solve` does.
     :param max_iterations: cap on least-squares steps.
     :param timeout: deadline, s, from the call.
+    :param goal: the whole goal, in place of the goal keywords above (then left at their
+        defaults); its ``orientation_fallback`` is not used (no fallback here).
     :returns: An :class:`IKResult`; its status is ``'success'`` (and ``success`` true) only
         when forward kinematics of ``q`` meets the tolerances, else ``'approximate'``.
         ``solver`` is ``'approach'``.
     :raises InvalidTargetError: ``target`` is not a rigid 4x4 transform, or the goal options
-        are invalid (see :func:`~.solve.solve`).
+        are invalid (see :func:`~.solve.solve`), or a goal keyword is given beside ``goal``.
     :raises InvalidSeedError: ``start`` has the wrong length or non-finite values.
     :raises InvalidSolverOptionError: ``max_joint_step``, ``orientation_weight``,
         ``max_iterations`` or ``timeout`` is not positive and finite (or has the wrong length).
     """
     started = time.perf_counter()
-    goal = Goal.of(orientation_mode=orientation_mode, tip_axis=tip_axis,
-                   position_only=position_only, position_tolerance=position_tolerance,
-                   orientation_tolerance=orientation_tolerance,
-                   position_bounds=position_bounds, rotation_bounds=rotation_bounds)
+    keywords = dict(orientation_mode=orientation_mode, tip_axis=tip_axis,
+                    position_only=position_only, position_tolerance=position_tolerance,
+                    orientation_tolerance=orientation_tolerance,
+                    position_bounds=position_bounds, rotation_bounds=rotation_bounds)
+    if goal is None:
+        goal = Goal.of(**keywords)
+    elif not isinstance(goal, Goal):
+        raise InvalidTargetError('goal must be a Goal, got %s' % type(goal).__name__)
+    elif any(not _same(value, _GOAL_DEFAULTS[name]) for name, value in keywords.items()):
+        raise InvalidTargetError('goal= replaces the goal keywords; give them in Goal')
+    elif goal.orientation_fallback:
+        goal = dataclasses.replace(goal, orientation_fallback=False)
     if not is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be a finite positive number of seconds, '
                                        'got %r' % (timeout,))
@@ -125,6 +137,15 @@ def approach(chain, target: np.ndarray, *, start: np.ndarray, max_joint_step: An
                     iterations=found.iterations, elapsed=time.perf_counter() - started,
                     status=Status.SUCCESS if found.met else Status.APPROXIMATE,
                     solver=APPROACH_SOLVER_NAME, attempts=1, polished=False)
+
+
+_GOAL_DEFAULTS = dict(orientation_mode='full', tip_axis=(0.0, 0.0, 1.0), position_only=False,
+                      position_tolerance=1e-5, orientation_tolerance=1e-5,
+                      position_bounds=None, rotation_bounds=None)
+
+
+def _same(value: Any, default: Any) -> bool:
+    return value is default or (type(value) is type(default) and value == default)
 
 
 def _step_bounds(max_joint_step: Any, count: int) -> np.ndarray:

@@ -25,10 +25,11 @@ solutions that meet there count once. Every returned solution meets the toleranc
 kinematics, lies within the limits, and is collision-free when a collision model is given.
 """
 
+import dataclasses
 from dataclasses import dataclass
 import math
 import time
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from ..exceptions import InvalidSolverOptionError
 from ..preferences import make_preference
 from .branch_flips import branch_flips, parallel_pairs
 from .null_space import null_space_improve
+from .request import Goal, SearchOptions
 from .result import IKResult
 from .solve import nearest_turn, solve
 from .status import Status
@@ -122,7 +124,8 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                timeout: float = 0.005, distinct_threshold: float = DISTINCT_THRESHOLD,
                null_space: bool = True, null_space_steps: int = 30,
                collision=None, first: Optional[IKResult] = None,
-               patience: Optional[int] = None, **solve_options: Any) -> Solutions:
+               patience: Optional[int] = None, goal: Optional[Goal] = None,
+               options: Optional[SearchOptions] = None, **solve_options: Any) -> Solutions:
     """
     Find up to ``max_solutions`` distinct solutions of ``target``, best first by ``preference``.
 
@@ -151,12 +154,16 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     :param solve_options: further options of :func:`ik_solvers.solve` (solver, tolerances,
         orientation mode, ...). With ``orientation_mode='axis'`` or per-axis bounds no
         null-space step is made (its error measure is the full pose or the position).
+    :param goal: the whole goal of every search, as :func:`ik_solvers.solve` takes it.
+    :param options: the whole search options of every search (their timeout and starts are
+        this call's); then no search keyword may be given in ``solve_options``.
     :returns: :class:`Solutions`.
     :raises InvalidSolverOptionError: ``max_solutions`` or ``distinct_threshold`` is out of
         range, an unknown preference, a bad rest posture; and what :func:`ik_solvers.solve`
         raises.
     """
-    solver = solve_options.get('solver', 'jacobian_transpose')
+    solver = (options.solver if options is not None
+              else solve_options.get('solver', 'jacobian_transpose'))
     if isinstance(solver, str) and not is_warm(solver):  # no compilation inside the deadline
         warm_up((solver,))
     started = time.perf_counter()
@@ -170,15 +177,22 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                               weights=weights, collision=collision)
     deadline = started + float(timeout)
     searches = 0
+
+    def search(start: Optional[np.ndarray], seconds: float, **budget: Any) -> IKResult:
+        if options is None:
+            return solve(chain, target, seed=start, collision=collision, goal=goal,
+                         **dict(solve_options, timeout=seconds, **budget))
+        return solve(chain, target, seed=start, collision=collision, goal=goal,
+                     options=dataclasses.replace(options, timeout=seconds, **budget),
+                     **solve_options)
+
     if first is None or not first.success:
-        first = solve(chain, target, seed=seed, timeout=timeout, collision=collision,
-                      **solve_options)
+        first = search(seed, timeout)
         searches = 1
     found: List[IKResult] = []
     modulo = turn_joints(chain)
     if first.success:
         found.append(first)
-    further = dict(solve_options, max_attempts=_FURTHER_ATTEMPTS)
     pairs = parallel_pairs(chain)
     # The preference's own starts come first: they lead to its best-scored branches.
     queue: List[np.ndarray] = [np.clip(start, lower, upper) for start in ranking.starts()]
@@ -208,8 +222,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
             start = later.pop(0)
         else:
             start = chain.random_configuration(rng)
-        result = solve(chain, target, seed=start, timeout=remaining, collision=collision,
-                       **further)
+        result = search(start, remaining, max_attempts=_FURTHER_ATTEMPTS)
         searches += 1
         tried += 1
         idle += 1
@@ -228,7 +241,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
             later.extend(turns)
     found = _improved(chain, target, found, ranking, modulo, distinct_threshold, deadline,
                       null_space and ranking.has_gradient, null_space_steps, collision,
-                      solve_options)
+                      _goal_fields(goal, solve_options))
     scores = [ranking.score(result.q) for result in found]
     order = sorted(range(len(found)), key=lambda index: -scores[index])[:count]
     return Solutions(results=tuple(found[index] for index in order),
@@ -249,6 +262,16 @@ def _moved(result: IKResult, q: np.ndarray, position_error: Optional[float] = No
                     status=Status.SUCCESS, solver=result.solver, attempts=result.attempts,
                     polished=result.polished, collision_checked=result.collision_checked,
                     unchecked_links=result.unchecked_links, costs=result.costs)
+
+
+def _goal_fields(goal: Optional[Goal], solve_options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Return the goal's fields the null-space steps read, by their ``solve()`` names."""
+    if goal is None:
+        return solve_options
+    return dict(orientation_mode=goal.mode, position_bounds=goal.position_bounds,
+                rotation_bounds=goal.rotation_bounds,
+                position_tolerance=goal.position_tolerance,
+                orientation_tolerance=goal.orientation_tolerance)
 
 
 def _improved(chain, target, found: List[IKResult], ranking, modulo, threshold, deadline,
