@@ -159,7 +159,7 @@ _DEFAULTS = dict(solver='jacobian_transpose', orientation_mode='full', tip_axis=
 
 
 def _keywords(arguments: Dict[str, Any]) -> Dict[str, Any]:
-    """The request keywords among solve()'s ``locals()``, solver options included."""
+    """Gather the request keywords from solve()'s ``locals()``, solver options included."""
     keywords = {name: arguments[name] for name in _DEFAULTS}
     keywords.update(arguments['solver_options'])
     return keywords
