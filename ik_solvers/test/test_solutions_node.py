@@ -57,3 +57,30 @@ def test_the_preference_parameter_and_field_order_the_answer(ros):
     request.preference = 'nowhere'
     bad = probe.call(request)
     assert not bad.success and 'preference' in bad.message
+
+
+def test_the_rest_posture_parameter_orders_the_answer_by_distance_to_it(ros):
+    node, probe = start_ur5_node(ros)
+    goal = UR5_CHAIN.fk(UR5_HOME + np.array([0.1, -0.1, 0.1, 0.05, -0.1, 0.1]))
+    request = probe.target_request(goal)
+    request.max_solutions = 8
+    request.timeout.sec = 1
+    first = probe.call(request)
+    assert first.success and len(first.solutions) >= 2, first.message
+    # The rest: the last of the solutions nearest the seed, so the order must change.
+    rest = list(first.solutions[-1].position)
+    results = node.set_parameters([Parameter('preference', value='rest_posture'),
+                                   Parameter('rest_posture', value=rest)])
+    assert all(result.successful for result in results), [r.reason for r in results]
+    refused = node.set_parameters([Parameter('rest_posture', value=[0.0, float('nan')])])[0]
+    assert not refused.successful and 'rest_posture' in refused.reason
+    response = probe.call(request)
+    assert response.success, response.message
+    modulo = turn_joints(UR5_CHAIN)
+    distances = [joint_distance(np.array(state.position), np.array(rest), modulo)
+                 for state in response.solutions]
+    assert distances[0] < 0.05  # the solution at the rest comes first
+    oracle_confirms(UR5_ORACLE, response.solution.name, response.solution.position, goal)
+    # Emptied again, the rest is the middle of the limits.
+    assert node.set_parameters([Parameter('rest_posture', value=[])])[0].successful
+    assert probe.call(request).success

@@ -50,8 +50,9 @@ def preferred_solutions(chain, target: np.ndarray, result: IKResult, request: IK
     """
     name = request.preference or settings.preference
     wanted = max(1, int(request.max_solutions))
-    rest = (np.asarray(request.rest_posture, dtype=float) if len(request.rest_posture)
-            else None)
+    # The request's rest posture, else the node's parameter, else the middle of the limits.
+    rest_values = request.rest_posture if len(request.rest_posture) else settings.rest_posture
+    rest = np.asarray(rest_values, dtype=float) if len(rest_values) else None
     if request.streamed:
         if name == 'nearest':
             return result, ()

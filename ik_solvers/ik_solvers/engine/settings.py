@@ -211,6 +211,11 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'null-space step after the pose is met (docs/solutions.md): nearest (to the seed), '
         'rest_posture (the middle of the limits), limit_margin, manipulability, clearance.',
         constraints='one of: ' + ', '.join(PREFERENCES)),
+    ParameterSpec(
+        'rest_posture', (),
+        'The rest configuration of the rest_posture preference, one value per chain joint '
+        '(rad or m), base to tip; empty means the middle of the joint limits.',
+        constraints='finite numbers, one per chain joint, or empty'),
 )
 
 #: Every parameter's spec by name.
@@ -227,10 +232,13 @@ def coerce_value(name: str, value: Any) -> Any:
 
     :param name: Parameter name; unknown names pass through.
     :param value: Proposed value.
-    :returns: ``float(value)`` for an integer (not a bool) of a floating-point parameter,
-        otherwise ``value`` unchanged.
+    :returns: ``float(value)`` for an integer (not a bool) of a floating-point parameter, an
+        empty list for an unset value of an array that may be empty, otherwise ``value``
+        unchanged.
     """
     spec = _SPECS.get(name)
+    if spec is not None and spec.default == () and value is None:
+        return []  # an empty list in a YAML file reaches rclpy as NOT_SET: it means empty
     if (spec is not None and isinstance(spec.default, float) and isinstance(value, int)
             and not isinstance(value, bool)):
         return float(value)
@@ -274,6 +282,13 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
             return str(error)
     if name == 'preference' and value not in PREFERENCES:
         return 'unknown preference %r; known: %s' % (value, ', '.join(PREFERENCES))
+    if name == 'rest_posture':
+        try:
+            numbers = [float(item) for item in value]
+        except (TypeError, ValueError):
+            return 'rest_posture must be a list of numbers; got %r' % (value,)
+        if not all(math.isfinite(number) for number in numbers):
+            return 'rest_posture must be finite numbers; got %r' % (list(numbers),)
     if name in ('orientation_mode', 'tip_axis'):
         try:
             Goal.of(**{name: tuple(value) if name == 'tip_axis' else value})
@@ -313,6 +328,7 @@ class NodeSettings:
     acceleration_limit: float = _SPECS['acceleration_limit'].default
     max_path_duration: float = _SPECS['max_path_duration'].default
     preference: str = _SPECS['preference'].default
+    rest_posture: Tuple[float, ...] = _SPECS['rest_posture'].default
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> 'NodeSettings':
@@ -326,4 +342,6 @@ class NodeSettings:
         picked = {name: values[name] for name in fields if name in values}
         if 'tip_axis' in picked:  # rclpy hands arrays back as array.array or lists
             picked['tip_axis'] = tuple(float(item) for item in picked['tip_axis'])
+        if 'rest_posture' in picked:  # empty: rclpy's byte array; else array.array or a list
+            picked['rest_posture'] = tuple(float(item) for item in picked['rest_posture'])
         return cls(**picked)

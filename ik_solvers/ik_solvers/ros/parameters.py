@@ -33,6 +33,11 @@ def describe(spec: ParameterSpec) -> ParameterDescriptor:
     descriptor = ParameterDescriptor(
         name=spec.name, type=_TYPES[type(spec.default)], description=spec.description,
         additional_constraints=spec.constraints, read_only=spec.read_only)
+    if isinstance(spec.default, tuple) and not spec.default:
+        # rclpy types an empty list as a byte array and would then refuse every list of
+        # doubles: an array that may be empty is typed by its value (checked by the node).
+        descriptor.type = ParameterType.PARAMETER_NOT_SET
+        descriptor.dynamic_typing = True
     if spec.floating_range is not None:
         low, high = spec.floating_range
         descriptor.floating_point_range = [
