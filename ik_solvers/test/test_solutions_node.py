@@ -11,12 +11,18 @@ from test_node_support import oracle_confirms, start_ur5_node, UR5_CHAIN, UR5_HO
 Codes = SolveIK.Response
 
 
-def test_solve_ik_returns_several_distinct_verified_solutions(ros):
-    node, probe = start_ur5_node(ros)
+def _eight_solutions_request(probe):
+    # A pose of the UR5 near its home with several solutions within limits.
     goal = UR5_CHAIN.fk(UR5_HOME + np.array([0.1, -0.1, 0.1, 0.05, -0.1, 0.1]))
     request = probe.target_request(goal)
     request.max_solutions = 8
     request.timeout.sec = 1
+    return goal, request
+
+
+def test_solve_ik_returns_several_distinct_verified_solutions(ros):
+    node, probe = start_ur5_node(ros)
+    goal, request = _eight_solutions_request(probe)
     response = probe.call(request)
     assert response.success, response.message
     assert 2 <= len(response.solutions) <= 8
@@ -39,10 +45,7 @@ def test_the_preference_parameter_and_field_order_the_answer(ros):
     assert result.successful, result.reason
     refused = node.set_parameters([Parameter('preference', value='prettiest')])[0]
     assert not refused.successful and 'preference' in refused.reason
-    goal = UR5_CHAIN.fk(UR5_HOME + np.array([0.1, -0.1, 0.1, 0.05, -0.1, 0.1]))
-    request = probe.target_request(goal)
-    request.max_solutions = 8
-    request.timeout.sec = 1
+    goal, request = _eight_solutions_request(probe)
     response = probe.call(request)
     assert response.success, response.message
     lower, upper = UR5_CHAIN.lower, UR5_CHAIN.upper
@@ -61,10 +64,7 @@ def test_the_preference_parameter_and_field_order_the_answer(ros):
 
 def test_the_rest_posture_parameter_orders_the_answer_by_distance_to_it(ros):
     node, probe = start_ur5_node(ros)
-    goal = UR5_CHAIN.fk(UR5_HOME + np.array([0.1, -0.1, 0.1, 0.05, -0.1, 0.1]))
-    request = probe.target_request(goal)
-    request.max_solutions = 8
-    request.timeout.sec = 1
+    goal, request = _eight_solutions_request(probe)
     first = probe.call(request)
     assert first.success and len(first.solutions) >= 2, first.message
     # The rest: the last of the solutions nearest the seed, so the order must change.

@@ -35,8 +35,8 @@ from ._core.search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
-__all__ = ['OVER_RELAXATION_OPTION', 'chain_points', 'fix_goal', 'recover_joint_values',
-           'slide_joint']
+__all__ = ['OVER_RELAXATION_OPTION', 'axes_and_goal_vectors', 'chain_points', 'fix_goal',
+           'recover_joint_values', 'slide_joint']
 
 #: The option FABRIK and length relaxation share: how far their joint recovery over-relaxes.
 OVER_RELAXATION_OPTION = Option(
@@ -122,6 +122,27 @@ def slide_joint(chain: ChainArrays, q: np.ndarray, i: int, shift: float, slide: 
 
 
 @compiled(inline=True)
+def axes_and_goal_vectors(chain: ChainArrays, frames: np.ndarray, target: np.ndarray,
+                          settings: np.ndarray, count: int):
+    """
+    Return the joint recovery's one scratch array, filled, and the goal's vector count.
+
+    :returns: ``(work, vector_count, orientation_weight)``: ``work`` is (count + 9, 3) with the
+        joint axes in rows 0..count-1 (base frame), the tip vectors and the goal vectors of
+        :func:`.goal_kernels.orientation_vectors` in the next 3 + 3 rows, and 3 free rows (the
+        moment); the tip vectors come right after the axes so that one call turns both.
+    """
+    work = np.empty((count + 9, 3))
+    for i in range(count):
+        segment = chain.joint_segment[i]
+        for r in range(3):
+            work[i, r] = frames[segment, r, 2]
+    vector_count, orientation_weight = orientation_vectors(
+        settings, frames[-1], target, work[count:count + 3], work[count + 3:count + 6])
+    return work, vector_count, orientation_weight
+
+
+@compiled(inline=True)
 def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
                          over_relaxation: float, q: np.ndarray, frames: np.ndarray,
                          points: np.ndarray, desired: np.ndarray, radius: float) -> None:
@@ -147,13 +168,8 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
     gain = relaxation_gain(settings, over_relaxation) if chain.tip_follows_last_joint else 1.0
     # One scratch array: the joint axes, then the tip vectors (so that a joint turns the axes
     # beyond it and the tip vectors in one call), the goal vectors, and the moment.
-    work = np.empty((count + 9, 3))
-    for i in range(count):
-        segment = chain.joint_segment[i]
-        for r in range(3):
-            work[i, r] = frames[segment, r, 2]
-    vector_count, orientation_weight = orientation_vectors(
-        settings, frames[-1], target, work[count:count + 3], work[count + 3:count + 6])
+    work, vector_count, orientation_weight = axes_and_goal_vectors(
+        chain, frames, target, settings, count)
     moment = work[count + 6:]
     slide = radius * chain.length_scale
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale

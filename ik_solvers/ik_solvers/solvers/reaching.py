@@ -24,10 +24,10 @@ import math
 
 import numpy as np
 
-from ._core.goal_kernels import ignores_orientation, orientation_vectors
+from ._core.goal_kernels import ignores_orientation
 from .hinge import add_outer_product, best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE
 from .hinge import sinusoid_coefficients, turn_rows
-from .point_chain import slide_joint
+from .point_chain import axes_and_goal_vectors, slide_joint
 from ._core.search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
@@ -207,13 +207,8 @@ def realise_joints(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
     count = q.shape[0]
     gain = relaxation_gain(settings, over_relaxation)
     # One scratch array: the joint axes, the tip vectors, the goal vectors, the moment.
-    work = np.empty((count + 9, 3))
-    for i in range(count):
-        segment = chain.joint_segment[i]
-        for r in range(3):
-            work[i, r] = frames[segment, r, 2]
-    vector_count, orientation_weight = orientation_vectors(
-        settings, frames[-1], target, work[count:count + 3], work[count + 3:count + 6])
+    work, vector_count, orientation_weight = axes_and_goal_vectors(
+        chain, frames, target, settings, count)
     moment = work[count + 6:]
     slide = radius * chain.length_scale
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
