@@ -35,7 +35,7 @@ setup(
             'ik_node = ik_solvers.ros.ik_node:main',
             'goal_marker = ik_solvers.visualization.goal_marker_node:main',
             'sim_executor = ik_solvers.visualization.sim_executor:main',
-            'ik_solvers_demo = ik_solvers.demo.headless_demo:main',
+            'ik_solvers_demo = ik_solvers.demo.demo_cli:main',
             'ik_solvers_bench = ik_solvers_benchmarks.bench:main',
             'ik_solvers_reach = ik_solvers.reach.cli:main',
             'ik_solvers_reach_markers = ik_solvers.ros.reach_markers:main',

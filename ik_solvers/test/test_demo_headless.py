@@ -16,7 +16,8 @@ pytest.importorskip('rclpy', reason='rclpy is not installed')
 pytest.importorskip('ik_solvers_interfaces.msg', reason='ik_solvers_interfaces is not built')
 pytest.importorskip('matplotlib', reason='matplotlib is not installed (the demo plots with it)')
 
-from ik_solvers.demo.headless_demo import DemoOptions, main, run_demo  # noqa: E402
+from ik_solvers.demo.demo_cli import main  # noqa: E402
+from ik_solvers.demo.headless_demo import DemoOptions, run_demo  # noqa: E402
 from ik_solvers.demo.processes import find_executable, ProcessError  # noqa: E402
 
 

@@ -4,7 +4,7 @@
 The headless demo: the goal-dragging pipeline of the RViz launch file, without a display.
 
 Run it with ``bash tools/demo.sh`` (or ``ik_solvers_demo`` in a built workspace); the entry
-point is :func:`ik_solvers.demo.headless_demo.main`.
+point is :func:`ik_solvers.demo.demo_cli.main`.
 """
 
 from .metrics import DragRecording, SolveRecord, SolverSummary, summarise

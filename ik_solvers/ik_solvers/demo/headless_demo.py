@@ -13,7 +13,6 @@ prints a table as it goes and writes a PNG of the paths tracked. Run it with
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from pathlib import Path
 import sys
@@ -44,7 +43,7 @@ from .played_limits import CommandLog, format_limits, node_limits, PlayedLimits,
     replay_limits
 from .plot import plot_drags
 from .processes import ProcessGroup
-from .demo_table import format_header, format_row, LEGEND, ProgressLine
+from .demo_table import format_header, format_row, ProgressLine
 from .scripted_drag import moved_toward_base, scripted_drag, start_configuration
 from .straight_lines import (
     deviations_from_polyline,
@@ -54,7 +53,7 @@ from .straight_lines import (
     StraightLineRun,
 )
 
-__all__ = ['DemoOptions', 'DemoResult', 'main', 'reach_bound', 'run_demo']
+__all__ = ['DemoOptions', 'DemoResult', 'reach_bound', 'run_demo', 'say']
 
 PACKAGE_NAME = 'ik_solvers'
 DEFAULT_SOLVERS = tuple(SOLVERS)
@@ -155,7 +154,8 @@ def _share_file(*parts: str) -> Path:
     return Path(get_package_share_directory(PACKAGE_NAME)).joinpath(*parts)
 
 
-def _say(stream: TextIO, text: str = '') -> None:
+def say(stream: TextIO, text: str = '') -> None:
+    """Write one line of the demo's report and flush it, so progress shows as it happens."""
     stream.write(text + '\n')
     stream.flush()
 
@@ -185,12 +185,12 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
         raise IKError('cannot read the robot description %s: %s' % (description, error))
     chain = RobotModel.from_urdf(urdf_xml).chain(options.base_link, options.tip_link)
     logs = options.output / 'logs'
-    _say(stream, 'ik_solvers headless demo: %s, chain %s -> %s (%d joints)' % (
+    say(stream, 'ik_solvers headless demo: %s, chain %s -> %s (%d joints)' % (
         Path(description).name, chain.base_link, chain.tip_link, chain.num_joints))
-    _say(stream, 'Each solver follows %d goals streamed at %.0f Hz, then %d goals out of reach '
-         '(orientation mode %s).' % (options.path_length, options.rate, options.unreachable,
-                                     options.orientation_mode))
-    _say(stream, 'Starting ik_node and sim_executor (logs in %s) ...' % logs)
+    say(stream, 'Each solver follows %d goals streamed at %.0f Hz, then %d goals out of reach '
+        '(orientation mode %s).' % (options.path_length, options.rate, options.unreachable,
+                                    options.orientation_mode))
+    say(stream, 'Starting ik_node and sim_executor (logs in %s) ...' % logs)
 
     params_file = _share_file('config', 'ik_solvers.yaml')
     context = rclpy.Context()
@@ -226,9 +226,9 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             goals = scripted_drag(moved_toward_base(chain, home, options.path_offset),
                                   path_length=options.path_length,
                                   unreachable=options.unreachable, reach=reach_bound(chain))
-            _say(stream, 'Ready: the tip starts at %s m in %s.\n' % (
+            say(stream, 'Ready: the tip starts at %s m in %s.\n' % (
                 np.round(start_pose[:3, 3], 3).tolist(), chain.base_link))
-            _say(stream, format_header())
+            say(stream, format_header())
 
             recordings, summaries = [], []
             for solver in options.solvers:
@@ -255,10 +255,10 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                                       rate=options.rate, answer_timeout=options.answer_timeout)
                 driver.wait_until_quiet(quiet=0.5, timeout=30.0)
                 collisions = summarise_collisions(segment, urdf_xml, chain)
-                _say(stream, '\n' + format_collision_summary(collisions))
+                say(stream, '\n' + format_collision_summary(collisions))
                 states = driver.recorded_states()
                 swept = played_collisions(urdf_xml, chain, states)
-                _say(stream, 'played states %d, swept samples (1 ms) %d, in collision %d%s' % (
+                say(stream, 'played states %d, swept samples (1 ms) %d, in collision %d%s' % (
                     len(states), swept[0], swept[1], '' if not swept[2] else ': ' + swept[2]))
                 played_in_collision += swept[1]
             obstacle = None
@@ -266,7 +266,7 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 _send_home(driver, chain, home, timeout=max(5.0, options.answer_timeout))
                 driver.start_from(home, start_pose, timeout=max(5.0, options.answer_timeout))
                 obstacle = goal_across_obstacle(driver, urdf_xml, chain, home)
-                _say(stream, '\n' + format_obstacle_summary(obstacle, options.solvers[0]))
+                say(stream, '\n' + format_obstacle_summary(obstacle, options.solvers[0]))
             line_recording = None
             if options.square > 0.0:
                 driver.set_solver(options.solvers[0])
@@ -274,14 +274,14 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
                 corners = square_in_vertical_plane(start_pose, options.square)
                 line_recording = lines.run(corners, max_step=0.002,
                                            timeout=max(10.0, 5.0 * options.answer_timeout))
-                _say(stream, _lines_summary(line_recording, chain, start_pose, corners,
-                                            options.square))
+                say(stream, _lines_summary(line_recording, chain, start_pose, corners,
+                                           options.square))
             group.check_alive()
             velocity_scale, acceleration = node_limits(params_file)
             start_states, commands = command_log.recorded()
             limits = replay_limits(chain, start_states, commands, velocity_scale=velocity_scale,
                                    acceleration=acceleration)
-            _say(stream, '\n' + format_limits(limits))
+            say(stream, '\n' + format_limits(limits))
     finally:
         executor.shutdown()
         if spinner.is_alive():
@@ -321,87 +321,3 @@ def _lines_summary(recording: LineRecording, chain: Chain, start_pose: np.ndarra
             '%.3f, %d points, %.2f s long%s.' % (100 * side, recording.error_code,
                                                  recording.fraction, recording.points,
                                                  recording.duration, played))
-
-
-def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
-    parser = argparse.ArgumentParser(
-        prog='ik_solvers_demo',
-        description='Drag an IK goal along a scripted path through the real ik_node and a '
-                    'simulated executor, once per solver, without a display.')
-    parser.add_argument('--output', type=Path, default=Path('output'),
-                        help='folder for the PNG and the node logs (default: ./output)')
-    parser.add_argument('--solvers', default=','.join(DEFAULT_SOLVERS),
-                        help='comma-separated solvers (default: all four)')
-    parser.add_argument('--poses', type=int, default=300,
-                        help='goals along the path (default: 300)')
-    parser.add_argument('--rate', type=float, default=50.0,
-                        help='goals per second on the path, Hz (default: 50)')
-    parser.add_argument('--unreachable', type=int, default=5,
-                        help='goals out of reach after the path (default: 5)')
-    parser.add_argument('--description', type=Path, default=None,
-                        help='URDF file (default: the bundled panda_like.urdf)')
-    parser.add_argument('--base-link', default=DEFAULT_BASE_LINK)
-    parser.add_argument('--tip-link', default=DEFAULT_TIP_LINK)
-    parser.add_argument('--start', default='mid',
-                        help="where the arm starts each drag: 'mid' (middle of the limits, the "
-                             "default), 'zero', or comma-separated joint values (rad or m)")
-    parser.add_argument('--path-offset', type=float, default=0.0,
-                        help="m: move the figure-eight's centre this far from the start tip "
-                             'toward the base (0.15 puts every goal within reach; default 0)')
-    parser.add_argument('--no-obstacle-segment', action='store_true',
-                        help='skip the goal across an obstacle')
-    parser.add_argument('--no-collision-segment', action='store_true',
-                        help='skip dragging the hand into the table and the base')
-    parser.add_argument('--square', type=float, default=0.1,
-                        help='side of the square of straight lines run through '
-                             '~/cartesian_path after the drags, m (default: 0.1; 0 skips it)')
-    parser.add_argument('--orientation-mode', default='full', choices=list(ORIENTATION_MODES),
-                        help="what of the goal orientation counts: 'full' (default), 'axis' "
-                             "(the tip z axis aimed, spin free) or 'none'")
-    arguments = parser.parse_args(argv)
-    return DemoOptions(
-        output=arguments.output.resolve(),
-        solvers=tuple(name.strip() for name in arguments.solvers.split(',') if name.strip()),
-        path_length=arguments.poses, rate=arguments.rate, unreachable=arguments.unreachable,
-        description=arguments.description, base_link=arguments.base_link,
-        tip_link=arguments.tip_link, start=arguments.start,
-        path_offset=arguments.path_offset, orientation_mode=arguments.orientation_mode,
-        square=arguments.square, collision_segment=not arguments.no_collision_segment,
-        obstacle_segment=not arguments.no_obstacle_segment)
-
-
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Entry point of ``ik_solvers_demo``; returns the process exit code."""
-    options = _parse(sys.argv[1:] if argv is None else argv)
-    try:
-        result = run_demo(options)
-    except KeyboardInterrupt:
-        _say(sys.stderr, 'interrupted; the nodes were stopped')
-        return 130
-    except IKError as error:
-        _say(sys.stderr, 'ik_solvers_demo: %s' % error)
-        return 1
-    _say(sys.stdout, '\n' + LEGEND)
-    _say(sys.stdout, '\nDone in %.0f s. Plot of the paths tracked: %s' % (
-        result.elapsed, result.plot))
-    if result.lines_plot is not None:
-        _say(sys.stdout, 'Plot of the straight lines: %s' % result.lines_plot)
-    _say(sys.stdout, 'Node logs: %s' % (options.output / 'logs'))
-    if result.collisions is not None and result.collisions.colliding_commands:
-        _say(sys.stderr, '%d commands of the collision segment collide: see %s' % (
-            result.collisions.colliding_commands, options.output / 'logs' / 'ik_node.log'))
-        return 1
-    if result.played_in_collision:
-        _say(sys.stderr, '%d played states of the collision segment collide'
-             % result.played_in_collision)
-        return 1
-    if result.obstacle is not None and result.obstacle.colliding_samples:
-        _say(sys.stderr, '%d played states of the goal across an obstacle collide: %s' % (
-            result.obstacle.colliding_samples, result.obstacle.first_contact))
-        return 1
-    silent = [s.solver for s in result.summaries if s.path_solved == 0]
-    if silent:
-        _say(sys.stderr, 'no goal was solved with %s: see %s' % (
-            ', '.join(silent), options.output / 'logs' / 'ik_node.log'))
-        return 1
-    return 0
