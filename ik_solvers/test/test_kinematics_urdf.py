@@ -1,6 +1,6 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
-"""URDF corner cases: joint types, mimic joints, conventions, and every error message."""
+"""URDF corner cases: joint types, conventions, the model, and every error message."""
 
 import math
 from pathlib import Path
@@ -12,48 +12,18 @@ import pytest
 from ik_solvers.exceptions import InvalidSeedError, RobotModelError
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.kinematics.joint import JointDescription
+from urdf_snippets import (
+    MIMIC_URDF,
+    planar_tip as _planar_tip,
+    rx as _rx,
+    ry as _ry,
+    rz as _rz,
+    urdf_joint as _joint,
+    urdf_robot as _robot,
+)
 
 URDF_DIR = Path(__file__).resolve().parents[1] / 'urdf'
 
-
-def _joint(name, joint_type, parent, child, *, xyz='0 0 0', rpy='0 0 0', axis=None,
-           limit='<limit lower="-1" upper="1" effort="1" velocity="1"/>', extra=''):
-    axis_tag = '' if axis is None else '<axis xyz="%s"/>' % axis
-    if joint_type in ('fixed', 'continuous', 'planar', 'floating'):
-        limit = '' if joint_type != 'continuous' else limit
-    return ('<joint name="%s" type="%s"><parent link="%s"/><child link="%s"/>'
-            '<origin xyz="%s" rpy="%s"/>%s%s%s</joint>'
-            % (name, joint_type, parent, child, xyz, rpy, axis_tag, limit, extra))
-
-
-def _robot(*joints, links=None, root_inertial=''):
-    if links is None:
-        links = ['base']
-        for joint in joints:
-            child = joint.split('<child link="')[1].split('"')[0]
-            links.append(child)
-    link_tags = ''.join(
-        '<link name="%s">%s</link>' % (link, root_inertial if i == 0 else '')
-        for i, link in enumerate(links))
-    return '<robot name="test_robot">%s%s</robot>' % (link_tags, ''.join(joints))
-
-
-def _rx(angle):
-    c, s = math.cos(angle), math.sin(angle)
-    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
-
-
-def _ry(angle):
-    c, s = math.cos(angle), math.sin(angle)
-    return np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
-
-
-def _rz(angle):
-    c, s = math.cos(angle), math.sin(angle)
-    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
-
-
-# Joint types and conventions ---------------------------------------------------------------
 
 def test_rpy_is_fixed_axis_roll_then_pitch_then_yaw():
     urdf = _robot(_joint('mount', 'fixed', 'base', 'a', xyz='1 2 3', rpy='%r 0 %r'
@@ -273,154 +243,6 @@ def test_a_deep_tree_is_checked_in_linear_time():
         RobotModel('looped', links + ['c', 'd'], looped)
 
 
-# Mimic joints -------------------------------------------------------------------------------
-
-MIMIC_URDF = _robot(
-    _joint('leader', 'revolute', 'base', 'a', axis='0 0 1',
-           limit='<limit lower="-2" upper="2" effort="1" velocity="3"/>'),
-    _joint('follower', 'revolute', 'a', 'b', xyz='1 0 0', axis='0 0 1',
-           extra='<mimic joint="leader" multiplier="2" offset="0.1"/>'),
-    _joint('second', 'revolute', 'b', 'c', xyz='1 0 0', axis='0 0 1',
-           extra='<mimic joint="follower" multiplier="-1"/>'),
-    _joint('tool', 'fixed', 'c', 'tip', xyz='1 0 0'),
-    _joint('side', 'revolute', 'base', 'side_link', axis='0 1 0'),
-    _joint('copy', 'revolute', 'side_link', 'copy_link', axis='0 0 1',
-           extra='<mimic joint="leader"/>'),
-)
-
-
-def _planar_tip(angles):
-    """Tip of unit planar links turning about z by the given absolute joint angles."""
-    heading = np.cumsum(angles)
-    return np.array([np.cos(heading).sum(), np.sin(heading).sum(), 0.0])
-
-
-def test_mimic_followers_are_not_variables_and_follow_their_leader():
-    chain = RobotModel.from_urdf(MIMIC_URDF).chain('base', 'tip')
-    assert chain.joint_names == ('leader',)
-    assert chain.num_joints == 1
-    assert chain.velocity_limits.tolist() == [3.0]
-    for leader in (-1.0, 0.0, 0.6):
-        follower = 2 * leader + 0.1
-        second = -follower  # mimics of mimics compose
-        np.testing.assert_allclose(chain.fk([leader])[:3, 3],
-                                   _planar_tip([leader, follower, second]), atol=1e-14)
-        # d tip / d leader through all three joints; z rows of rotation sum to 1 + 2 - 2.
-        jacobian = chain.jacobian([leader])
-        assert jacobian.shape == (6, 1)
-        step = 1e-6
-        expected = (_planar_tip([leader + step, 2 * (leader + step) + 0.1,
-                                 -(2 * (leader + step) + 0.1)])
-                    - _planar_tip([leader - step, 2 * (leader - step) + 0.1,
-                                   -(2 * (leader - step) + 0.1)])) / (2 * step)
-        np.testing.assert_allclose(jacobian[:3, 0], expected, atol=1e-8)
-        np.testing.assert_allclose(jacobian[3:, 0], [0, 0, 1.0], atol=1e-14)
-
-
-def test_mimic_follower_whose_leader_is_outside_the_chain_makes_the_leader_a_variable():
-    model = RobotModel.from_urdf(MIMIC_URDF)
-    # From 'a', the leader is above the base: it becomes the chain's one variable.
-    chain = model.chain('a', 'tip')
-    assert chain.joint_names == ('leader',)
-    for leader in (-1.0, 0.0, 0.6):
-        follower = 2 * leader + 0.1
-        expected = np.array([1.0, 0.0, 0.0]) + _planar_tip([follower, -follower])
-        np.testing.assert_allclose(chain.fk([leader])[:3, 3], expected, atol=1e-14)
-        # The variable drives the follower at twice its rate, the second joint at minus that.
-        step = 1e-6
-        numeric = (chain.fk([leader + step])[:3, 3] - chain.fk([leader - step])[:3, 3]) / (
-            2 * step)
-        np.testing.assert_allclose(chain.jacobian([leader])[:3, 0], numeric, atol=1e-8)
-        np.testing.assert_allclose(
-            chain.fk([leader]), model.transform('a', 'tip', {'leader': leader}), atol=1e-14)
-    # A follower on a sibling branch of its leader: the leader joins the chain's variables.
-    sibling = model.chain('base', 'copy_link')
-    assert sibling.joint_names == ('side', 'leader')
-    for side, leader in ((0.3, -0.4), (-1.0, 0.9)):
-        np.testing.assert_allclose(
-            sibling.fk([side, leader]),
-            model.transform('base', 'copy_link', {'side': side, 'leader': leader}), atol=1e-14)
-        np.testing.assert_allclose(sibling.fk([side, leader])[:3, :3], _ry(side) @ _rz(leader),
-                                   atol=1e-14)
-    # The follower's limits bound its leader here too: 'follower' allows [-1, 1] only.
-    np.testing.assert_allclose((chain.lower[0], chain.upper[0]), (-0.55, 0.45))
-
-
-def test_mimic_of_an_unknown_joint_moves_on_its_own_and_a_cycle_is_refused():
-    unknown = MIMIC_URDF.replace('<mimic joint="leader" multiplier="2"',
-                                 '<mimic joint="leadr" multiplier="2"')
-    model = RobotModel.from_urdf(unknown)
-    # The misspelt leader is named, with the close names, and the joint becomes a variable.
-    assert any("mimics joint 'leadr'" in message and "'leader'" in message
-               for message in model.parser_messages), model.parser_messages
-    mimicking = RobotModel.from_urdf(MIMIC_URDF).chain('base', 'tip')
-    independent = model.chain('base', 'tip')
-    assert independent.num_joints == mimicking.num_joints + 1
-    cycle = MIMIC_URDF.replace(
-        'limit lower="-2" upper="2" effort="1" velocity="3"/>',
-        'limit lower="-2" upper="2" effort="1" velocity="3"/><mimic joint="second"/>', 1)
-    with pytest.raises(RobotModelError, match='cycle'):
-        RobotModel.from_urdf(cycle).chain('base', 'tip')
-
-
-def _gripper(*, follower_limit, multiplier, offset='0', leader_type='revolute'):
-    return _robot(
-        _joint('leader', leader_type, 'base', 'a', axis='0 0 1',
-               limit='<limit lower="-2.5" upper="2.5" effort="1" velocity="1"/>'),
-        _joint('follower', 'revolute', 'a', 'b', xyz='1 0 0', axis='0 0 1',
-               limit='<limit lower="%s" upper="%s" effort="1" velocity="1"/>'
-               % follower_limit,
-               extra='<mimic joint="leader" multiplier="%s" offset="%s"/>'
-               % (multiplier, offset)),
-        _joint('tool', 'fixed', 'b', 'tip', xyz='1 0 0'))
-
-
-@pytest.mark.parametrize('multiplier, offset, expected', [
-    ('0.8', '0', (-0.25, 0.25)),
-    ('-0.8', '0.1', (-0.125, 0.375)),  # a negative multiplier swaps the ends
-    ('0.05', '0', (-2.5, 2.5)),  # the leader's own limits are the tighter ones
-])
-def test_mimic_follower_limits_bound_the_leader(multiplier, offset, expected):
-    chain = RobotModel.from_urdf(_gripper(follower_limit=('-0.2', '0.2'), multiplier=multiplier,
-                                          offset=offset)).chain('base', 'tip')
-    np.testing.assert_allclose((chain.lower[0], chain.upper[0]), expected, atol=1e-12)
-    # 2 rad on the leader would put the follower outside its +-0.2 rad.
-    assert chain.within_limits([2.0]) == (expected[1] >= 2.0)
-    assert chain.within_limits(chain.clip([2.0]))
-    rng = np.random.default_rng(3)
-    for _ in range(20):
-        q = chain.random_configuration(rng)
-        follower = float(multiplier) * q[0] + float(offset)
-        assert -0.2 - 1e-12 <= follower <= 0.2 + 1e-12
-
-
-def test_a_limited_follower_bounds_a_continuous_leader():
-    chain = RobotModel.from_urdf(_gripper(follower_limit=('-0.2', '0.4'), multiplier='2',
-                                          leader_type='continuous')).chain('base', 'tip')
-    np.testing.assert_allclose((chain.lower[0], chain.upper[0]), (-0.1, 0.2))
-    assert not chain.is_continuous[0]
-    assert not chain.within_limits([math.pi])
-
-
-def test_mimic_follower_whose_limits_no_leader_value_can_keep_is_refused():
-    unreachable = _gripper(follower_limit=('3', '4'), multiplier='1')
-    with pytest.raises(RobotModelError, match="'follower' mimics joint 'leader'.*'leader' in"):
-        RobotModel.from_urdf(unreachable).chain('base', 'tip')
-    pinned_outside = _gripper(follower_limit=('-0.2', '0.2'), multiplier='0', offset='0.5')
-    with pytest.raises(RobotModelError, match="'follower'.*multiplier 0.*0.5"):
-        RobotModel.from_urdf(pinned_outside).chain('base', 'tip')
-    # Pinned inside its limits, the follower leaves the leader its own range.
-    pinned_inside = _gripper(follower_limit=('-0.2', '0.2'), multiplier='0', offset='0.1')
-    chain = RobotModel.from_urdf(pinned_inside).chain('base', 'tip')
-    assert (chain.lower[0], chain.upper[0]) == (-2.5, 2.5)
-
-
-def test_transform_lets_mimic_joints_follow_their_leaders():
-    model = RobotModel.from_urdf(MIMIC_URDF)
-    pose = model.transform('base', 'tip', {'leader': 0.6, 'follower': 9.0})
-    np.testing.assert_allclose(pose[:3, 3], _planar_tip([0.6, 1.3, -1.3]), atol=1e-14)
-
-
 # RobotModel --------------------------------------------------------------------------------
 
 def test_model_lists_links_joints_and_root():
@@ -481,115 +303,3 @@ def test_unknown_tags_are_collected_not_printed(capfd):
     assert any('gazebo_like_tag' in message for message in model.parser_messages)
     assert any('colour' in message for message in model.parser_messages)
     assert model.chain('base', 'a').num_joints == 1
-
-
-# Error messages ----------------------------------------------------------------------------
-
-ARM_URDF = _robot(
-    _joint('shoulder', 'revolute', 'base', 'upper_arm', axis='0 0 1'),
-    _joint('elbow', 'revolute', 'upper_arm', 'forearm', xyz='1 0 0', axis='0 1 0'),
-    _joint('tool', 'fixed', 'forearm', 'tool0', xyz='1 0 0'),
-    _joint('camera_mount', 'fixed', 'base', 'camera'),
-)
-
-
-def test_unknown_base_link_is_named_with_suggestions():
-    with pytest.raises(RobotModelError) as raised:
-        RobotModel.from_urdf(ARM_URDF).chain('bse', 'tool0')
-    message = str(raised.value)
-    assert "unknown base link 'bse'" in message
-    assert "did you mean 'base'" in message
-    assert "5 available: 'base', 'upper_arm', 'forearm', 'tool0', 'camera'" in message
-
-
-def test_unknown_tip_link_is_named_with_suggestions():
-    with pytest.raises(RobotModelError) as raised:
-        RobotModel.from_urdf(ARM_URDF).chain('base', 'tool_0')
-    message = str(raised.value)
-    assert "unknown tip link 'tool_0'" in message
-    assert "did you mean 'tool0'" in message
-    assert "'forearm'" in message
-
-
-def test_long_link_lists_are_cut_short():
-    joints = [_joint('j%d' % i, 'revolute', 'base' if i == 0 else 'l%d' % (i - 1), 'l%d' % i)
-              for i in range(50)]
-    with pytest.raises(RobotModelError) as raised:
-        RobotModel.from_urdf(_robot(*joints)).chain('base', 'nowhere')
-    message = str(raised.value)
-    assert '51 available' in message and '(21 more)' in message
-    assert "'l48'" not in message
-
-
-def test_base_that_is_not_an_ancestor_of_the_tip_is_refused():
-    with pytest.raises(RobotModelError) as raised:
-        RobotModel.from_urdf(ARM_URDF).chain('camera', 'tool0')
-    message = str(raised.value)
-    assert "base link 'camera' is not an ancestor of tip link 'tool0'" in message
-    assert "'base' -> 'upper_arm' -> 'forearm' -> 'tool0'" in message
-    with pytest.raises(RobotModelError, match="'tool0' is not an ancestor of tip link 'base'"):
-        RobotModel.from_urdf(ARM_URDF).chain('tool0', 'base')
-
-
-def test_chain_without_moving_joints_is_refused():
-    with pytest.raises(RobotModelError) as raised:
-        RobotModel.from_urdf(ARM_URDF).chain('forearm', 'tool0')
-    message = str(raised.value)
-    assert "from 'forearm' to 'tool0' has no moving joint" in message
-    assert "'tool' (fixed)" in message
-    with pytest.raises(RobotModelError, match='base and tip are the same link'):
-        RobotModel.from_urdf(ARM_URDF).chain('base', 'base')
-
-
-@pytest.mark.parametrize('joint_type', ['planar', 'floating'])
-def test_planar_or_floating_joint_in_the_chain_is_refused(joint_type):
-    urdf = _robot(_joint('slider', joint_type, 'base', 'carriage'),
-                  _joint('j', 'revolute', 'carriage', 'a', axis='0 0 1'))
-    with pytest.raises(RobotModelError) as raised:
-        RobotModel.from_urdf(urdf).chain('base', 'a')
-    message = str(raised.value)
-    assert "joint 'slider' (type %s)" % joint_type in message
-    assert "from 'base' to 'a'" in message
-    # Outside the chain it does no harm.
-    assert RobotModel.from_urdf(urdf).chain('carriage', 'a').joint_names == ('j',)
-
-
-@pytest.mark.parametrize('text, expected', [
-    ('<robot name="r"><link name="a"></robot>', r'malformed URDF XML: mismatched tag: line 1'),
-    ('<robot name="r"><link name="a"/>', 'malformed URDF XML: no element found'),
-    ('', 'the URDF text is empty'),
-    ('<model name="r"/>', r'root element is <model>, expected <robot>'),
-    ('<robot><link name="a"/></robot>', 'the <robot> element has no name attribute'),
-    ('<robot name="r"><link name="a"/><joint name="j" type="hinge"><parent link="a"/>'
-     '<child link="b"/></joint><link name="b"/></robot>', "joint 'j' has unknown type 'hinge'"),
-    ('<robot name="r"><link name="a"/><joint name="j" type="fixed"><parent link="a"/>'
-     '<child link="c"/></joint></robot>', "joint 'j' names child link 'c', which is not"),
-    ('<robot name="r"><link name="a"/><link name="b"/></robot>',
-     "exactly one root link.*found 2: 'a', 'b'"),
-])
-def test_malformed_descriptions_raise_robot_model_error_naming_the_problem(text, expected):
-    with pytest.raises(RobotModelError, match=expected):
-        RobotModel.from_urdf(text)
-
-
-def test_non_text_input_is_refused():
-    with pytest.raises(RobotModelError, match='XML text'):
-        RobotModel.from_urdf(None)
-
-
-def test_zero_axis_is_refused_where_it_is_used():
-    urdf = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 0'),
-                  _joint('k', 'revolute', 'base', 'b', axis='0 0 1'))
-    with pytest.raises(RobotModelError, match="joint 'j' .*zero <axis>"):
-        RobotModel.from_urdf(urdf).chain('base', 'a')
-    assert RobotModel.from_urdf(urdf).chain('base', 'b').num_joints == 1
-
-
-def test_unusable_limits_are_refused():
-    inverted = _robot(_joint('j', 'revolute', 'base', 'a', axis='0 0 1',
-                             limit='<limit lower="1" upper="-1" effort="1" velocity="1"/>'))
-    with pytest.raises(RobotModelError, match="joint 'j' has unusable limits"):
-        RobotModel.from_urdf(inverted).chain('base', 'a')
-    unbounded_slider = _robot(_joint('s', 'prismatic', 'base', 'a', axis='0 0 1', limit=''))
-    with pytest.raises(RobotModelError, match="joint 's' is prismatic but has no <limit>"):
-        RobotModel.from_urdf(unbounded_slider).chain('base', 'a')
