@@ -34,6 +34,7 @@ from .base import non_negative_float, Option, over_relaxation, Solver
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
 from .hinge import add_outer_product, turn_rows
 from ._core.goal_kernels import orientation_vectors
+from ._core.layout import EXTRAPOLATION
 from ._core.search import relaxation_gain, run_search
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
@@ -65,8 +66,11 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
     slide = radius * chain.length_scale
     relax = options[_OVER_RELAXATION]
-    if relax == 0.0:  # the default: over-relax only where the orientation narrows the valleys
-        relax = _POSE_OVER_RELAXATION if vector_count > 0 else 1.0
+    if relax == 0.0:
+        # The default: over-relax only where the orientation narrows the valleys, and there
+        # only when the search does not extrapolate the sweeps instead (which does better).
+        relax = _POSE_OVER_RELAXATION if vector_count > 0 and settings[EXTRAPOLATION] == 0.0 \
+            else 1.0
     gain = relaxation_gain(settings, relax)
     moment = np.empty((3, 3))
     for i in range(count - 1, -1, -1):
@@ -154,6 +158,7 @@ class CCDSolver(Solver):
     iterations_alone = 1000
     stall_iterations = 20
     trust_region = 0.5
+    extrapolation = True
     search = staticmethod(ccd_search)
 
     def pack_options(self, chain) -> np.ndarray:

@@ -121,6 +121,7 @@ class FABRIKSolver(Solver):
     iterations_alone = 1000
     stall_iterations = 10
     trust_region = 1.0
+    extrapolation = True
     search = staticmethod(fabrik_search)
 
     def pack_options(self, chain) -> np.ndarray:

@@ -153,6 +153,7 @@ class LengthRelaxationSolver(Solver):
     iterations_alone = 1000
     stall_iterations = 10
     trust_region = 1.0
+    extrapolation = True
     search = staticmethod(length_relaxation_search)
 
     def pack_options(self, chain) -> np.ndarray:

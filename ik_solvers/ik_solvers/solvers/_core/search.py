@@ -41,10 +41,13 @@ from .input_checks import beyond_reach as _beyond_reach, refusal
 from .nearest_turn import distance_from as _distance_from, nearest_turn
 from .layout import (
     DEADLINE,
+    EXTRAPOLATION,
     FINISHER_ITERATIONS,
     HANDOFF_RATIO,
     HEURISTIC_ITERATIONS,
     MAX_ATTEMPTS,
+    MODE_NONE,
+    ORIENTATION_MODE,
     POSITION_TOLERANCE,
     REPORT_ATTEMPTS,
     REPORT_FINAL_COST,
@@ -108,6 +111,9 @@ _NEARER_SEARCH_STARTS = 24
 # position-only solutions ended more than 0.1 rad from a warm seed (see docs/DECISIONS.md).
 _WARM_HEURISTIC_ITERATIONS = 2
 _BEYOND_REACH_ITERATIONS = 200
+# Extrapolation (alone): the trials go 1, 3, 7, ... 63 times the motion of the last two
+# iterations beyond the iterate, while the cost keeps falling.
+_EXTRAPOLATION_DOUBLINGS = 6
 
 
 @compiled
@@ -149,6 +155,47 @@ def _evaluate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: n
         best[0] = min(cost, best[0])
         best_q[:] = q
     return cost, solved, near
+
+
+@compiled
+def _extrapolate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
+                 origin: np.ndarray, radius: float, cost: float, frames: np.ndarray,
+                 error: np.ndarray, best_q: np.ndarray, best: np.ndarray,
+                 scratch: np.ndarray, trial_frames: np.ndarray,
+                 trial_error: np.ndarray) -> tuple:
+    """
+    Try q moved 1, 3, 7, ... times its motion from ``origin`` further on; keep the best.
+
+    A heuristic alone converges linearly, and slowly where the orientation makes the cost's
+    valleys narrow: its iterates then advance by nearly the same motion, again and again (or
+    zig-zag about it, which the motion over two iterations averages out). Going on along that
+    motion, while the cost falls, skips those iterations; the direction is the heuristic's own.
+    Each joint goes at most ``radius`` (the trust region) beyond q, and stays in its limits.
+    ``frames`` and ``error`` are left those of the q returned.
+
+    :returns: ``(cost, solved)`` of q on return.
+    """
+    count = q.shape[0]
+    solved = False
+    extra = 0.0
+    for _ in range(_EXTRAPOLATION_DOUBLINGS):
+        extra = 2.0 * extra + 1.0
+        for i in range(count):
+            motion = extra * (q[i] - origin[i])
+            motion = min(max(motion, -radius), radius)
+            scratch[i] = min(max(q[i] + motion, chain.joint_limits[i, LIMIT_LOWER]),
+                             chain.joint_limits[i, LIMIT_UPPER])
+        trial_cost, trial_solved, _ = _evaluate(chain, target, settings, scratch, trial_frames,
+                                                trial_error, best_q, best)
+        if not (trial_cost < cost or trial_solved):
+            break
+        cost, solved = trial_cost, trial_solved
+        q[:] = scratch
+        frames[:, :, :] = trial_frames
+        error[:] = trial_error
+        if solved:
+            break
+    return cost, solved
 
 
 @compiled
@@ -242,6 +289,13 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     fallback_distance = math.inf
     far_found_at = 0
     finisher = settings[FINISHER_ITERATIONS] > 0.0
+    # Alone, the heuristic may extrapolate its iterations (see _extrapolate).
+    extrapolate = not finisher and (settings[EXTRAPOLATION] > 1.0 or (
+        settings[EXTRAPOLATION] > 0.0 and settings[ORIENTATION_MODE] != MODE_NONE))
+    # The iterates one and two iterations back, the trial and its kinematics.
+    back = np.empty((3, count))
+    trial_frames = np.empty_like(frames)
+    trial_error = np.empty(6)
     # Beyond reach the heuristic runs on until it stalls (see above), slow or not.
     handoff_ratio = math.inf if beyond_reach else settings[HANDOFF_RATIO]
     start_cost = math.inf
@@ -260,6 +314,11 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                                            best)
             if iteration == 0:
                 start_cost = cost
+            elif extrapolate and not solved:
+                cost, solved = _extrapolate(chain, target, settings, q,
+                                            back[1] if iteration >= 2 else back[0], radius,
+                                            cost, frames, error, best_q, best, back[2],
+                                            trial_frames, trial_error)
             if solved:
                 break
             if iteration == 0:
@@ -280,6 +339,9 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                     or since_decrease >= settings[STALL_ITERATIONS]
                     or monotonic_seconds() > settings[DEADLINE]):
                 break
+            if extrapolate:
+                back[1] = back[0]
+                back[0] = q
             effective_goal(target, frames[-1], settings, error, goal)
             step(chain, target, goal, settings, options, q, frames, error, radius, memory)
             heuristic_steps += 1
