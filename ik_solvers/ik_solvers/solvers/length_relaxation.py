@@ -151,7 +151,7 @@ class LengthRelaxationSolver(Solver):
         'over_relaxation': OVER_RELAXATION_OPTION,
     }
     iterations_alone = 1000
-    stall_iterations = 20
+    stall_iterations = 40
     trust_region = 1.0
     extrapolation = True
     search = staticmethod(length_relaxation_search)

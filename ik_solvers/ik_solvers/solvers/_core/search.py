@@ -35,6 +35,7 @@ import math
 
 import numpy as np
 
+from .extrapolation import evaluate as _evaluate, extrapolate as _extrapolate
 from .finisher import damped_step
 from .goal_kernels import assess, effective_goal, goal_residual, weighted_system
 from .input_checks import beyond_reach as _beyond_reach, refusal
@@ -111,9 +112,10 @@ _NEARER_SEARCH_STARTS = 24
 # position-only solutions ended more than 0.1 rad from a warm seed (see docs/DECISIONS.md).
 _WARM_HEURISTIC_ITERATIONS = 2
 _BEYOND_REACH_ITERATIONS = 200
-# Extrapolation (alone): the trials go 1, 3, 7, ... 63 times the motion of the last two
-# iterations beyond the iterate, while the cost keeps falling.
-_EXTRAPOLATION_DOUBLINGS = 6
+# Extrapolating (alone), a start still farther than this fraction of the chain's length from
+# the goal ends after a quarter of the stall iterations: there a stall is a local minimum,
+# while a start near its goal may crawl through a plateau and still converge.
+_FAR_STALL_COST = 0.05
 
 
 @compiled
@@ -136,66 +138,6 @@ def _next_uniform(state: np.ndarray) -> float:
     state[0] = (state[0] * 48271) % _PARK_MILLER_MODULUS
     return state[0] / _PARK_MILLER_MODULUS
 
-
-@compiled
-def _evaluate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
-              frames: np.ndarray, error: np.ndarray, best_q: np.ndarray,
-              best: np.ndarray) -> tuple:
-    """
-    Measure q by forward kinematics and keep it in ``best_q`` if it is the best so far.
-
-    :returns: ``(cost, solved, near)``: the cost (m), whether the tolerances are met, and
-        whether the errors are within the hand-over errors.
-    """
-    forward_frames(chain, q, frames)
-    position_error, orientation_error = goal_residual(target, frames[-1], settings, error)
-    cost, solved, near = assess(target, settings, position_error, orientation_error, error)
-    # A solution wins even over a lower cost that misses one of the tolerances.
-    if solved or cost < best[0]:
-        best[0] = min(cost, best[0])
-        best_q[:] = q
-    return cost, solved, near
-
-
-@compiled
-def _extrapolate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
-                 origin: np.ndarray, radius: float, cost: float, frames: np.ndarray,
-                 error: np.ndarray, best_q: np.ndarray, best: np.ndarray,
-                 scratch: np.ndarray, trial_frames: np.ndarray,
-                 trial_error: np.ndarray) -> tuple:
-    """
-    Try q moved 1, 3, 7, ... times its motion from ``origin`` further on; keep the best.
-
-    A heuristic alone converges linearly, and slowly where the orientation makes the cost's
-    valleys narrow: its iterates then advance by nearly the same motion, again and again (or
-    zig-zag about it, which the motion over two iterations averages out). Going on along that
-    motion, while the cost falls, skips those iterations; the direction is the heuristic's own.
-    Each joint goes at most ``radius`` (the trust region) beyond q, and stays in its limits.
-    ``frames`` and ``error`` are left those of the q returned.
-
-    :returns: ``(cost, solved)`` of q on return.
-    """
-    count = q.shape[0]
-    solved = False
-    extra = 0.0
-    for _ in range(_EXTRAPOLATION_DOUBLINGS):
-        extra = 2.0 * extra + 1.0
-        for i in range(count):
-            motion = extra * (q[i] - origin[i])
-            motion = min(max(motion, -radius), radius)
-            scratch[i] = min(max(q[i] + motion, chain.joint_limits[i, LIMIT_LOWER]),
-                             chain.joint_limits[i, LIMIT_UPPER])
-        trial_cost, trial_solved, _ = _evaluate(chain, target, settings, scratch, trial_frames,
-                                                trial_error, best_q, best)
-        if not (trial_cost < cost or trial_solved):
-            break
-        cost, solved = trial_cost, trial_solved
-        q[:] = scratch
-        frames[:, :, :] = trial_frames
-        error[:] = trial_error
-        if solved:
-            break
-    return cost, solved
 
 
 @compiled
@@ -294,6 +236,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         settings[EXTRAPOLATION] > 0.0 and settings[ORIENTATION_MODE] != MODE_NONE))
     # The iterates one and two iterations back, the trial and its kinematics.
     back = np.empty((3, count))
+    far_stall = max(1.0, settings[STALL_ITERATIONS] // 4)
     trial_frames = np.empty_like(frames)
     trial_error = np.empty(6)
     # Beyond reach the heuristic runs on until it stalls (see above), slow or not.
@@ -337,6 +280,8 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             if ((finisher and (near or slowed))
                     or iteration == iteration_cap
                     or since_decrease >= settings[STALL_ITERATIONS]
+                    or (extrapolate and since_decrease >= far_stall
+                        and cost > _FAR_STALL_COST * chain.length_scale)
                     or monotonic_seconds() > settings[DEADLINE]):
                 break
             if extrapolate:
