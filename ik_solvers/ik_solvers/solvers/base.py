@@ -235,7 +235,7 @@ class Solver:
         return self.trust_region if given is None else given
 
     def extrapolation_setting(self) -> float:
-        """Return the search's extrapolation: 0 never, 1 where the orientation counts, 2 always."""
+        """Return the extrapolation setting: 0 never, 1 where the orientation counts, 2 always."""
         given = self.options['extrapolation']
         if given is None:
             return 1.0 if self.extrapolation else 0.0

@@ -19,10 +19,12 @@ Per-joint ``weights`` in [0, 1] act as stiffness: a joint takes only that fracti
 optimal motion (0 locks it), which spreads the motion over the chain as Welman describes.
 ``over_relaxation`` above 1 takes more than the one-joint optimum, which speeds up the slow,
 zig-zagging convergence of coordinate descent along narrow valleys. Those valleys come from the
-orientation terms: by default (``None``) a sweep over-relaxes by 1.8 when the orientation counts
-and takes Welman's plain one-joint optimum for a position-only goal, where over-relaxing cost
-iterations on 6-joint arms and on 20-100-joint chains alike (docs/DECISIONS.md). With the
-finisher on, every sweep is plain.
+orientation terms. By default (``None``) every sweep is Welman's plain one-joint optimum: alone,
+where the orientation counts, the search extrapolates the sweeps instead (see
+:mod:`._core.extrapolation`), which needs fewer of them than over-relaxing; with the search's
+``extrapolation=False`` a sweep over-relaxes by 1.8 when the orientation counts. Over-relaxing
+cost iterations on position-only goals, on 6-joint arms and on 20-100-joint chains alike
+(docs/DECISIONS.md). With the finisher on, every sweep is plain.
 """
 
 import math
@@ -153,7 +155,8 @@ class CCDSolver(Solver):
         'over_relaxation': Option(None, _relaxation,
                                   'multiple of the one-joint optimum each joint takes, in '
                                   '(0, 2), when the heuristic runs alone (polish=False); None: '
-                                  '1.8 when the orientation counts, 1 for position only'),
+                                  '1, or 1.8 when the orientation counts and the search does '
+                                  'not extrapolate'),
     }
     iterations_alone = 1000
     stall_iterations = 20

@@ -13,6 +13,10 @@ owns the rest, once for all of them:
   :mod:`.finisher`) once its progress slows, when one step leaves more than ``handoff_ratio``
   of the cost it started from, or once within the hand-over errors: the heuristic does the
   global work, the finisher the last digits (see docs/DECISIONS.md);
+* alone (no finisher), where the orientation counts, the search extrapolates each iteration
+  along the motion of the last two (:mod:`.extrapolation`; the ``extrapolation`` option), and
+  a start still farther than 5 % of the chain's length from its goal ends after a quarter of
+  ``stall_iterations``;
 * the best configuration seen anywhere is kept; the deadline is read inside the loop;
 * a trust region bounds each joint's motion per heuristic step to ``trust_region`` times the
   start's cost over the chain's length, so that a warm seed's solution stays near the seed.
@@ -137,7 +141,6 @@ def _next_uniform(state: np.ndarray) -> float:
     # restarts are the same compiled or not.
     state[0] = (state[0] * 48271) % _PARK_MILLER_MODULUS
     return state[0] / _PARK_MILLER_MODULUS
-
 
 
 @compiled
