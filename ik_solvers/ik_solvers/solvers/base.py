@@ -150,6 +150,12 @@ COMMON_OPTIONS: Dict[str, Option] = {
         None, lambda name, value: value if value is None else positive_float(name, value),
         'a joint moves at most this multiple of the start\'s error over the chain\'s length, '
         'rad, per iteration (None takes the solver\'s own; see docs/DECISIONS.md)'),
+    'extrapolation': Option(
+        None, lambda name, value: value if value is None else boolean(name, value),
+        'alone (polish=False): after each iteration also try the configuration 2, 4, ... 64 '
+        'times as far along the motion of the last two iterations, and go on from the best; '
+        'None: on for the solver\'s own choice, where the orientation counts (see '
+        'docs/DECISIONS.md)'),
 }
 
 
@@ -177,6 +183,9 @@ class Solver:
     stall_iterations: ClassVar[int] = 8
     #: Default gain of the trust region (see :mod:`.search`).
     trust_region: ClassVar[float] = 1.0
+    #: Whether the heuristic alone extrapolates its iterations by default (where the
+    #: orientation counts; see :mod:`.search`).
+    extrapolation: ClassVar[bool] = False
     #: With the finisher on, the heuristic hands over once within these errors (m, rad).
     handoff_position_tolerance: ClassVar[float] = 1e-3
     handoff_orientation_tolerance: ClassVar[float] = 1e-2
@@ -224,6 +233,13 @@ class Solver:
         """Return the trust region's gain (inf for none)."""
         given = self.options['trust_region']
         return self.trust_region if given is None else given
+
+    def extrapolation_setting(self) -> float:
+        """Return the extrapolation setting: 0 never, 1 where the orientation counts, 2 always."""
+        given = self.options['extrapolation']
+        if given is None:
+            return 1.0 if self.extrapolation else 0.0
+        return 2.0 if given else 0.0
 
     def packed_options(self, chain: Chain) -> np.ndarray:
         """

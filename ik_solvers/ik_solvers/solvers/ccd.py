@@ -19,10 +19,12 @@ Per-joint ``weights`` in [0, 1] act as stiffness: a joint takes only that fracti
 optimal motion (0 locks it), which spreads the motion over the chain as Welman describes.
 ``over_relaxation`` above 1 takes more than the one-joint optimum, which speeds up the slow,
 zig-zagging convergence of coordinate descent along narrow valleys. Those valleys come from the
-orientation terms: by default (``None``) a sweep over-relaxes by 1.8 when the orientation counts
-and takes Welman's plain one-joint optimum for a position-only goal, where over-relaxing cost
-iterations on 6-joint arms and on 20-100-joint chains alike (docs/DECISIONS.md). With the
-finisher on, every sweep is plain.
+orientation terms. By default (``None``) every sweep is Welman's plain one-joint optimum: alone,
+where the orientation counts, the search extrapolates the sweeps instead (see
+:mod:`._core.extrapolation`), which needs fewer of them than over-relaxing; with the search's
+``extrapolation=False`` a sweep over-relaxes by 1.8 when the orientation counts. Over-relaxing
+cost iterations on position-only goals, on 6-joint arms and on 20-100-joint chains alike
+(docs/DECISIONS.md). With the finisher on, every sweep is plain.
 """
 
 import math
@@ -34,6 +36,7 @@ from .base import non_negative_float, Option, over_relaxation, Solver
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
 from .hinge import add_outer_product, turn_rows
 from ._core.goal_kernels import orientation_vectors
+from ._core.layout import EXTRAPOLATION
 from ._core.search import relaxation_gain, run_search
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
@@ -65,8 +68,11 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
     negligible = NEGLIGIBLE_RELATIVE_AMPLITUDE * chain.length_scale * chain.length_scale
     slide = radius * chain.length_scale
     relax = options[_OVER_RELAXATION]
-    if relax == 0.0:  # the default: over-relax only where the orientation narrows the valleys
-        relax = _POSE_OVER_RELAXATION if vector_count > 0 else 1.0
+    if relax == 0.0:
+        # The default: over-relax only where the orientation narrows the valleys, and there
+        # only when the search does not extrapolate the sweeps instead (which does better).
+        relax = _POSE_OVER_RELAXATION if vector_count > 0 and settings[EXTRAPOLATION] == 0.0 \
+            else 1.0
     gain = relaxation_gain(settings, relax)
     moment = np.empty((3, 3))
     for i in range(count - 1, -1, -1):
@@ -149,11 +155,13 @@ class CCDSolver(Solver):
         'over_relaxation': Option(None, _relaxation,
                                   'multiple of the one-joint optimum each joint takes, in '
                                   '(0, 2), when the heuristic runs alone (polish=False); None: '
-                                  '1.8 when the orientation counts, 1 for position only'),
+                                  '1, or 1.8 when the orientation counts and the search does '
+                                  'not extrapolate'),
     }
     iterations_alone = 1000
     stall_iterations = 20
     trust_region = 0.5
+    extrapolation = True
     search = staticmethod(ccd_search)
 
     def pack_options(self, chain) -> np.ndarray:

@@ -119,8 +119,9 @@ class FABRIKSolver(Solver):
                            'points, then each joint fitted to all points beyond it)'),
     }
     iterations_alone = 1000
-    stall_iterations = 10
+    stall_iterations = 40
     trust_region = 1.0
+    extrapolation = True
     search = staticmethod(fabrik_search)
 
     def pack_options(self, chain) -> np.ndarray:

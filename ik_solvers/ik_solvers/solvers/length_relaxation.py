@@ -151,8 +151,9 @@ class LengthRelaxationSolver(Solver):
         'over_relaxation': OVER_RELAXATION_OPTION,
     }
     iterations_alone = 1000
-    stall_iterations = 10
+    stall_iterations = 40
     trust_region = 1.0
+    extrapolation = True
     search = staticmethod(length_relaxation_search)
 
     def pack_options(self, chain) -> np.ndarray:

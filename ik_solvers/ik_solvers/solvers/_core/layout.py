@@ -41,7 +41,8 @@ FINISHER_ITERATIONS = 21      # cap on finisher steps per start; 0 turns the fin
 MAX_ATTEMPTS = 22             # cap on starts; inf for none
 HANDOFF_RATIO = 23            # with the finisher: hand over once a step leaves more than this
 #                               fraction of the cost it started from (progress slows)
-SETTINGS_SIZE = 24
+EXTRAPOLATION = 24            # alone: 0 never extrapolate, 1 when the orientation counts, 2 always
+SETTINGS_SIZE = 25
 
 # Orientation modes: the whole pose, no orientation, or one tip axis aimed (spin free).
 MODE_FULL = 0.0

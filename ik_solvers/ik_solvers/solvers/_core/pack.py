@@ -14,6 +14,7 @@ import numpy as np
 
 from .layout import (
     DEADLINE,
+    EXTRAPOLATION,
     FINISHER_ITERATIONS,
     HANDOFF_ORIENTATION,
     HANDOFF_POSITION,
@@ -95,6 +96,7 @@ def pack(goal, heuristic, *, finisher: bool, orientation_weight: float,
     settings[MAX_ATTEMPTS] = math.inf if max_attempts is None else max_attempts
     settings[FINISHER_ITERATIONS] = polish_iterations if finisher else 0.0
     settings[HANDOFF_RATIO] = heuristic.handoff()
+    settings[EXTRAPOLATION] = heuristic.extrapolation_setting()
     return settings
 
 

@@ -13,6 +13,10 @@ owns the rest, once for all of them:
   :mod:`.finisher`) once its progress slows, when one step leaves more than ``handoff_ratio``
   of the cost it started from, or once within the hand-over errors: the heuristic does the
   global work, the finisher the last digits (see docs/DECISIONS.md);
+* alone (no finisher), where the orientation counts, the search extrapolates each iteration
+  along the motion of the last two (:mod:`.extrapolation`; the ``extrapolation`` option), and
+  a start still farther than 5 % of the chain's length from its goal ends after a quarter of
+  ``stall_iterations``;
 * the best configuration seen anywhere is kept; the deadline is read inside the loop;
 * a trust region bounds each joint's motion per heuristic step to ``trust_region`` times the
   start's cost over the chain's length, so that a warm seed's solution stays near the seed.
@@ -35,16 +39,20 @@ import math
 
 import numpy as np
 
+from .extrapolation import evaluate as _evaluate, extrapolate as _extrapolate
 from .finisher import damped_step
 from .goal_kernels import assess, effective_goal, goal_residual, weighted_system
 from .input_checks import beyond_reach as _beyond_reach, refusal
 from .nearest_turn import distance_from as _distance_from, nearest_turn
 from .layout import (
     DEADLINE,
+    EXTRAPOLATION,
     FINISHER_ITERATIONS,
     HANDOFF_RATIO,
     HEURISTIC_ITERATIONS,
     MAX_ATTEMPTS,
+    MODE_NONE,
+    ORIENTATION_MODE,
     POSITION_TOLERANCE,
     REPORT_ATTEMPTS,
     REPORT_FINAL_COST,
@@ -108,6 +116,10 @@ _NEARER_SEARCH_STARTS = 24
 # position-only solutions ended more than 0.1 rad from a warm seed (see docs/DECISIONS.md).
 _WARM_HEURISTIC_ITERATIONS = 2
 _BEYOND_REACH_ITERATIONS = 200
+# Extrapolating (alone), a start still farther than this fraction of the chain's length from
+# the goal ends after a quarter of the stall iterations: there a stall is a local minimum,
+# while a start near its goal may crawl through a plateau and still converge.
+_FAR_STALL_COST = 0.05
 
 
 @compiled
@@ -129,26 +141,6 @@ def _next_uniform(state: np.ndarray) -> float:
     # restarts are the same compiled or not.
     state[0] = (state[0] * 48271) % _PARK_MILLER_MODULUS
     return state[0] / _PARK_MILLER_MODULUS
-
-
-@compiled
-def _evaluate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
-              frames: np.ndarray, error: np.ndarray, best_q: np.ndarray,
-              best: np.ndarray) -> tuple:
-    """
-    Measure q by forward kinematics and keep it in ``best_q`` if it is the best so far.
-
-    :returns: ``(cost, solved, near)``: the cost (m), whether the tolerances are met, and
-        whether the errors are within the hand-over errors.
-    """
-    forward_frames(chain, q, frames)
-    position_error, orientation_error = goal_residual(target, frames[-1], settings, error)
-    cost, solved, near = assess(target, settings, position_error, orientation_error, error)
-    # A solution wins even over a lower cost that misses one of the tolerances.
-    if solved or cost < best[0]:
-        best[0] = min(cost, best[0])
-        best_q[:] = q
-    return cost, solved, near
 
 
 @compiled
@@ -242,6 +234,14 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     fallback_distance = math.inf
     far_found_at = 0
     finisher = settings[FINISHER_ITERATIONS] > 0.0
+    # Alone, the heuristic may extrapolate its iterations (see _extrapolate).
+    extrapolate = not finisher and (settings[EXTRAPOLATION] > 1.0 or (
+        settings[EXTRAPOLATION] > 0.0 and settings[ORIENTATION_MODE] != MODE_NONE))
+    # The iterates one and two iterations back, the trial and its kinematics.
+    back = np.empty((3, count))
+    far_stall = max(1.0, settings[STALL_ITERATIONS] // 4)
+    trial_frames = np.empty_like(frames)
+    trial_error = np.empty(6)
     # Beyond reach the heuristic runs on until it stalls (see above), slow or not.
     handoff_ratio = math.inf if beyond_reach else settings[HANDOFF_RATIO]
     start_cost = math.inf
@@ -260,6 +260,11 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                                            best)
             if iteration == 0:
                 start_cost = cost
+            elif extrapolate and not solved:
+                cost, solved = _extrapolate(chain, target, settings, q,
+                                            back[1] if iteration >= 2 else back[0], radius,
+                                            cost, frames, error, best_q, best, back[2],
+                                            trial_frames, trial_error)
             if solved:
                 break
             if iteration == 0:
@@ -278,8 +283,13 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             if ((finisher and (near or slowed))
                     or iteration == iteration_cap
                     or since_decrease >= settings[STALL_ITERATIONS]
+                    or (extrapolate and since_decrease >= far_stall
+                        and cost > _FAR_STALL_COST * chain.length_scale)
                     or monotonic_seconds() > settings[DEADLINE]):
                 break
+            if extrapolate:
+                back[1] = back[0]
+                back[0] = q
             effective_goal(target, frames[-1], settings, error, goal)
             step(chain, target, goal, settings, options, q, frames, error, radius, memory)
             heuristic_steps += 1
