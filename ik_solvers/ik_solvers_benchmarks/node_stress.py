@@ -20,6 +20,8 @@ It starts the ik_node in a process of its own on the bundled panda, publishes jo
 - **surfaces**: the obstacles, the SRDF, Cartesian paths and the parameter services fuzzed,
   interleaved with valid calls and with the description and SRDF changing meanwhile
   (:mod:`.surface_fuzz`).
+- **oversized**: a valid SolveIK and a valid CartesianPath call sent while a path of 100,000
+  waypoints is refused, each answered within its own timeout + 0.5 s (:mod:`.oversized_calls`).
 - **swap**: valid calls keep coming while a description padded to ~5 MB replaces the model and
   the plain one replaces it back, each published by a process of its own (as
   robot_state_publisher would). Measured: how late each call is beyond its own timeout, and the
@@ -30,6 +32,7 @@ The exit status is 1 when the node crashed or a call went unanswered.
 """
 
 import argparse
+import gc
 import json
 import math
 from pathlib import Path
@@ -41,6 +44,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from .hostile_inputs import fuzz_inputs, KINDS, padded_description
+from .oversized_calls import run_oversized
 from .stress_client import DescriptionPublisher, IKNodeProcess, StressClient, TimedCall
 from .surface_fuzz import run_surfaces
 from .stress_requests import (effective_timeout, hostile_request, NODE_TIMEOUT, pose_fields,
@@ -157,11 +161,23 @@ def run_stream(setup: StressSetup, client: StressClient, seconds: float, rate: f
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
+    cpu = node.cpu_seconds() if node is not None else 0.0
+    # The client keeps every command and status it receives: its full garbage collections
+    # over that growing heap paused the thread that stamps the arrivals for up to 0.5 s (80,
+    # 190 and 470 ms in one 60 s run) and put the client's pauses into the node's latency.
+    # Nothing it allocates meanwhile needs the cycle collector.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         result = _stream(setup, client, seconds, rate)
     finally:
+        if collecting:
+            gc.enable()
         stop.set()
         sampler.join(timeout=5.0)
+    if node is not None:
+        result['node_cpu_percent'] = round(100.0 * (node.cpu_seconds() - cpu) / (seconds + 1.0),
+                                           1)
     if node is not None and samples:
         result.update(rss_mb_first=round(samples[0][1], 1), rss_mb_last=round(samples[-1][1], 1),
                       rss_mb_max=round(max(mb for _, mb in samples), 1),
@@ -287,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog='python -m ik_solvers_benchmarks.node_stress', description=__doc__.split('\n')[1],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument('--scenarios', default='fuzz,burst,stream,swap',
-                        help='comma-separated: fuzz, burst, stream, swap, surfaces')
+                        help='comma-separated: fuzz, burst, stream, swap, surfaces, oversized')
     parser.add_argument('--surface-inputs', type=int, default=2000,
                         help='surfaces: fuzzed inputs per surface (obstacle, srdf, path, '
                         'parameter)')
@@ -334,6 +350,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             elif name == 'surfaces':
                 results[name] = run_surfaces(setup, client, node, arguments.surface_inputs,
                                              arguments.seed, arguments.output)
+            elif name == 'oversized':
+                results[name] = run_oversized(setup, client)
             elif name == 'swap':
                 results[name] = run_swap(setup, client, arguments.swap_links,
                                          arguments.output)

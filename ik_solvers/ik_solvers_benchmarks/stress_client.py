@@ -79,6 +79,15 @@ class IKNodeProcess:
             pass
         return 0.0
 
+    def cpu_seconds(self) -> float:
+        """Return the CPU time (user + system, s) the process used so far (0 when it is gone)."""
+        try:
+            fields = Path('/proc/%d/stat' % self._process.pid).read_text().rsplit(')', 1)[1]
+        except OSError:
+            return 0.0
+        values = fields.split()
+        return (int(values[11]) + int(values[12])) / os.sysconf('SC_CLK_TCK')
+
     def stop(self, timeout: float = 20.0) -> Optional[int]:
         """Interrupt the node as Ctrl-C would, kill it if it lingers; return its status."""
         if self.alive:
