@@ -35,6 +35,7 @@ import argparse
 import gc
 import json
 import math
+import os
 from pathlib import Path
 import sys
 import threading
@@ -45,7 +46,8 @@ import numpy as np
 
 from .hostile_inputs import fuzz_inputs, KINDS, padded_description
 from .oversized_calls import run_oversized
-from .stress_client import DescriptionPublisher, IKNodeProcess, StressClient, TimedCall
+from .stress_client import (DescriptionPublisher, IKNodeProcess, runnable_wait_seconds,
+                            StressClient, TimedCall)
 from .surface_fuzz import run_surfaces
 from .stress_requests import (effective_timeout, hostile_request, NODE_TIMEOUT, pose_fields,
                               publish_input, StressSetup, valid_request, xyzw_quaternion)
@@ -162,6 +164,8 @@ def run_stream(setup: StressSetup, client: StressClient, seconds: float, rate: f
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     cpu = node.cpu_seconds() if node is not None else 0.0
+    waits = (node.runnable_wait_seconds() if node is not None else 0.0,
+             runnable_wait_seconds(os.getpid()))
     # The client keeps every command and status it receives: its full garbage collections
     # over that growing heap paused the thread that stamps the arrivals for up to 0.5 s (80,
     # 190 and 470 ms in one 60 s run) and put the client's pauses into the node's latency.
@@ -176,8 +180,14 @@ def run_stream(setup: StressSetup, client: StressClient, seconds: float, rate: f
         stop.set()
         sampler.join(timeout=5.0)
     if node is not None:
+        # CPU used, and time the threads were ready but waited for a CPU (other processes on
+        # the machine, or this client): per second of the stream.
         result['node_cpu_percent'] = round(100.0 * (node.cpu_seconds() - cpu) / (seconds + 1.0),
                                            1)
+        result['node_cpu_wait_percent'] = round(100.0 * (node.runnable_wait_seconds() - waits[0])
+                                                / (seconds + 1.0), 1)
+    result['client_cpu_wait_percent'] = round(
+        100.0 * (runnable_wait_seconds(os.getpid()) - waits[1]) / (seconds + 1.0), 1)
     if node is not None and samples:
         result.update(rss_mb_first=round(samples[0][1], 1), rss_mb_last=round(samples[-1][1], 1),
                       rss_mb_max=round(max(mb for _, mb in samples), 1),
