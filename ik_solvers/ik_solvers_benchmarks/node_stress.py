@@ -217,11 +217,16 @@ def _stream(setup: StressSetup, client: StressClient, seconds: float, rate: floa
         sent[key] = time.monotonic()
         client.targets.publish(message)
     time.sleep(1.0)
-    target_of_solution = {}
+    target_of_solution: Dict[tuple, Optional[tuple]] = {}
     for _, status in client.statuses[first_status:]:
         if status.commanded:
             target = status.target.position
-            target_of_solution[tuple(status.solution.position)] = (target.x, target.y, target.z)
+            solution = tuple(status.solution.position)
+            # Targets micrometres apart are often solved to the very same configuration (the
+            # last command already meets them): such a command matches none of them, or it
+            # would be timed from a later target's publication (negative latencies).
+            target_of_solution[solution] = None if solution in target_of_solution else (
+                target.x, target.y, target.z)
     latencies = []
     for arrival, command in client.commands[first_command:]:
         key = target_of_solution.get(tuple(command.points[-1].positions))

@@ -53,6 +53,9 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
         # Its callback does nothing: waking the executor is enough for the loop to see the
         # request.
         stop.wake = node.create_guard_condition(lambda: None).trigger
+        # The executor's own frames are machinery: a signal must not raise in them, only in
+        # the callbacks they call.
+        stop.machinery_files = frozenset({AsideExecutor.spin_once.__code__.co_filename})
         stop.loop_code = run_node.__code__
         while not stop.requested and executor.context.ok():
             try:
