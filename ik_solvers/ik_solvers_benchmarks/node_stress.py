@@ -217,20 +217,28 @@ def _stream(setup: StressSetup, client: StressClient, seconds: float, rate: floa
         sent[key] = time.monotonic()
         client.targets.publish(message)
     time.sleep(1.0)
-    target_of_solution: Dict[tuple, Optional[tuple]] = {}
-    for _, status in client.statuses[first_status:]:
-        if status.commanded:
-            target = status.target.position
-            solution = tuple(status.solution.position)
-            # Targets micrometres apart are often solved to the very same configuration (the
-            # last command already meets them): such a command matches none of them, or it
-            # would be timed from a later target's publication (negative latencies).
-            target_of_solution[solution] = None if solution in target_of_solution else (
-                target.x, target.y, target.z)
+    # The node publishes each command, then its status (with the target it solved): the k-th
+    # command goes with the k-th commanded status. Matching by the solution alone was wrong:
+    # targets micrometres apart are mostly solved to the very same configuration (the last
+    # command already meets them), and such commands were timed from a later target.
+    statuses = [status for _, status in client.statuses[first_status:] if status.commanded]
+    commands = client.commands[first_command:]
     latencies = []
-    for arrival, command in client.commands[first_command:]:
-        key = target_of_solution.get(tuple(command.points[-1].positions))
-        if key is not None and key in sent:
+    timed = set()
+    at = 0
+    for arrival, command in commands:
+        positions = tuple(command.points[-1].positions)
+        # A status the client missed (or one more command) is skipped, not mismatched.
+        ahead = next((index for index in range(at, min(at + 5, len(statuses)))
+                      if tuple(statuses[index].solution.position) == positions), None)
+        if ahead is None:
+            continue
+        target = statuses[ahead].target.position
+        at = ahead + 1
+        key = (target.x, target.y, target.z)
+        # Only a target's first command: the last target is driven on after the stream.
+        if key in sent and key not in timed:
+            timed.add(key)
             latencies.append(arrival - sent[key])
     latencies_ms = 1e3 * np.array(latencies) if latencies else np.array([math.nan])
     return {'rate_hz': rate, 'targets': count, 'commands_matched': len(latencies),
