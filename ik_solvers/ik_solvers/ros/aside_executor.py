@@ -11,17 +11,20 @@ request that was then refused in microseconds. The conversion runs Python code (
 classes' constructors and setters), so it hands the interpreter lock over every switch interval:
 on a thread of its own it leaves the spinning thread free.
 
-Only the groups named aside move; every other callback runs on the spinning thread as before,
-without the thread hand-offs and polling of rclpy's multi-threaded executor. Each aside group
-gets one thread, so its callbacks never run in parallel with each other; they do run in parallel
-with the spinning thread's, so a group may only be put aside when its callbacks are
-thread-safe. A handler's exception is raised on the spinning thread by a later
-:meth:`AsideExecutor.spin_once`, as the single-threaded executor raises its own.
+Only the first run of a handler of a group named aside moves (the take, and its coroutine up
+to its first ``await``); a coroutine resumed later (a service's callback awaiting its pool)
+runs on the spinning thread, as every other callback does, without the thread hand-offs and
+polling of rclpy's multi-threaded executor. Each aside group gets one thread, so its first runs
+never overlap each other; they do overlap the spinning thread's callbacks, so a group may only
+be put aside when its callbacks are thread-safe. The exception of a first run aside is raised
+on the spinning thread by a later :meth:`AsideExecutor.spin_once`, as the single-threaded
+executor raises its own.
 """
 
 import queue
 import threading
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Set
+import weakref
 
 from rclpy.callback_groups import CallbackGroup
 from rclpy.context import Context
@@ -31,17 +34,31 @@ __all__ = ['AsideExecutor']
 
 
 class _AsideThread:
-    """One daemon thread that runs the handlers it is given, in order."""
+    """One daemon thread that gives handlers their first run (the take), in order."""
 
     def __init__(self, name: str) -> None:
         self._handlers: 'queue.SimpleQueue[Any]' = queue.SimpleQueue()
         self._failures: 'queue.SimpleQueue[BaseException]' = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._waiting: Set[Any] = set()  # handed over, first run not finished
+        self._taken: 'weakref.WeakSet[Any]' = weakref.WeakSet()  # first run finished
         # A daemon: at exit the process does not wait for a request still being converted.
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
-    def submit(self, handler: Any) -> None:
-        self._handlers.put(handler)
+    def claim(self, handler: Any) -> bool:
+        """
+        Take ``handler`` over unless its first run is over; return whether the caller runs it.
+
+        A handler seen again before its first run ended is neither run nor handed over twice.
+        """
+        with self._lock:
+            if handler in self._taken:
+                return True
+            if handler not in self._waiting:
+                self._waiting.add(handler)
+                self._handlers.put(handler)
+            return False
 
     def stop(self) -> None:
         self._handlers.put(None)
@@ -58,9 +75,12 @@ class _AsideThread:
             handler = self._handlers.get()
             if handler is None:
                 return
-            # A task already running or done returns at once (rclpy's Task guards itself), and
-            # a task keeps what its coroutine raised.
+            # A task keeps what its coroutine raised.
             handler()
+            with self._lock:
+                self._waiting.discard(handler)
+                if not handler.done():
+                    self._taken.add(handler)
             if handler.done() and handler.exception() is not None:
                 self._failures.put(handler.exception())
 
@@ -75,7 +95,7 @@ class AsideExecutor(SingleThreadedExecutor):
 
     def run_aside(self, group: CallbackGroup, name: str = 'executor_aside') -> None:
         """
-        Run the callbacks of ``group`` (and its entities' takes) on a thread of their own.
+        Give the handlers of ``group`` their first run (the take) on a thread of their own.
 
         :param group: A callback group whose callbacks are thread-safe.
         :param name: Name of the thread.
@@ -101,9 +121,10 @@ class AsideExecutor(SingleThreadedExecutor):
             return
         group = getattr(entity, 'callback_group', None)
         aside = self._aside.get(group) if group is not None else None
-        if aside is not None:
-            aside.submit(handler)
+        if aside is not None and not aside.claim(handler):
             return
+        # A callback of the spinning thread, or a coroutine resumed after its take aside (it
+        # awaits a pool's answer; resuming it is cheap).
         handler()
         error = handler.exception()
         if error is not None:
