@@ -15,13 +15,15 @@ It starts the ik_node in a process of its own on the bundled panda, publishes jo
   their timeout + 1 s (hangs), calls never answered, the valid calls that succeeded.
 - **burst**: concurrent valid SolveIK calls, all sent at once. Counted: answers by error code.
 - **stream**: targets along a small circle at a fixed rate; latency from publishing a target to
-  receiving the command solved from it, and the node's resident memory sampled every second
-  (its slope in MB/min: ``--scenarios stream --stream-seconds 60`` measures a flat RSS).
+  receiving the first command solved from it (paired through the status that follows it), and
+  the node's resident memory sampled every second (its slope in MB/min: ``--scenarios stream
+  --stream-seconds 60`` measures a flat RSS).
 - **surfaces**: the obstacles, the SRDF, Cartesian paths and the parameter services fuzzed,
   interleaved with valid calls and with the description and SRDF changing meanwhile
   (:mod:`.surface_fuzz`).
-- **oversized**: a valid SolveIK and a valid CartesianPath call sent while a path of 100,000
-  waypoints is refused, each answered within its own timeout + 0.5 s (:mod:`.oversized_calls`).
+- **oversized**: valid SolveIK calls while a path of 100,000 waypoints is converted and refused,
+  each to be answered within its own timeout + 0.5 s, and a valid path queued behind it
+  (:mod:`.oversized_calls`).
 - **swap**: valid calls keep coming while a description padded to ~5 MB replaces the model and
   the plain one replaces it back, each published by a process of its own (as
   robot_state_publisher would). Measured: how late each call is beyond its own timeout, and the
