@@ -15,11 +15,15 @@ It starts the ik_node in a process of its own on the bundled panda, publishes jo
   their timeout + 1 s (hangs), calls never answered, the valid calls that succeeded.
 - **burst**: concurrent valid SolveIK calls, all sent at once. Counted: answers by error code.
 - **stream**: targets along a small circle at a fixed rate; latency from publishing a target to
-  receiving the command solved from it, and the node's resident memory sampled every second
-  (its slope in MB/min: ``--scenarios stream --stream-seconds 60`` measures a flat RSS).
+  receiving the first command solved from it (paired through the status that follows it), and
+  the node's resident memory sampled every second (its slope in MB/min: ``--scenarios stream
+  --stream-seconds 60`` measures a flat RSS).
 - **surfaces**: the obstacles, the SRDF, Cartesian paths and the parameter services fuzzed,
   interleaved with valid calls and with the description and SRDF changing meanwhile
   (:mod:`.surface_fuzz`).
+- **oversized**: valid SolveIK calls while a path of 100,000 waypoints is converted and refused,
+  each to be answered within its own timeout + 0.5 s, and a valid path queued behind it
+  (:mod:`.oversized_calls`).
 - **swap**: valid calls keep coming while a description padded to ~5 MB replaces the model and
   the plain one replaces it back, each published by a process of its own (as
   robot_state_publisher would). Measured: how late each call is beyond its own timeout, and the
@@ -30,8 +34,10 @@ The exit status is 1 when the node crashed or a call went unanswered.
 """
 
 import argparse
+import gc
 import json
 import math
+import os
 from pathlib import Path
 import sys
 import threading
@@ -41,7 +47,9 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from .hostile_inputs import fuzz_inputs, KINDS, padded_description
-from .stress_client import DescriptionPublisher, IKNodeProcess, StressClient, TimedCall
+from .oversized_calls import run_oversized
+from .stress_client import (DescriptionPublisher, IKNodeProcess, runnable_wait_seconds,
+                            StressClient, TimedCall)
 from .surface_fuzz import run_surfaces
 from .stress_requests import (effective_timeout, hostile_request, NODE_TIMEOUT, pose_fields,
                               publish_input, StressSetup, valid_request, xyzw_quaternion)
@@ -157,11 +165,31 @@ def run_stream(setup: StressSetup, client: StressClient, seconds: float, rate: f
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
+    cpu = node.cpu_seconds() if node is not None else 0.0
+    waits = (node.runnable_wait_seconds() if node is not None else 0.0,
+             runnable_wait_seconds(os.getpid()))
+    # The client keeps every command and status it receives: its full garbage collections
+    # over that growing heap paused the thread that stamps the arrivals for up to 0.5 s (80,
+    # 190 and 470 ms in one 60 s run) and put the client's pauses into the node's latency.
+    # Nothing it allocates meanwhile needs the cycle collector.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         result = _stream(setup, client, seconds, rate)
     finally:
+        if collecting:
+            gc.enable()
         stop.set()
         sampler.join(timeout=5.0)
+    if node is not None:
+        # CPU used, and time the threads were ready but waited for a CPU (other processes on
+        # the machine, or this client): per second of the stream.
+        result['node_cpu_percent'] = round(100.0 * (node.cpu_seconds() - cpu) / (seconds + 1.0),
+                                           1)
+        result['node_cpu_wait_percent'] = round(100.0 * (node.runnable_wait_seconds() - waits[0])
+                                                / (seconds + 1.0), 1)
+    result['client_cpu_wait_percent'] = round(
+        100.0 * (runnable_wait_seconds(os.getpid()) - waits[1]) / (seconds + 1.0), 1)
     if node is not None and samples:
         result.update(rss_mb_first=round(samples[0][1], 1), rss_mb_last=round(samples[-1][1], 1),
                       rss_mb_max=round(max(mb for _, mb in samples), 1),
@@ -191,15 +219,28 @@ def _stream(setup: StressSetup, client: StressClient, seconds: float, rate: floa
         sent[key] = time.monotonic()
         client.targets.publish(message)
     time.sleep(1.0)
-    target_of_solution = {}
-    for _, status in client.statuses[first_status:]:
-        if status.commanded:
-            target = status.target.position
-            target_of_solution[tuple(status.solution.position)] = (target.x, target.y, target.z)
+    # The node publishes each command, then its status (with the target it solved): the k-th
+    # command goes with the k-th commanded status. Matching by the solution alone was wrong:
+    # targets micrometres apart are mostly solved to the very same configuration (the last
+    # command already meets them), and such commands were timed from a later target.
+    statuses = [status for _, status in client.statuses[first_status:] if status.commanded]
+    commands = client.commands[first_command:]
     latencies = []
-    for arrival, command in client.commands[first_command:]:
-        key = target_of_solution.get(tuple(command.points[-1].positions))
-        if key is not None and key in sent:
+    timed = set()
+    at = 0
+    for arrival, command in commands:
+        positions = tuple(command.points[-1].positions)
+        # A status the client missed (or one more command) is skipped, not mismatched.
+        ahead = next((index for index in range(at, min(at + 5, len(statuses)))
+                      if tuple(statuses[index].solution.position) == positions), None)
+        if ahead is None:
+            continue
+        target = statuses[ahead].target.position
+        at = ahead + 1
+        key = (target.x, target.y, target.z)
+        # Only a target's first command: the last target is driven on after the stream.
+        if key in sent and key not in timed:
+            timed.add(key)
             latencies.append(arrival - sent[key])
     latencies_ms = 1e3 * np.array(latencies) if latencies else np.array([math.nan])
     return {'rate_hz': rate, 'targets': count, 'commands_matched': len(latencies),
@@ -287,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog='python -m ik_solvers_benchmarks.node_stress', description=__doc__.split('\n')[1],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument('--scenarios', default='fuzz,burst,stream,swap',
-                        help='comma-separated: fuzz, burst, stream, swap, surfaces')
+                        help='comma-separated: fuzz, burst, stream, swap, surfaces, oversized')
     parser.add_argument('--surface-inputs', type=int, default=2000,
                         help='surfaces: fuzzed inputs per surface (obstacle, srdf, path, '
                         'parameter)')
@@ -334,6 +375,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             elif name == 'surfaces':
                 results[name] = run_surfaces(setup, client, node, arguments.surface_inputs,
                                              arguments.seed, arguments.output)
+            elif name == 'oversized':
+                results[name] = run_oversized(setup, client)
             elif name == 'swap':
                 results[name] = run_swap(setup, client, arguments.swap_links,
                                          arguments.output)

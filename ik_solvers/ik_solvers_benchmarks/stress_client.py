@@ -17,7 +17,8 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import uuid
 
-__all__ = ['DescriptionPublisher', 'IKNodeProcess', 'StressClient', 'TimedCall', 'new_namespace']
+__all__ = ['DescriptionPublisher', 'IKNodeProcess', 'new_namespace', 'runnable_wait_seconds',
+           'StressClient', 'TimedCall']
 
 #: Topic of the commands, relative to the namespace of the run.
 COMMAND_TOPIC = 'commands'
@@ -26,6 +27,22 @@ COMMAND_TOPIC = 'commands'
 def new_namespace() -> str:
     """Return a namespace no other run uses, for an ik_node and its client."""
     return '/stress_' + uuid.uuid4().hex[:10]
+
+
+def runnable_wait_seconds(pid: int) -> float:
+    """
+    Return the time (s) the threads of process ``pid`` waited on the run queue so far.
+
+    From ``/proc/<pid>/task/*/schedstat`` (its second figure); threads that ended are not
+    counted; 0 where the kernel does not say.
+    """
+    total = 0
+    for path in Path('/proc/%d/task' % pid).glob('*/schedstat'):
+        try:
+            total += int(path.read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1e9
 
 
 class IKNodeProcess:
@@ -78,6 +95,19 @@ class IKNodeProcess:
         except OSError:
             pass
         return 0.0
+
+    def cpu_seconds(self) -> float:
+        """Return the CPU time (user + system, s) the process used so far (0 when it is gone)."""
+        try:
+            fields = Path('/proc/%d/stat' % self._process.pid).read_text().rsplit(')', 1)[1]
+        except OSError:
+            return 0.0
+        values = fields.split()
+        return (int(values[11]) + int(values[12])) / os.sysconf('SC_CLK_TCK')
+
+    def runnable_wait_seconds(self) -> float:
+        """Return the time (s) the process's threads spent ready to run but waiting for a CPU."""
+        return runnable_wait_seconds(self._process.pid)
 
     def stop(self, timeout: float = 20.0) -> Optional[int]:
         """Interrupt the node as Ctrl-C would, kill it if it lingers; return its status."""

@@ -23,7 +23,7 @@ from pathlib import Path
 import signal
 import threading
 from types import CodeType, FrameType
-from typing import Callable, Dict, Iterable, Optional
+from typing import Callable, Dict, FrozenSet, Iterable, Optional
 
 __all__ = ['StopRequested', 'StopSignals']
 
@@ -69,6 +69,9 @@ class StopSignals:
         #: thread in the package's own code called from there (a callback) raises
         #: :class:`StopRequested`; unset, signals raise nothing (setup and cleanup).
         self.loop_code: Optional[CodeType] = None
+        #: Source files whose frames are the executor's machinery, as rclpy's are, although
+        #: they are the package's own (an executor of the package's): no signal raises there.
+        self.machinery_files: FrozenSet[str] = frozenset()
         self._previous: Dict[int, object] = {}
         self._previous_wakeup_fd: Optional[int] = None
         self._read_fd: Optional[int] = None
@@ -133,7 +136,8 @@ class StopSignals:
             if code.co_name == '__del__':
                 # Python prints and drops an exception raised in a finalizer.
                 return False
-            own = own or code.co_filename.startswith(_PACKAGE_ROOT)
+            own = own or (code.co_filename.startswith(_PACKAGE_ROOT)
+                          and code.co_filename not in self.machinery_files)
             frame = frame.f_back
         return False
 

@@ -14,6 +14,7 @@ import time
 from typing import Any, Callable, Dict, Mapping, Optional
 
 from ik_solvers_interfaces.srv import CartesianPath
+from rclpy.callback_groups import CallbackGroup
 from rclpy.node import Node
 import yaml
 
@@ -94,6 +95,11 @@ class CartesianPathService:
     def service_name(self) -> str:
         """Return the fully qualified name of the service."""
         return self._service.service_name
+
+    @property
+    def callback_group(self) -> CallbackGroup:
+        """Return the group of the service and of its wake-ups (thread-safe callbacks)."""
+        return self._service.callback_group
 
     def close(self, timeout: float) -> None:
         """Stop taking requests (see :meth:`SolveIKService.close`)."""

@@ -19,6 +19,7 @@ from geometry_msgs.msg import PoseStamped
 from ik_solvers_interfaces.msg import IKStatus
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
+from rclpy.callback_groups import CallbackGroup
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
@@ -133,6 +134,17 @@ class IKNode(Node):
                                            self._commands.destination,
                                            self._solve_service.service_name,
                                            self._path_service.service_name))
+
+    @property
+    def aside_callback_groups(self) -> List[CallbackGroup]:
+        """
+        Return the callback groups that :func:`.node_main.run_node` runs on threads aside.
+
+        The CartesianPath service's: rclpy converts a request of 100,000 waypoints for
+        seconds while taking it, and the spinning thread takes SolveIK calls, targets and
+        joint states meanwhile. Its callbacks only hand requests to its pool and wake-ups.
+        """
+        return [self._path_service.callback_group]
 
     @property
     def descriptions_received(self) -> int:

@@ -7,10 +7,11 @@ import traceback
 from typing import Callable, List, Optional
 
 import rclpy
-from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
+from .aside_executor import AsideExecutor
 from ..engine.stop_signals import StopRequested, StopSignals
 from ..exceptions import IKError
 
@@ -23,6 +24,9 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
 
     One thread spins: rclpy's multi-threaded executor spends more CPU polling than these
     nodes' callbacks need, and slow work (streamed solves) has a worker thread of its own.
+    The callback groups a node lists in an ``aside_callback_groups`` attribute run on a thread
+    of their own (:class:`~.aside_executor.AsideExecutor`): the ik_node's CartesianPath
+    service, whose huge requests rclpy converts for seconds while taking them.
     The first SIGINT or SIGTERM ends the spin, whether the executor is idle or in a callback
     (see :mod:`ik_solvers.engine.stop_signals`); the node is then destroyed and the process exits.
 
@@ -42,11 +46,16 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
         # callbacks and the worker threads that are still using it.
         rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
         node = make_node()
-        executor = SingleThreadedExecutor()
+        executor = AsideExecutor()
         executor.add_node(node)
+        for group in getattr(node, 'aside_callback_groups', ()):
+            executor.run_aside(group, name='executor_aside')
         # Its callback does nothing: waking the executor is enough for the loop to see the
         # request.
         stop.wake = node.create_guard_condition(lambda: None).trigger
+        # The executor's own frames are machinery: a signal must not raise in them, only in
+        # the callbacks they call.
+        stop.machinery_files = frozenset({AsideExecutor.spin_once.__code__.co_filename})
         stop.loop_code = run_node.__code__
         while not stop.requested and executor.context.ok():
             try:

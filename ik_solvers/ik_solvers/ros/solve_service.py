@@ -83,7 +83,7 @@ class SolveIKService:
         # In the node's default group a waiting coroutine would keep the group busy: the
         # executor would take no other callback of the node, nor this guard condition, until
         # the solve is done. A reentrant group lets requests and wake-ups in meanwhile.
-        group = ReentrantCallbackGroup()
+        group = self.callback_group = ReentrantCallbackGroup()
         self._wake = node.create_guard_condition(self._woken, callback_group=group)
         qos = QoSProfile(depth=SERVICE_QUEUE_DEPTH, reliability=ReliabilityPolicy.RELIABLE)
         self._service = node.create_service(service_type, service_name, self._on_request,
