@@ -334,5 +334,6 @@ def _print_arm(name: str, figures: dict, arguments) -> None:
             print('  check by %s on %d poses: largest decrease of the minimum %.2e rad'
                   % (label, decrease.size, float(np.max(decrease))), flush=True)
 
+
 if __name__ == '__main__':
     main()
