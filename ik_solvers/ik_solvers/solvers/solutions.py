@@ -29,13 +29,14 @@ import dataclasses
 from dataclasses import dataclass
 import math
 import time
-from typing import Any, List, Mapping, Optional, Tuple
+from collections import deque
+from typing import Any, Deque, List, Mapping, Optional, Tuple
 
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from ..preferences import make_preference
-from .branch_flips import branch_flips, parallel_pairs
+from .branch_flips import branch_flips, half_turns
 from .null_space import null_space_improve
 from .request import Goal, SearchOptions
 from .result import IKResult
@@ -124,7 +125,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                timeout: float = 0.005, distinct_threshold: float = DISTINCT_THRESHOLD,
                null_space: bool = True, null_space_steps: int = 30,
                collision=None, first: Optional[IKResult] = None,
-               patience: Optional[int] = None, goal: Optional[Goal] = None,
+               closure_starts: Optional[int] = 4, goal: Optional[Goal] = None,
                options: Optional[SearchOptions] = None, **solve_options: Any) -> Solutions:
     """
     Find up to ``max_solutions`` distinct solutions of ``target``, best first by ``preference``.
@@ -193,52 +194,51 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     modulo = turn_joints(chain)
     if first.success:
         found.append(first)
-    pairs = parallel_pairs(chain)
     # The preference's own starts come first: they lead to its best-scored branches.
-    queue: List[np.ndarray] = [np.clip(start, lower, upper) for start in ranking.starts()]
-    owed, tried, idle = len(queue), 0, 0
+    queue: Deque[np.ndarray] = deque(np.clip(start, lower, upper) for start in ranking.starts())
+    owed, tried = len(queue), 0
     # The structured flips of every solution found come before any single half turn: they
     # land on a new branch far more often.
-    later: List[np.ndarray] = []
+    later: Deque[np.ndarray] = deque()
     if first.success:
-        flips, turns = branch_flips(chain, first.q, lower, upper, pairs)
-        queue.extend(flips)
-        later.extend(turns)
+        queue.extend(branch_flips(chain, first.q, lower, upper))
+        later.extend(half_turns(first.q, lower, upper))
     rng = np.random.default_rng(_RANDOM_SEED)
+    # Searches since the branch set was last closed under the flips (the queue of flips ran
+    # empty) without a new solution: the closure rule's count.
+    fruitless = 0
     # The preference's starts are always tried (then the best max_solutions kept), so that
     # max_solutions=1 too gets the best-scored branch.
     while found and (len(found) < count or tried < owed):
+        if closure_starts is not None and not queue and tried >= owed \
+                and fruitless >= closure_starts:
+            break
         remaining = deadline - time.perf_counter()
         if remaining <= 0.0:
             break
         if queue:
-            start = queue.pop(0)
+            start = queue.popleft()
             # A flip of a flip is often a solution already known (an elbow flipped back):
             # no search for it.
             if tried >= owed and not distinct(start, [known.q for known in found], modulo,
                                               _KNOWN_START):
                 continue
-        elif later:
-            start = later.pop(0)
+            closing = False
         else:
-            start = chain.random_configuration(rng)
+            start = later.popleft() if later else chain.random_configuration(rng)
+            closing = tried >= owed
         result = search(start, remaining, max_attempts=_FURTHER_ATTEMPTS)
         searches += 1
         tried += 1
-        idle += 1
+        fruitless += closing
         if not result.success:
-            if patience is not None and idle >= patience and not queue and tried >= owed:
-                break
             continue
         q = nearest_turn(result.q, reference, chain)
         if distinct(q, [known.q for known in found], modulo, distinct_threshold):
             found.append(_moved(result, q))
-            idle = 0
-        elif patience is not None and idle >= patience and not queue and tried >= owed:
-            break
-            flips, turns = branch_flips(chain, q, lower, upper, pairs)
-            queue.extend(flips)
-            later.extend(turns)
+            fruitless = 0
+            queue.extend(branch_flips(chain, q, lower, upper))
+            later.extend(half_turns(q, lower, upper))
     found = _improved(chain, target, found, ranking, modulo, distinct_threshold, deadline,
                       null_space and ranking.has_gradient, null_space_steps, collision,
                       _goal_fields(goal, solve_options))
