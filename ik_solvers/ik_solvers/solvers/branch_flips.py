@@ -171,9 +171,7 @@ def _planar(seed: List[float], axes, points, index: int, goal, mirror: bool) -> 
 def _axes_points(chain, q):
     """Return the joints' axes and points (the tip's origin last) as lists of 3-tuples."""
     poses = chain.poses(q)
-    axes = [tuple(row) for row in poses[:, :3, 2].tolist()]
-    points = [tuple(row) for row in poses[:, :3, 3].tolist()]
-    return axes, points, poses[-1]
+    return poses[:, :3, 2].tolist(), poses[:, :3, 3].tolist(), poses[-1]
 
 
 def branch_flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
@@ -206,7 +204,7 @@ def branch_flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
         seeds.append(seed)
     if structure.pairs:
         seeds.append(_shoulder_flip(chain, structure, values, axes, points, tip))
-    return [_into_limits(np.array(seed), lower, upper) for seed in seeds]
+    return list(_into_limits(np.array(seeds, dtype=float), lower, upper)) if seeds else []
 
 
 def _rotated(vector, axis, angle: float):
@@ -236,7 +234,7 @@ def _shoulder_flip(chain, structure: ChainStructure, values: List[float], axes, 
         return seed
     axis = axes[first - 1]
     wrist = tip[:3, :3] @ structure.wrist + tip[:3, 3]
-    wrist = _flat(_sub(tuple(wrist.tolist()), points[first - 1]), axis)
+    wrist = _flat(_sub(wrist.tolist(), points[first - 1]), axis)
     if _dot(wrist, wrist) < 1e-18:
         seed[first - 1] += math.pi
         return seed
@@ -265,27 +263,24 @@ def _shoulder_flip(chain, structure: ChainStructure, values: List[float], axes, 
     # after the shoulder's, found by the flips of that solution).
     turn = phase + spread if abs(phase + spread) >= abs(phase - spread) else phase - spread
     seed[-2] += turn
-    moved_axes, moved, moved_tip = _axes_points(chain, seed)
-    run = moved_axes[structure.run_end]
-    seed[structure.run_end] += _signed_angle(_flat(moved_axes[size - 1], run),
-                                             _flat(last, run), run)
-    moved_axes, moved, moved_tip = _axes_points(chain, seed)
-    seed[-1] += _signed_angle(tuple(moved_tip[:3, 0].tolist()), tuple(tip[:3, 0].tolist()),
-                              moved_axes[size - 1])
-    moved_axes, moved, moved_tip = _axes_points(chain, seed)
+    # The joints' turns, in the current base-frame axes, the downstream one first.
+    tip_x = tip[:3, 0].tolist()
+    moved_last = _rotated(_rotated(last, middle, turn), axis, shoulder)
+    moved_x = _rotated(_rotated(tip_x, middle, turn), axis, shoulder)
+    run = _signed_angle(_flat(moved_last, normal), _flat(last, normal), normal)
+    seed[structure.run_end] += run * _dot(axes[structure.run_end], axes[first])
+    moved_x = _rotated(moved_x, normal, run)
+    seed[-1] += _signed_angle(moved_x, tip_x, last) * _dot(axes[size - 1], last)
+    moved_axes, moved, _ = _axes_points(chain, seed)
     index = structure.pairs[0]
     goal = tuple(moved[index + 2][k] + points[-1][k] - moved[-1][k] for k in range(3))
     return _planar(seed, moved_axes, moved, index, goal, mirror=False)
 
 
-def half_turns(q: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> List[np.ndarray]:
-    """Return ``q`` with each joint half a turn on in turn, put back into the limits."""
-    seeds = []
-    for index in range(q.shape[0]):
-        seed = np.array(q, dtype=float)
-        seed[index] += math.pi
-        seeds.append(_into_limits(seed, lower, upper))
-    return seeds
+def half_turns(q: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    """Return (N, N): ``q`` with joint i half a turn on in row i, put back into the limits."""
+    q = np.asarray(q, dtype=float)
+    return _into_limits(q + math.pi * np.eye(q.shape[0]), lower, upper)
 
 
 def _into_limits(seed: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
