@@ -54,7 +54,7 @@ def _chain(name: str):
 
 
 def ur_solutions(name: str, *, poses: int, timeout: float, seed: int = 0,
-                 closure_starts: Optional[int] = 4) -> dict:
+                 closure_starts: Optional[int] = 8) -> dict:
     """Return the UR figures of ``name`` (see the module's description)."""
     chain = _chain(name)
     oracle = URClosedForm(chain)
@@ -187,9 +187,9 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     parser.add_argument('--null-space-steps', type=int, default=30,
                         help='cap on null-space steps per Panda solution (default 30)')
     parser.add_argument('--ur-robots', default='ur5_like,vendor_ur5')
-    parser.add_argument('--closure-starts', default='4',
+    parser.add_argument('--closure-starts', default='8',
                         help='UR: comma-separated closure_starts of solve_many to compare '
-                        '("none": search until the deadline; default 4)')
+                        '("none": search until the deadline; default 8)')
     parser.add_argument('--panda', default='panda_like')
     parser.add_argument('--goals', type=int, default=300, help='drag goals per lap')
     arguments = parser.parse_args(argv)

@@ -12,7 +12,7 @@ exact on an arm like the UR), then single half turns of each joint, then random 
 from a generator with a fixed seed. A flip that lands within 0.05 rad of a known solution (an
 elbow flipped back) is not searched.
 
-**Stopping rule** (``closure_starts``, default 4): the set of solutions found is closed under
+**Stopping rule** (``closure_starts``, default 8): the set of solutions found is closed under
 the flips once every flip of every one of them was tried; then ``closure_starts`` further
 starts in a row that find nothing new end the search. A pose with fewer solutions than asked
 so costs a few searches instead of the whole deadline.
@@ -130,7 +130,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                timeout: float = 0.005, distinct_threshold: float = DISTINCT_THRESHOLD,
                null_space: bool = True, null_space_steps: int = 30,
                collision=None, first: Optional[IKResult] = None,
-               closure_starts: Optional[int] = 4, goal: Optional[Goal] = None,
+               closure_starts: Optional[int] = 8, goal: Optional[Goal] = None,
                options: Optional[SearchOptions] = None, **solve_options: Any) -> Solutions:
     """
     Find up to ``max_solutions`` distinct solutions of ``target``, best first by ``preference``.
