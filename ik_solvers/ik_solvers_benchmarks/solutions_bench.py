@@ -53,7 +53,8 @@ def _chain(name: str):
     return RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
 
 
-def ur_solutions(name: str, *, poses: int, timeout: float, seed: int = 0) -> dict:
+def ur_solutions(name: str, *, poses: int, timeout: float, seed: int = 0,
+                 closure_starts: Optional[int] = 8) -> dict:
     """Return the UR figures of ``name`` (see the module's description)."""
     chain = _chain(name)
     oracle = URClosedForm(chain)
@@ -66,7 +67,8 @@ def ur_solutions(name: str, *, poses: int, timeout: float, seed: int = 0) -> dic
         reference = [q for q in oracle.solutions(target)
                      if chain.within_limits(_in_limits(q, chain))]
         started = time.perf_counter()
-        answer = solve_many(chain, target, max_solutions=8, timeout=timeout)
+        answer = solve_many(chain, target, max_solutions=8, timeout=timeout,
+                            closure_starts=closure_starts)
         times.append(time.perf_counter() - started)
         found = answer.configurations
         counts.append(len(found))
@@ -81,6 +83,7 @@ def ur_solutions(name: str, *, poses: int, timeout: float, seed: int = 0) -> dic
             duplicates += sum(joint_distance(q, other, modulo) <= 0.01
                               for other in found[:index])
     return dict(found_share=float(np.mean(shares)), median_ms=1e3 * float(np.median(times)),
+                p95_ms=1e3 * float(np.percentile(times, 95)),
                 duplicates=duplicates, unverified=unverified,
                 solutions_per_pose=float(np.mean(counts)))
 
@@ -184,20 +187,27 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     parser.add_argument('--null-space-steps', type=int, default=30,
                         help='cap on null-space steps per Panda solution (default 30)')
     parser.add_argument('--ur-robots', default='ur5_like,vendor_ur5')
+    parser.add_argument('--closure-starts', default='8',
+                        help='UR: comma-separated closure_starts of solve_many to compare '
+                        '("none": search until the deadline; default 8)')
     parser.add_argument('--panda', default='panda_like')
     parser.add_argument('--goals', type=int, default=300, help='drag goals per lap')
     arguments = parser.parse_args(argv)
     parts = set(arguments.parts.split(','))
     timeout = 1e-3 * arguments.timeout_ms
     if 'ur' in parts:
-        for name in arguments.ur_robots.split(','):
-            figures = ur_solutions(name, poses=arguments.poses, timeout=timeout)
-            print('%-11s %d poses, %.1f ms: closed-form solutions found %.1f %%, solutions per '
-                  'pose %.2f, unverified %d, duplicates %d, median %.3f ms'
-                  % (name, arguments.poses, arguments.timeout_ms,
-                     100.0 * figures['found_share'], figures['solutions_per_pose'],
-                     figures['unverified'], figures['duplicates'], figures['median_ms']),
-                  flush=True)
+        for closure in arguments.closure_starts.split(','):
+            closure_starts = None if closure.strip().lower() == 'none' else int(closure)
+            for name in arguments.ur_robots.split(','):
+                figures = ur_solutions(name, poses=arguments.poses, timeout=timeout,
+                                       closure_starts=closure_starts)
+                print('%-11s %d poses, %.1f ms, closure_starts %s: closed-form solutions found '
+                      '%.1f %%, solutions per pose %.2f, unverified %d, duplicates %d, median '
+                      '%.3f ms, p95 %.3f ms'
+                      % (name, arguments.poses, arguments.timeout_ms, closure_starts,
+                         100.0 * figures['found_share'], figures['solutions_per_pose'],
+                         figures['unverified'], figures['duplicates'], figures['median_ms'],
+                         figures['p95_ms']), flush=True)
     if 'panda' in parts:
         figures = panda_preferences(arguments.panda, poses=arguments.poses, timeout=timeout,
                                     max_solutions=arguments.max_solutions,

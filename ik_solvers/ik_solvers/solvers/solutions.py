@@ -5,12 +5,17 @@ Several distinct verified solutions of one pose, ordered by a preference.
 
 :func:`solve_many` runs :func:`ik_solvers.solve` from the seed first (so ``max_solutions=1``
 with the ``nearest`` preference is today's answer), then from further starts until it holds
-``max_solutions`` distinct solutions or the deadline comes. The further starts are, first,
-the branch flips of every solution found (:mod:`.branch_flips`: the exact elbow flip of
-parallel axes, the wrist flip, the shoulder flip), which land on another branch of an arm far
-more often than a random start does, then single half turns of each joint, then random
-configurations from a generator with a fixed seed. A flip that lands within 0.05 rad of a
-known solution (an elbow flipped back) is not searched.
+``max_solutions`` distinct solutions, the stopping rule says no more exist, or the deadline
+comes. The further starts are, first, the branch flips of every solution found
+(:mod:`.branch_flips`: the elbow, wrist and shoulder flips derived from the chain's structure,
+exact on an arm like the UR), then single half turns of each joint, then random configurations
+from a generator with a fixed seed. A flip that lands within 0.05 rad of a known solution (an
+elbow flipped back) is not searched.
+
+**Stopping rule** (``closure_starts``, default 8): the set of solutions found is closed under
+the flips once every flip of every one of them was tried; then ``closure_starts`` further
+starts in a row that find nothing new end the search. A pose with fewer solutions than asked
+so costs a few searches instead of the whole deadline.
 
 **Distinct**: two solutions are the same when every joint differs by at most
 ``distinct_threshold`` (default :data:`DISTINCT_THRESHOLD`, 0.01 rad or m), with continuous
@@ -29,13 +34,14 @@ import dataclasses
 from dataclasses import dataclass
 import math
 import time
-from typing import Any, List, Mapping, Optional, Tuple
+from collections import deque
+from typing import Any, Deque, Iterator, List, Mapping, Optional, Tuple
 
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from ..preferences import make_preference
-from .branch_flips import branch_flips, parallel_pairs
+from .branch_flips import branch_flips, half_turns
 from .null_space import null_space_improve
 from .request import Goal, SearchOptions
 from .result import IKResult
@@ -124,7 +130,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                timeout: float = 0.005, distinct_threshold: float = DISTINCT_THRESHOLD,
                null_space: bool = True, null_space_steps: int = 30,
                collision=None, first: Optional[IKResult] = None,
-               patience: Optional[int] = None, goal: Optional[Goal] = None,
+               closure_starts: Optional[int] = 8, goal: Optional[Goal] = None,
                options: Optional[SearchOptions] = None, **solve_options: Any) -> Solutions:
     """
     Find up to ``max_solutions`` distinct solutions of ``target``, best first by ``preference``.
@@ -144,10 +150,11 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     :param null_space_steps: cap on null-space steps per solution.
     :param collision: a collision model (``check``, ``with_padding``): every solution is
         collision-free; ``'clearance'`` measures against it.
-    :param patience: stop once this many further searches in a row found nothing new (and
-        every structured flip was tried); None searches until ``max_solutions`` or the
-        deadline. A pose with fewer solutions than asked then costs a few searches, not the
-        whole timeout.
+    :param closure_starts: the stopping rule: once every flip of every solution found has
+        been tried (the set of solutions is closed under the flips) and this many further
+        starts (half turns, then random configurations) in a row found nothing new, stop
+        (see docs/solutions.md for its trade-off); None searches until ``max_solutions`` or
+        the deadline.
     :param first: a successful result of :func:`ik_solvers.solve` for this target from
         ``seed`` with these options, already at hand (the ik_node's): it replaces the first
         search.
@@ -158,9 +165,9 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     :param options: the whole search options of every search (their timeout and starts are
         this call's); then no search keyword may be given in ``solve_options``.
     :returns: :class:`Solutions`.
-    :raises InvalidSolverOptionError: ``max_solutions`` or ``distinct_threshold`` is out of
-        range, an unknown preference, a bad rest posture; and what :func:`ik_solvers.solve`
-        raises.
+    :raises InvalidSolverOptionError: ``max_solutions``, ``distinct_threshold`` or
+        ``closure_starts`` is out of range, an unknown preference, a bad rest posture; and
+        what :func:`ik_solvers.solve` raises.
     """
     solver = (options.solver if options is not None
               else solve_options.get('solver', 'jacobian_transpose'))
@@ -171,6 +178,10 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     if not (isinstance(distinct_threshold, (int, float)) and 0.0 < distinct_threshold < math.inf):
         raise InvalidSolverOptionError('distinct_threshold must be a finite positive number, '
                                        'got %r' % (distinct_threshold,))
+    if closure_starts is not None and (isinstance(closure_starts, bool) or not isinstance(
+            closure_starts, (int, np.integer)) or closure_starts < 0):
+        raise InvalidSolverOptionError('closure_starts must be None or an integer >= 0, got %r'
+                                       % (closure_starts,))
     lower, upper = np.asarray(chain.lower), np.asarray(chain.upper)
     reference = chain.clip(seed) if seed is not None else chain.mid_configuration()
     ranking = make_preference(preference, chain, seed=reference, rest_posture=rest_posture,
@@ -193,52 +204,53 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     modulo = turn_joints(chain)
     if first.success:
         found.append(first)
-    pairs = parallel_pairs(chain)
     # The preference's own starts come first: they lead to its best-scored branches.
-    queue: List[np.ndarray] = [np.clip(start, lower, upper) for start in ranking.starts()]
-    owed, tried, idle = len(queue), 0, 0
+    queue: Deque[np.ndarray] = deque(np.clip(start, lower, upper) for start in ranking.starts())
+    owed, tried = len(queue), 0
     # The structured flips of every solution found come before any single half turn: they
     # land on a new branch far more often.
-    later: List[np.ndarray] = []
-    if first.success:
-        flips, turns = branch_flips(chain, first.q, lower, upper, pairs)
-        queue.extend(flips)
-        later.extend(turns)
-    rng = np.random.default_rng(_RANDOM_SEED)
+    # The solutions whose flips are not made yet: made when the queue runs empty, so that a
+    # pose whose branches are all found early costs no flips it will not search.
+    unflipped: Deque[np.ndarray] = deque(result.q for result in found)
+    known = np.array([result.q for result in found]).reshape(len(found), chain.num_joints)
+    later = _later_starts(chain, found, lower, upper)
+    # Searches since the branch set was last closed under the flips (the queue of flips ran
+    # empty) without a new solution: the closure rule's count.
+    fruitless = 0
     # The preference's starts are always tried (then the best max_solutions kept), so that
     # max_solutions=1 too gets the best-scored branch.
     while found and (len(found) < count or tried < owed):
+        if not queue and unflipped and tried >= owed:
+            queue.extend(branch_flips(chain, unflipped.popleft(), lower, upper))
+            continue
+        if closure_starts is not None and not queue and tried >= owed \
+                and fruitless >= closure_starts:
+            break
         remaining = deadline - time.perf_counter()
         if remaining <= 0.0:
             break
         if queue:
-            start = queue.pop(0)
+            start = queue.popleft()
             # A flip of a flip is often a solution already known (an elbow flipped back):
             # no search for it.
-            if tried >= owed and not distinct(start, [known.q for known in found], modulo,
-                                              _KNOWN_START):
+            if tried >= owed and not _is_new(start, known, modulo, _KNOWN_START):
                 continue
-        elif later:
-            start = later.pop(0)
+            closing = False
         else:
-            start = chain.random_configuration(rng)
+            start = next(later)
+            closing = tried >= owed
         result = search(start, remaining, max_attempts=_FURTHER_ATTEMPTS)
         searches += 1
         tried += 1
-        idle += 1
+        fruitless += closing
         if not result.success:
-            if patience is not None and idle >= patience and not queue and tried >= owed:
-                break
             continue
         q = nearest_turn(result.q, reference, chain)
-        if distinct(q, [known.q for known in found], modulo, distinct_threshold):
+        if _is_new(q, known, modulo, distinct_threshold):
             found.append(_moved(result, q))
-            idle = 0
-        elif patience is not None and idle >= patience and not queue and tried >= owed:
-            break
-            flips, turns = branch_flips(chain, q, lower, upper, pairs)
-            queue.extend(flips)
-            later.extend(turns)
+            known = np.vstack((known, q))
+            fruitless = 0
+            unflipped.append(q)
     found = _improved(chain, target, found, ranking, modulo, distinct_threshold, deadline,
                       null_space and ranking.has_gradient, null_space_steps, collision,
                       _goal_fields(goal, solve_options))
@@ -248,6 +260,26 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                      scores=tuple(scores[index] for index in order),
                      preference=ranking.name, first=first, searches=searches,
                      elapsed=time.perf_counter() - started)
+
+
+def _is_new(q: np.ndarray, known: np.ndarray, modulo: np.ndarray, threshold: float) -> bool:
+    """Return :func:`distinct` of ``q`` from the rows of ``known`` (K, N), in one pass."""
+    difference = np.abs(known - q)
+    wrapped = np.mod(difference, _TURN)
+    difference = np.where(modulo, np.minimum(wrapped, _TURN - wrapped), difference)
+    return not bool((difference.max(axis=1, initial=0.0) <= threshold).any())
+
+
+def _later_starts(chain, found: List[IKResult], lower: np.ndarray,
+                  upper: np.ndarray) -> Iterator[np.ndarray]:
+    """Yield each solution's half turns (made when first needed), then random starts."""
+    index = 0
+    while index < len(found):
+        yield from half_turns(found[index].q, lower, upper)
+        index += 1
+    rng = np.random.default_rng(_RANDOM_SEED)
+    while True:
+        yield chain.random_configuration(rng)
 
 
 def _moved(result: IKResult, q: np.ndarray, position_error: Optional[float] = None,
