@@ -17,7 +17,10 @@ It starts the ik_node in a process of its own on the bundled panda, publishes jo
 - **stream**: targets along a small circle at a fixed rate; latency from publishing a target to
   receiving the first command solved from it (paired through the status that follows it), and
   the node's resident memory sampled every second (its slope in MB/min: ``--scenarios stream
-  --stream-seconds 60`` measures a flat RSS).
+  --stream-seconds 60`` measures a flat RSS). The joint states stay at the start unless
+  ``--follow`` makes them report each command's end as it arrives, as a controller that keeps
+  up would: without it every motion runs from the start, up to 10 cm, and is timed and
+  swept-checked as such.
 - **surfaces**: the obstacles, the SRDF, Cartesian paths and the parameter services fuzzed,
   interleaved with valid calls and with the description and SRDF changing meanwhile
   (:mod:`.surface_fuzz`).
@@ -147,13 +150,15 @@ def _rss_slope(samples: Sequence[tuple]) -> float:
 
 
 def run_stream(setup: StressSetup, client: StressClient, seconds: float, rate: float,
-               node: Optional[IKNodeProcess] = None) -> Dict[str, Any]:
+               node: Optional[IKNodeProcess] = None, *, follow: bool = False
+               ) -> Dict[str, Any]:
     """
     Stream targets at ``rate`` Hz; return target-to-command latencies of the commands.
 
     With ``node``, its resident memory is sampled every second while the stream runs and the
     slope of a line through the samples (the first sixth left out: start-up allocations) is
-    returned: a flat RSS has a slope near 0 MB/min.
+    returned: a flat RSS has a slope near 0 MB/min. With ``follow`` the client's joint states
+    report each command's end as it arrives (they are set back to the start afterwards).
     """
     samples: List[tuple] = []
     stop = threading.Event()
@@ -174,9 +179,13 @@ def run_stream(setup: StressSetup, client: StressClient, seconds: float, rate: f
     # Nothing it allocates meanwhile needs the cycle collector.
     collecting = gc.isenabled()
     gc.disable()
+    client.follow = follow
     try:
         result = _stream(setup, client, seconds, rate)
+        result['follow'] = follow
     finally:
+        client.follow = False
+        client.report_joint_positions(setup.home)
         if collecting:
             gc.enable()
         stop.set()
@@ -338,6 +347,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument('--burst', type=int, default=100, help='concurrent calls')
     parser.add_argument('--stream-seconds', type=float, default=5.0)
     parser.add_argument('--rate', type=float, default=1000.0, help='stream rate, Hz')
+    parser.add_argument('--follow', action='store_true',
+                        help="stream: the joint states follow the commands (default: they "
+                             "stay at the start)")
     parser.add_argument('--swap-links', type=int, default=43_000,
                         help='fixed links added to the swapped description')
     parser.add_argument('--seed', type=int, default=1)
@@ -371,7 +383,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 results[name] = run_burst(setup, client, arguments.burst)
             elif name == 'stream':
                 results[name] = run_stream(setup, client, arguments.stream_seconds,
-                                           arguments.rate, node)
+                                           arguments.rate, node, follow=arguments.follow)
             elif name == 'surfaces':
                 results[name] = run_surfaces(setup, client, node, arguments.surface_inputs,
                                              arguments.seed, arguments.output)

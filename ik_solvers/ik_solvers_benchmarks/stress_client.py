@@ -264,8 +264,10 @@ class StressClient:
         self.commands: List[Tuple[float, Any]] = []
         self.statuses: List[Tuple[float, Any]] = []
         self.logs: List[Any] = []
-        self.node.create_subscription(JointTrajectory, COMMAND_TOPIC, self._stamped(
-            self.commands), deep)
+        #: When set, the joint states report each command's last point as soon as it arrives:
+        #: an executor that reaches every command at once (see :meth:`_on_command`).
+        self.follow = False
+        self.node.create_subscription(JointTrajectory, COMMAND_TOPIC, self._on_command, deep)
         self.node.create_subscription(IKStatus, 'ik_node/status', self._stamped(self.statuses),
                                       deep)
         self.node.create_subscription(Log, '/rosout', self._on_log, QoSProfile(
@@ -292,6 +294,19 @@ class StressClient:
     @staticmethod
     def _stamped(store: List[Tuple[float, Any]]) -> Callable[[Any], None]:
         return lambda message: store.append((time.monotonic(), message))
+
+    def report_joint_positions(self, positions: Sequence[float]) -> None:
+        """Report these positions (rad or m, in the order of the joint names) from now on."""
+        self._joint_state.position = [float(value) for value in positions]
+
+    def _on_command(self, message: Any) -> None:
+        self.commands.append((time.monotonic(), message))
+        if self.follow and message.points:
+            # By name: a command may list the joints in another order than the joint states.
+            reached = dict(zip(message.joint_names, message.points[-1].positions))
+            self._joint_state.position = [float(reached.get(name, value)) for name, value
+                                          in zip(self._joint_state.name,
+                                                 self._joint_state.position)]
 
     def _on_log(self, message: Any) -> None:
         if message.name.startswith(self.namespace.strip('/').replace('/', '.')):
