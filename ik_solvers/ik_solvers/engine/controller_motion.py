@@ -25,7 +25,8 @@ from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..paths.controller_spline import ControllerSpline, limit_excess
+from ..paths.controller_spline import ControllerSpline, DEFAULT_SAMPLE_PERIOD
+from ..paths.cubic_limits import shortest_cubic_duration
 
 __all__ = ['CommandedMotion', 'command_duration', 'largest_joint_jump', 'PendingCommands',
            'trajectory_duration']
@@ -145,21 +146,19 @@ def command_duration(start: Sequence[float], goal: Sequence[float], *, max_veloc
     bound = max(float(np.max(1.5 * distance / vmax, initial=0.0)),
                 float(np.max(np.sqrt(6.0 * distance / amax), initial=0.0)))
     duration = max(float(min_duration), bound * (1.0 + _ROUNDING))
-    zero = np.zeros((1, width))
-    for _ in range(_TRIES):
-        if all(_within(ControllerSpline([duration], goal[None], zero, start_positions=position,
-                                        start_velocities=velocity), vmax, amax, low, high)
-               for position, velocity in states):
-            return duration
-        duration *= _GROWTH
+    # The same samples and arithmetic as ControllerSpline(...).sample_every(per_segment=16)
+    # checked by limit_excess (test_paths_cubic_limits compares them), compiled: in Python
+    # the tries cost more than the solve of a streamed target.
+    found = shortest_cubic_duration(
+        np.array(positions), np.array([velocity for _, velocity in states]), goal, duration,
+        _GROWTH, _TRIES, DEFAULT_SAMPLE_PERIOD, _PER_SEGMENT, vmax, amax,
+        np.full(width, -np.inf) if low is None else low,
+        np.full(width, np.inf) if high is None else high)
+    if found > 0.0:
+        return float(found)
     raise ValueError('no duration keeps the velocity, acceleration and position limits '
                      'from the current motion (%.3g rad/s at most)' % max(
                          float(np.max(np.abs(velocity), initial=0.0)) for _, velocity in states))
-
-
-def _within(spline: ControllerSpline, vmax, amax, low, high) -> bool:
-    return limit_excess(spline.sample_every(per_segment=_PER_SEGMENT), max_velocity=vmax,
-                        max_acceleration=amax, lower=low, upper=high).within(slack=0.0)
 
 
 def _limits(values, width: int) -> np.ndarray:

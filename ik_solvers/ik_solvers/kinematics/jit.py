@@ -29,7 +29,7 @@ _Function = TypeVar('_Function', bound=Callable)
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The modules whose functions are compiled: kinematics kernels, solver steps and loops, the
 # collision broad phase.
-_KERNEL_DIRS = ('kinematics', 'solvers', 'collision')
+_KERNEL_DIRS = ('kinematics', 'solvers', 'collision', 'paths')
 
 try:
     import numba

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..exceptions import InvalidPathError, TimeParametrizationError
 from .controller_fit import fit_to_controller
+from .cubic_limits import shortest_cubic_duration
 from .joint_spline import joint_spline
 from .path_limits import TrajectoryLimits
 from .timed_trajectory import PathTiming, TimedTrajectory
@@ -249,7 +250,7 @@ def _at_points(path, parameters: np.ndarray, timing: PathTiming):
 
 def warm_up_timing() -> float:
     """
-    Import toppra and time a tiny path, so that the first real request does not pay for it.
+    Import toppra, time a tiny path and one command: the first real request does not pay.
 
     toppra's import (scipy, matplotlib) takes seconds on a cold start; a node calls this
     before it reports ready.
@@ -260,4 +261,8 @@ def warm_up_timing() -> float:
     limits = TrajectoryLimits(joint_names=('joint',), max_velocity=np.ones(1),
                               max_acceleration=np.ones(1))
     time_parametrize(np.array([[0.0], [0.5], [1.0]]), limits)
+    # A streamed command's timing kernel: compiled (or loaded) here, not by the first target.
+    one = np.ones(1)
+    shortest_cubic_duration(np.zeros((1, 1)), np.zeros((1, 1)), one, 1.0, 1.1, 2, 0.001, 2,
+                            one, one, -one, one)
     return time.perf_counter() - started
