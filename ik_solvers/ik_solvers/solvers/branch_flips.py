@@ -26,7 +26,8 @@ import weakref
 
 import numpy as np
 
-__all__ = ['ChainStructure', 'branch_flips', 'chain_structure', 'half_turns', 'parallel_pairs']
+__all__ = ['ChainStructure', 'branch_flips', 'chain_structure', 'flip_kinds', 'half_turns',
+           'parallel_pairs']
 
 _TURN = 2.0 * math.pi
 _PARALLEL = 1e-9
@@ -174,22 +175,34 @@ def _axes_points(chain, q):
     return poses[:, :3, 2].tolist(), poses[:, :3, 3].tolist(), poses[-1]
 
 
+def flip_kinds(chain) -> int:
+    """Return how many flips :func:`branch_flips` makes on ``chain`` (the ``skip`` indices)."""
+    structure = chain_structure(chain)
+    pairs = len(structure.pairs)
+    return pairs + (chain.num_joints >= 3) + (pairs > 0)
+
+
 def branch_flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
-                 pairs=None) -> List[np.ndarray]:
+                 pairs=None, *, skip: Optional[int] = None) -> List[np.ndarray]:
     """
     Return the structured flips of ``q`` (elbow, wrist, shoulder; see the module).
 
     Each is put back into the limits by whole turns where that suffices, else clamped.
-    ``pairs`` is ignored (the chain's structure is cached).
+    ``pairs`` is ignored (the chain's structure is cached). ``skip``: the index (in the order
+    made, below :func:`flip_kinds`) of a flip not to make: the one that produced ``q``, which
+    leads straight back to where ``q`` came from (a flip undoes itself).
     """
     structure = chain_structure(chain)
     values = [float(value) for value in q]
     size = len(values)
     axes, points, tip = _axes_points(chain, q)
     seeds = []
+    kind = 0
     for index in structure.pairs:
-        seeds.append(_planar(values, axes, points, index, points[index + 2], mirror=True))
-    if size >= 3:
+        if kind != skip:
+            seeds.append(_planar(values, axes, points, index, points[index + 2], mirror=True))
+        kind += 1
+    if size >= 3 and kind != skip:
         seed = list(values)
         seed[-3] += math.pi
         seed[-2] = -seed[-2]
@@ -202,7 +215,8 @@ def branch_flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
             goal = tuple(moved[index + 2][k] + points[-1][k] - moved[-1][k] for k in range(3))
             seed = _planar(seed, moved_axes, moved, index, goal, mirror=False)
         seeds.append(seed)
-    if structure.pairs:
+    kind += size >= 3
+    if structure.pairs and kind != skip:
         seeds.append(_shoulder_flip(chain, structure, values, axes, points, tip))
     return list(_into_limits(np.array(seeds, dtype=float), lower, upper)) if seeds else []
 
