@@ -10,7 +10,8 @@ comes. The further starts are, first, the branch flips of every solution found
 (:mod:`.branch_flips`: the elbow, wrist and shoulder flips derived from the chain's structure,
 exact on an arm like the UR), then single half turns of each joint, then random configurations
 from a generator with a fixed seed. A flip that lands within 0.05 rad of a known solution (an
-elbow flipped back) is not searched.
+elbow flipped back) is not searched, and a solution found from a flip is not flipped by that
+flip again (it would lead straight back).
 
 **Stopping rule** (``closure_starts``, default 8): the set of solutions found is closed under
 the flips once every flip of every one of them was tried; then ``closure_starts`` further
