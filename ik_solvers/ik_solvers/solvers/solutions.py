@@ -10,7 +10,8 @@ comes. The further starts are, first, the branch flips of every solution found
 (:mod:`.branch_flips`: the elbow, wrist and shoulder flips derived from the chain's structure,
 exact on an arm like the UR), then single half turns of each joint, then random configurations
 from a generator with a fixed seed. A flip that lands within 0.05 rad of a known solution (an
-elbow flipped back) is not searched.
+elbow flipped back) is not searched, and a solution found from a flip is not flipped by that
+flip again (it would lead straight back).
 
 **Stopping rule** (``closure_starts``, default 8): the set of solutions found is closed under
 the flips once every flip of every one of them was tried; then ``closure_starts`` further
@@ -41,7 +42,7 @@ import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from ..preferences import make_preference
-from .branch_flips import branch_flips, half_turns
+from .branch_flips import branch_flips, flip_kinds, half_turns
 from .null_space import null_space_improve
 from .request import Goal, SearchOptions
 from .result import IKResult
@@ -206,12 +207,17 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
         found.append(first)
     # The preference's own starts come first: they lead to its best-scored branches.
     queue: Deque[np.ndarray] = deque(np.clip(start, lower, upper) for start in ranking.starts())
+    # The flip (index of :func:`branch_flips`) that made each start in the queue (None: not a
+    # flip); a solution found from a flip needs not that flip again: it leads straight back.
+    made_by: Deque[Optional[int]] = deque(None for _ in queue)
+    kinds = flip_kinds(chain)
     owed, tried = len(queue), 0
     # The structured flips of every solution found come before any single half turn: they
     # land on a new branch far more often.
     # The solutions whose flips are not made yet: made when the queue runs empty, so that a
     # pose whose branches are all found early costs no flips it will not search.
-    unflipped: Deque[np.ndarray] = deque(result.q for result in found)
+    unflipped: Deque[Tuple[np.ndarray, Optional[int]]] = deque(
+        (result.q, None) for result in found)
     known = np.array([result.q for result in found]).reshape(len(found), chain.num_joints)
     later = _later_starts(chain, found, lower, upper)
     # Searches since the branch set was last closed under the flips (the queue of flips ran
@@ -221,7 +227,10 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     # max_solutions=1 too gets the best-scored branch.
     while found and (len(found) < count or tried < owed):
         if not queue and unflipped and tried >= owed:
-            queue.extend(branch_flips(chain, unflipped.popleft(), lower, upper))
+            q, skip = unflipped.popleft()
+            flips = branch_flips(chain, q, lower, upper, skip=skip)
+            queue.extend(flips)
+            made_by.extend([kind for kind in range(kinds) if kind != skip][:len(flips)])
             continue
         if closure_starts is not None and not queue and tried >= owed \
                 and fruitless >= closure_starts:
@@ -230,14 +239,14 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
         if remaining <= 0.0:
             break
         if queue:
-            start = queue.popleft()
+            start, origin = queue.popleft(), made_by.popleft()
             # A flip of a flip is often a solution already known (an elbow flipped back):
             # no search for it.
             if tried >= owed and not _is_new(start, known, modulo, _KNOWN_START):
                 continue
             closing = False
         else:
-            start = next(later)
+            start, origin = next(later), None
             closing = tried >= owed
         result = search(start, remaining, max_attempts=_FURTHER_ATTEMPTS)
         searches += 1
@@ -250,7 +259,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
             found.append(_moved(result, q))
             known = np.vstack((known, q))
             fruitless = 0
-            unflipped.append(q)
+            unflipped.append((q, origin))
     found = _improved(chain, target, found, ranking, modulo, distinct_threshold, deadline,
                       null_space and ranking.has_gradient, null_space_steps, collision,
                       _goal_fields(goal, solve_options))

@@ -20,6 +20,7 @@ from ._core.batch_kernels import BATCH_KERNELS
 from ._core.closest_orientation import closest_orientation
 from ._core.approach_kernel import approach_search
 from ._core.pack import new_report, new_reports, pack
+from .branch_flips import branch_flips
 from .request import Goal
 from .registry import SOLVERS, solver_class
 from ._core.nearest_turn import nearest_turn
@@ -127,4 +128,6 @@ def _warm_each(solvers: Iterable[str]) -> None:
                 # A collision-checked solve's reseeds call it from Python.
                 nearest_turn(chain.mid_configuration(), chain.mid_configuration(),
                              chain.arrays)
+                # solve_many's branch flips (compiled too).
+                branch_flips(chain, chain.mid_configuration(), chain.lower, chain.upper)
             _WARM.add(name)
