@@ -9,7 +9,10 @@ is answered, each with its own timeout. rclpy turns the huge request into Python
 seconds before the node sees it; the SolveIK calls must be answered within their timeout +
 0.5 s meanwhile. The path call waits behind the huge one in the same service queue (rclpy takes
 a service's requests in order, converting each), so its latency is reported, as is whether it
-met the same bound. Reported per round: the latencies, and whether the calls were in time.
+met the same bound. Reported per round: the latencies, and whether the calls were in time; and
+once, how long turning the huge request from its wire form into Python objects takes in this
+process (``rclpy.serialization.deserialize_message``: the conversion every rclpy server of the
+service does before it can take the next request), against the queued path's deadline.
 """
 
 import time
@@ -38,6 +41,7 @@ def run_oversized(setup: StressSetup, client: StressClient, rounds: int = 3) -> 
     point = tuple(goal[:3, 3]) + tuple(xyzw_quaternion(goal)) + ('',)
     # Built once: converting 100,000 waypoints takes the client seconds too.
     huge = _path_request(client, {'waypoints': [point] * OVERSIZED_WAYPOINTS})
+    conversion_s = _conversion_seconds(huge)
     per_round: List[Dict[str, Any]] = []
     for _ in range(rounds):
         big = client.call(huge, time.monotonic() + 60.0, 'oversized', client.cartesian_path)
@@ -68,7 +72,18 @@ def run_oversized(setup: StressSetup, client: StressClient, rounds: int = 3) -> 
         'solve_ik_worst_s': max((entry['solve_ik_worst_s'] or 0.0) for entry in per_round),
         'solve_ik_all_in_time': all(entry['solve_ik_in_time'] for entry in per_round),
         'path_worst_s': max((entry['path_s'] or 1e9) for entry in per_round),
-        'path_all_in_time': all(entry['path_in_time'] for entry in per_round)}
+        'path_all_in_time': all(entry['path_in_time'] for entry in per_round),
+        'conversion_s': round(conversion_s, 3), 'path_bound_s': PATH_TIMEOUT + ALLOWANCE}
+
+
+def _conversion_seconds(request: Any) -> float:
+    """Return the seconds this process takes to turn ``request``'s wire form into Python."""
+    from rclpy.serialization import deserialize_message, serialize_message
+
+    wire = serialize_message(request)
+    start = time.perf_counter()
+    deserialize_message(wire, type(request))
+    return time.perf_counter() - start
 
 
 def _seconds(latency: Any) -> Any:
