@@ -19,7 +19,7 @@ __all__ = ['orientation_error', 'rotation_vector', 'rotation_vector_into', 'rota
 _SMALL_ANGLE = 1e-6
 
 
-@compiled
+@compiled(leaf=True)
 def rotation_vector_into(r: np.ndarray, out: np.ndarray) -> float:
     """
     Write the logarithm of the rotation ``r`` (3x3) into ``out[:3]``; return its angle, rad.
@@ -30,7 +30,7 @@ def rotation_vector_into(r: np.ndarray, out: np.ndarray) -> float:
                               r[2, 1], r[2, 2], out, 0)
 
 
-@compiled
+@compiled(leaf=True)
 def rotation_vector_of(r00: float, r01: float, r02: float, r10: float, r11: float, r12: float,
                        r20: float, r21: float, r22: float, out: np.ndarray, start: int) -> float:
     """

@@ -83,7 +83,7 @@ def _unit_perpendicular(ax: float, ay: float, az: float) -> tuple:
     return px / norm, py / norm, pz / norm
 
 
-@compiled
+@compiled(leaf=True)
 def _axis_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                    error: np.ndarray) -> float:
     """Rotation vector carrying the reached tip axis onto the target's into ``error[3:]``."""
@@ -114,7 +114,7 @@ def _row_dot(a: np.ndarray, i: int, b: np.ndarray, j: int) -> float:
     return a[i, 0] * b[j, 0] + a[i, 1] * b[j, 1] + a[i, 2] * b[j, 2]
 
 
-@compiled
+@compiled(leaf=True)
 def goal_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                   error: np.ndarray) -> tuple:
     """
@@ -170,7 +170,7 @@ def _beyond_bounds(x: float, y: float, z: float, settings: np.ndarray, bounded: 
     return math.sqrt(squared), within or settings[bounded] == 0.0
 
 
-@compiled
+@compiled(leaf=True)
 def assess(target: np.ndarray, settings: np.ndarray, position_error: float,
            orientation_error: float, error: np.ndarray) -> tuple:
     """
@@ -207,7 +207,7 @@ def assess(target: np.ndarray, settings: np.ndarray, position_error: float,
     return position_cost + weight * orientation_cost, solved, near
 
 
-@compiled
+@compiled(leaf=True)
 def _exponential_times(vx: float, vy: float, vz: float, rotation: np.ndarray,
                        out: np.ndarray) -> None:
     """Write ``exp([v]x) @ rotation[:3, :3]`` into ``out[:3, :3]`` (Rodrigues)."""
@@ -307,7 +307,7 @@ def orientation_vectors(settings: np.ndarray, tip: np.ndarray, goal: np.ndarray,
     return 1, squared_weight
 
 
-@compiled
+@compiled(leaf=True)
 def weighted_system(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                     error: np.ndarray, jacobian: np.ndarray, rows_out: np.ndarray,
                     residual_out: np.ndarray) -> int:

@@ -40,7 +40,7 @@ import math
 import numpy as np
 
 from .extrapolation import evaluate as _evaluate, extrapolate as _extrapolate
-from .finisher import damped_step
+from .finisher import damped_rows
 from .goal_kernels import assess, effective_goal, goal_residual, weighted_system
 from .input_checks import beyond_reach as _beyond_reach, refusal
 from .nearest_turn import distance_from as _distance_from, nearest_turn
@@ -154,6 +154,9 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
     system = np.empty((6, count))
     residual = np.empty(6)
     step = np.empty(count)
+    # Scratch of the linear solve, once per start rather than per step.
+    normal = np.empty((max(6, count), max(6, count)))
+    multipliers = np.empty(max(6, count))
     own_best = math.inf
     since_best = 0
     mark = 0
@@ -177,8 +180,8 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
         jacobian_from_frames(chain, frames, full_jacobian)
         rows = weighted_system(target, frames[-1], settings, error, full_jacobian, system,
                                residual)
-        damped_step(system[:rows].copy(), residual[:rows].copy(), _FINISHER_DAMPING, q, lower,
-                    upper, step)
+        damped_rows(system, residual, rows, _FINISHER_DAMPING, q, lower, upper, step, normal,
+                    multipliers)
         for i in range(count):
             q[i] = min(max(q[i] + step[i], lower[i]), upper[i])
 
