@@ -227,7 +227,7 @@ def _exponential_times(vx: float, vy: float, vz: float, rotation: np.ndarray,
         out[2, c] = z * cosine + (ux * y - uy * x) * sine + uz * along
 
 
-@compiled(inline=True)
+@compiled(leaf=True)
 def effective_goal(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                    error: np.ndarray, goal: np.ndarray) -> None:
     """
@@ -238,8 +238,9 @@ def effective_goal(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     is not corrected, and in MODE_AXIS the tip turns by the shortest rotation that aims its
     axis (its spin stays). ``error`` is the residual of ``tip`` (:func:`goal_residual`).
     """
-    # Element loops and scalars: this runs before every heuristic step, and temporary arrays
-    # would cost more than the arithmetic.
+    # Element loops and scalars, compiled without reference counts (a leaf): this runs before
+    # every heuristic step, and temporary arrays or counted references would cost more than the
+    # arithmetic.
     for r in range(4):
         for c in range(4):
             goal[r, c] = target[r, c]
