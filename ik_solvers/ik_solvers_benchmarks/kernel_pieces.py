@@ -37,6 +37,7 @@ from ik_solvers.solvers._core.goal_kernels import (
     weighted_system,
 )
 from ik_solvers.solvers._core.pack import pack
+from ik_solvers.solvers._core.search import STEP_MEMORY_COLUMNS
 from ik_solvers.solvers.jacobian_transpose import jacobian_transpose_step
 from ik_solvers.solvers.request import Goal, SearchOptions
 
@@ -165,6 +166,7 @@ def _pieces(chain, calls: int, repeats: int) -> List[tuple]:
     jacobian = np.empty((6, joints))
     jacobian_from_frames(arrays, frames, jacobian)
     goal = np.empty((4, 4))
+    memory = np.zeros((max(joints, 6), STEP_MEMORY_COLUMNS))
     effective_goal(target, frames[-1], settings, error, goal)
     rows = (
         ('forward_frames', _fk, (arrays, q, frames)),
@@ -177,7 +179,7 @@ def _pieces(chain, calls: int, repeats: int) -> List[tuple]:
         ('weighted_system', _rows, (target, frames, settings, error, jacobian,
                                     np.empty((6, joints)), np.empty(6))),
         ('jacobian_transpose_step', _step, (arrays, target, goal, settings, options, q, frames,
-                                            error, np.zeros((joints, 4)))),
+                                            error, memory)),
         ('finisher step without FK', _finisher_step, (arrays, target, settings, q, frames,
                                                       error)),
         ('monotonic clock', _clock, ()),
