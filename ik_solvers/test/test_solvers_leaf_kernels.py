@@ -276,8 +276,8 @@ def test_assess_and_effective_goal_with_bounds_are_the_earlier_arithmetic():
         if settings[POSITION_BOUNDED] == 0.0:
             expected_cost = position + settings[ORIENTATION_WEIGHT] * angle
         else:
-            counted = [error[i] for i in range(3) if _counts(error[i], settings,
-                                                               POSITION_BOUNDED, i)]
+            counted = [error[i] for i in range(3)
+                       if _counts(error[i], settings, POSITION_BOUNDED, i)]
             position_cost = math.sqrt(sum(value * value for value in counted))
             orientation_cost = angle
             if settings[ORIENTATION_MODE] == MODE_FULL:
@@ -347,7 +347,7 @@ def test_damped_rows_is_the_earlier_step_on_the_first_rows_and_solves_the_system
 
 
 def test_leaf_kinematics_match_the_urdf_read_joint_by_joint(ur5, panda, ur5_oracle,
-                                                          panda_oracle):
+                                                           panda_oracle):
     # FK and the Jacobian, compiled without reference counts, against a reference read from
     # the URDF text, and against finite differences of it.
     rng = np.random.default_rng(5)
