@@ -347,7 +347,7 @@ def test_damped_rows_is_the_earlier_step_on_the_first_rows_and_solves_the_system
 
 
 def test_leaf_kinematics_match_the_urdf_read_joint_by_joint(ur5, panda, ur5_oracle,
-                                                           panda_oracle):
+                                                            panda_oracle):
     # FK and the Jacobian, compiled without reference counts, against a reference read from
     # the URDF text, and against finite differences of it.
     rng = np.random.default_rng(5)
