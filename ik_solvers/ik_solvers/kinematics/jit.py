@@ -84,18 +84,28 @@ if JIT_ENABLED:
 
     _clear_stale_cache()
 
-    def compiled(function: Optional[_Function] = None, *, inline: bool = False) -> Any:
+    def compiled(function: Optional[_Function] = None, *, inline: bool = False,
+                 leaf: bool = False) -> Any:
         """
         Compile ``function`` with numba on first call, caching the machine code on disk.
 
         With ``inline``, the function is compiled into each caller instead: a loop that takes
         another compiled function as an argument must be, or numba refuses to cache its
         callers (the argument would be a run-time object address).
+
+        With ``leaf``, the function creates no array, nor calls a function that does (numba
+        refuses to compile it otherwise): it is compiled without numba's reference counting.
+        numba otherwise counts a reference to every array argument on entry and releases it on
+        return, two atomic updates per array that its pruning pass removes only from
+        straight-line code: a small kernel with a branch paid 30 ns per call for two arrays,
+        more than its arithmetic (see docs/batch.md). The arrays stay alive as the caller holds
+        them.
         """
         if function is None:
-            return lambda function: compiled(function, inline=inline)
-        return numba.njit(cache=True, nogil=True, inline='always' if inline else 'never')(
-            function)
+            return lambda function: compiled(function, inline=inline, leaf=leaf)
+        options = {'_nrt': False} if leaf else {}
+        return numba.njit(cache=True, nogil=True, inline='always' if inline else 'never',
+                          **options)(function)
 
     @intrinsic
     def _clock_monotonic(typing_context):
@@ -139,7 +149,8 @@ if JIT_ENABLED:
         """
         return kernel.compile(tuple(numba.typeof(argument) for argument in arguments))
 else:
-    def compiled(function: Optional[_Function] = None, *, inline: bool = False) -> Any:
+    def compiled(function: Optional[_Function] = None, *, inline: bool = False,
+                 leaf: bool = False) -> Any:
         """Return ``function`` unchanged: numba is missing or disabled."""
         if function is None:
             return lambda function: function

@@ -74,14 +74,14 @@ class ChainArrays(NamedTuple):
     tip_follows_last_joint: bool
 
 
-@compiled
+@compiled(leaf=True)
 def segment_value(chain: ChainArrays, q: np.ndarray, segment: int) -> float:
     """Return the value (rad or m) of moving joint ``segment`` at configuration ``q``."""
     motion = chain.segment_motion
     return q[chain.segment_variable[segment]] * motion[segment, 0] + motion[segment, 1]
 
 
-@compiled
+@compiled(leaf=True)
 def forward_frames(chain: ChainArrays, q: np.ndarray, frames: np.ndarray) -> None:
     """
     Write every moving joint's aligned frame after its motion, and the tip pose, into ``frames``.
@@ -125,7 +125,7 @@ def forward_frames(chain: ChainArrays, q: np.ndarray, frames: np.ndarray) -> Non
                 frames[j, row, 1] = cosine * y - sine * x
 
 
-@compiled
+@compiled(leaf=True)
 def jacobian_from_frames(chain: ChainArrays, frames: np.ndarray, out: np.ndarray) -> None:
     """
     Write the geometric Jacobian (6, N) of the tip into ``out``, linear rows first, base frame.

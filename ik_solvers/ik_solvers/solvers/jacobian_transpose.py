@@ -45,19 +45,21 @@ DIRECTIONS = ('transpose', 'conjugate')
 _PREVIOUS_GRADIENT = 0
 _PREVIOUS_DIRECTION = 1
 _PREVIOUS_NORM = 2
+# First scratch column (see STEP_MEMORY_COLUMNS): two (6, N) matrices, then four vectors.
+_SCRATCH = 4
 
 
-@compiled
+@compiled(leaf=True)
 def jacobian_transpose_step(chain, target, goal, settings, options, q, frames, error, radius,
                             memory) -> None:
     """One step along the gradient, or a conjugate direction; see :func:`.search.run_search`."""
     count = q.shape[0]
-    # Two scratch arrays per step instead of one per quantity: on a chain this small the
-    # allocations cost more than the arithmetic.
-    matrices = np.empty((2, 6, count))
-    full_jacobian, jacobian = matrices[0], matrices[1]
-    vectors = np.empty((4, max(count, 6)))
-    residual, image, gradient, direction = vectors[0], vectors[1], vectors[2], vectors[3]
+    # The scratch columns of the memory: on a chain this small allocating arrays per step
+    # costs more than the arithmetic.
+    full_jacobian = memory[:count, _SCRATCH:_SCRATCH + 6].T
+    jacobian = memory[:count, _SCRATCH + 6:_SCRATCH + 12].T
+    residual, image = memory[:, _SCRATCH + 12], memory[:, _SCRATCH + 13]
+    gradient, direction = memory[:, _SCRATCH + 14], memory[:, _SCRATCH + 15]
     jacobian_from_frames(chain, frames, full_jacobian)
     rows = weighted_system(target, frames[-1], settings, error, full_jacobian, jacobian,
                            residual)

@@ -24,7 +24,7 @@ __all__ = ['evaluate', 'extrapolate']
 _DOUBLINGS = 6
 
 
-@compiled
+@compiled(leaf=True)
 def evaluate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
              frames: np.ndarray, error: np.ndarray, best_q: np.ndarray,
              best: np.ndarray) -> tuple:
@@ -40,7 +40,8 @@ def evaluate(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np
     # A solution wins even over a lower cost that misses one of the tolerances.
     if solved or cost < best[0]:
         best[0] = min(cost, best[0])
-        best_q[:] = q
+        for i in range(q.shape[0]):  # by element: a slice copy needs numba's reference counts
+            best_q[i] = q[i]
     return cost, solved, near
 
 

@@ -25,13 +25,13 @@ import numpy as np
 
 from ...kinematics.jit import compiled
 
-__all__ = ['damped_step', 'solve_positive_definite']
+__all__ = ['damped_rows', 'damped_step', 'solve_positive_definite']
 
 # Keeps the damped normal matrix well conditioned once the error itself is tiny.
 DAMPING_FLOOR = 1e-12
 
 
-@compiled
+@compiled(leaf=True)
 def solve_positive_definite(matrix: np.ndarray, vector: np.ndarray) -> None:
     """
     Solve ``matrix x = vector`` in place by Cholesky: ``vector`` becomes ``x``.
@@ -39,7 +39,12 @@ def solve_positive_definite(matrix: np.ndarray, vector: np.ndarray) -> None:
     ``matrix`` (K, K) must be symmetric positive definite; it is overwritten by its factor.
     Small systems: a library call would cost more than the arithmetic.
     """
-    size = vector.shape[0]
+    _cholesky_solve(matrix, vector, vector.shape[0])
+
+
+@compiled(leaf=True)
+def _cholesky_solve(matrix: np.ndarray, vector: np.ndarray, size: int) -> None:
+    """Solve with the leading ``size`` x ``size`` block of ``matrix`` and ``vector[:size]``."""
     for j in range(size):
         diagonal = matrix[j, j]
         for k in range(j):
@@ -63,13 +68,15 @@ def solve_positive_definite(matrix: np.ndarray, vector: np.ndarray) -> None:
         vector[i] = total / matrix[i, i]
 
 
-@compiled
-def _least_squares(jacobian: np.ndarray, residual: np.ndarray, regularisation: float,
-                   step: np.ndarray) -> None:
-    # Plain loops: on matrices this small a BLAS call costs more than its arithmetic.
-    rows, columns = jacobian.shape
+@compiled(leaf=True)
+def _least_squares(jacobian: np.ndarray, rows: int, residual: np.ndarray,
+                   regularisation: float, step: np.ndarray, normal: np.ndarray,
+                   multipliers: np.ndarray) -> None:
+    # Plain loops: on matrices this small a BLAS call costs more than its arithmetic. The
+    # first ``rows`` rows of ``jacobian`` and ``residual`` count; ``normal`` and
+    # ``multipliers`` are scratch of at least max(rows, columns) entries a side.
+    columns = jacobian.shape[1]
     if columns >= rows:  # through the (rows x rows) normal matrix: step = J^T (J J^T + l I)^-1 e
-        normal = np.empty((rows, rows))
         for i in range(rows):
             for j in range(i + 1):
                 total = 0.0
@@ -78,15 +85,15 @@ def _least_squares(jacobian: np.ndarray, residual: np.ndarray, regularisation: f
                 normal[i, j] = total
                 normal[j, i] = total
             normal[i, i] += regularisation
-        multipliers = residual.copy()
-        solve_positive_definite(normal, multipliers)
+        for i in range(rows):
+            multipliers[i] = residual[i]
+        _cholesky_solve(normal, multipliers, rows)
         for k in range(columns):
             total = 0.0
             for i in range(rows):
                 total += jacobian[i, k] * multipliers[i]
             step[k] = total
     else:  # through the (columns x columns) one: step = (J^T J + l I)^-1 J^T e
-        normal = np.empty((columns, columns))
         for i in range(columns):
             for j in range(i + 1):
                 total = 0.0
@@ -99,7 +106,7 @@ def _least_squares(jacobian: np.ndarray, residual: np.ndarray, regularisation: f
             for k in range(rows):
                 total += jacobian[k, i] * residual[k]
             step[i] = total
-        solve_positive_definite(normal, step)
+        _cholesky_solve(normal, step, columns)
 
 
 @compiled
@@ -116,20 +123,41 @@ def damped_step(jacobian: np.ndarray, residual: np.ndarray, damping: float, q: n
     :param lower: (N,) lower limits (``upper`` likewise).
     :param step: (N,) output, rad or m.
     """
+    size = max(jacobian.shape[0], jacobian.shape[1])
+    damped_rows(jacobian, residual, jacobian.shape[0], damping, q, lower, upper, step,
+                np.empty((size, size)), np.empty(size))
+
+
+@compiled(leaf=True)
+def damped_rows(jacobian: np.ndarray, residual: np.ndarray, rows: int, damping: float,
+                q: np.ndarray, lower: np.ndarray, upper: np.ndarray, step: np.ndarray,
+                normal: np.ndarray, multipliers: np.ndarray) -> None:
+    """
+    :func:`damped_step` on the first ``rows`` rows of ``jacobian`` and ``residual``, in place.
+
+    For a loop: it allocates nothing. ``normal`` (S, S) and ``multipliers`` (S,) are scratch,
+    S at least the larger of ``rows`` and N; the first ``rows`` rows of ``jacobian`` are
+    changed as :func:`damped_step` changes its argument.
+    """
     squared = 0.0
-    for i in range(residual.shape[0]):
+    for i in range(rows):
         squared += residual[i] * residual[i]
     regularisation = damping * squared + DAMPING_FLOOR
-    _least_squares(jacobian, residual, regularisation, step)
+    _least_squares(jacobian, rows, residual, regularisation, step, normal, multipliers)
     frozen = False
     for i in range(q.shape[0]):
         # A joint pressed against a limit whose step points outward takes no part.
         if (q[i] <= lower[i] and step[i] < 0.0) or (q[i] >= upper[i] and step[i] > 0.0):
-            jacobian[:, i] = 0.0
+            for r in range(rows):
+                jacobian[r, i] = 0.0
             frozen = True
     if not frozen:
         return
-    _least_squares(jacobian, residual, regularisation, step)
+    _least_squares(jacobian, rows, residual, regularisation, step, normal, multipliers)
     for i in range(q.shape[0]):
-        if not np.any(jacobian[:, i]):
+        moves = False
+        for r in range(rows):
+            if jacobian[r, i] != 0.0:
+                moves = True
+        if not moves:
             step[i] = 0.0

@@ -42,7 +42,7 @@ from .layout import (
     ROTATION_BOUNDED,
     TIP_AXIS,
 )
-from ..pose_error import rotation_vector_into
+from ..pose_error import rotation_vector_of
 from ...kinematics.jit import compiled
 
 __all__ = ['assess', 'effective_goal', 'goal_residual', 'ignores_orientation',
@@ -52,43 +52,48 @@ __all__ = ['assess', 'effective_goal', 'goal_residual', 'ignores_orientation',
 _PARALLEL = 1e-12
 
 
-@compiled
-def _aimed_axis(pose: np.ndarray, settings: np.ndarray) -> np.ndarray:
-    """Return the tip axis of the settings carried by the rotation of ``pose``, (3,)."""
-    axis = np.empty(3)
-    for i in range(3):
-        axis[i] = (pose[i, 0] * settings[TIP_AXIS] + pose[i, 1] * settings[TIP_AXIS + 1]
-                   + pose[i, 2] * settings[TIP_AXIS + 2])
-    return axis
+# The helpers below work on scalars and are compiled into their callers: an array per call, or
+# a call that takes arrays, costs more than their arithmetic (numba counts references to every
+# array an outlined call is given).
+@compiled(inline=True)
+def _aimed_axis(pose: np.ndarray, settings: np.ndarray) -> tuple:
+    """Return the tip axis of the settings carried by the rotation of ``pose``, (x, y, z)."""
+    return (pose[0, 0] * settings[TIP_AXIS] + pose[0, 1] * settings[TIP_AXIS + 1]
+            + pose[0, 2] * settings[TIP_AXIS + 2],
+            pose[1, 0] * settings[TIP_AXIS] + pose[1, 1] * settings[TIP_AXIS + 1]
+            + pose[1, 2] * settings[TIP_AXIS + 2],
+            pose[2, 0] * settings[TIP_AXIS] + pose[2, 1] * settings[TIP_AXIS + 1]
+            + pose[2, 2] * settings[TIP_AXIS + 2])
 
 
-@compiled
-def _unit_perpendicular(axis: np.ndarray) -> np.ndarray:
-    """Return a unit vector perpendicular to the unit ``axis``."""
+@compiled(inline=True)
+def _unit_perpendicular(ax: float, ay: float, az: float) -> tuple:
+    """Return a unit vector perpendicular to the unit axis (ax, ay, az), (x, y, z)."""
     # Crossing with the base axis least aligned with it keeps the result well conditioned.
     k = 0
-    if abs(axis[1]) < abs(axis[k]):
+    if abs(ay) < abs(ax):
         k = 1
-    if abs(axis[2]) < abs(axis[k]):
+    if abs(az) < abs((ax, ay, az)[k]):
         k = 2
-    other = np.zeros(3)
-    other[k] = 1.0
-    perpendicular = np.cross(axis, other)
-    return perpendicular / math.sqrt(perpendicular[0] ** 2 + perpendicular[1] ** 2
-                                     + perpendicular[2] ** 2)
+    ox = 1.0 if k == 0 else 0.0
+    oy = 1.0 if k == 1 else 0.0
+    oz = 1.0 if k == 2 else 0.0
+    px, py, pz = ay * oz - az * oy, az * ox - ax * oz, ax * oy - ay * ox
+    norm = math.sqrt(px ** 2 + py ** 2 + pz ** 2)
+    return px / norm, py / norm, pz / norm
 
 
-@compiled
+@compiled(leaf=True)
 def _axis_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                    error: np.ndarray) -> float:
     """Rotation vector carrying the reached tip axis onto the target's into ``error[3:]``."""
-    reached = _aimed_axis(tip, settings)
-    wanted = _aimed_axis(target, settings)
-    cx = reached[1] * wanted[2] - reached[2] * wanted[1]
-    cy = reached[2] * wanted[0] - reached[0] * wanted[2]
-    cz = reached[0] * wanted[1] - reached[1] * wanted[0]
+    rx, ry, rz = _aimed_axis(tip, settings)
+    wx, wy, wz = _aimed_axis(target, settings)
+    cx = ry * wz - rz * wy
+    cy = rz * wx - rx * wz
+    cz = rx * wy - ry * wx
     sine = math.sqrt(cx * cx + cy * cy + cz * cz)
-    cosine = reached[0] * wanted[0] + reached[1] * wanted[1] + reached[2] * wanted[2]
+    cosine = rx * wx + ry * wy + rz * wz
     angle = math.atan2(sine, cosine)
     if sine > _PARALLEL:
         scale = angle / sine
@@ -98,12 +103,18 @@ def _axis_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
         error[3], error[4], error[5] = 0.0, 0.0, 0.0
         return 0.0
     # Opposite: any axis perpendicular to the reached one turns it over.
-    turn = _unit_perpendicular(reached)
-    error[3], error[4], error[5] = turn[0] * angle, turn[1] * angle, turn[2] * angle
+    tx, ty, tz = _unit_perpendicular(rx, ry, rz)
+    error[3], error[4], error[5] = tx * angle, ty * angle, tz * angle
     return angle
 
 
-@compiled
+@compiled(inline=True)
+def _row_dot(a: np.ndarray, i: int, b: np.ndarray, j: int) -> float:
+    """Return the product of row i of the rotation of ``a`` with row j of that of ``b``."""
+    return a[i, 0] * b[j, 0] + a[i, 1] * b[j, 1] + a[i, 2] * b[j, 2]
+
+
+@compiled(leaf=True)
 def goal_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                   error: np.ndarray) -> tuple:
     """
@@ -127,41 +138,39 @@ def goal_residual(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
         return position_error, 0.0
     if mode == MODE_AXIS:
         return position_error, _axis_residual(target, tip, settings, error)
-    difference = np.empty((3, 3))
-    for i in range(3):
-        for j in range(3):
-            difference[i, j] = (target[i, 0] * tip[j, 0] + target[i, 1] * tip[j, 1]
-                                + target[i, 2] * tip[j, 2])
-    return position_error, rotation_vector_into(difference, error[3:])
+    # The rotation R_target R_tip^T, entry by entry.
+    return position_error, rotation_vector_of(
+        _row_dot(target, 0, tip, 0), _row_dot(target, 0, tip, 1), _row_dot(target, 0, tip, 2),
+        _row_dot(target, 1, tip, 0), _row_dot(target, 1, tip, 1), _row_dot(target, 1, tip, 2),
+        _row_dot(target, 2, tip, 0), _row_dot(target, 2, tip, 1), _row_dot(target, 2, tip, 2),
+        error, 3)
 
 
-@compiled
-def _rotation_in_target(target: np.ndarray, error: np.ndarray, out: np.ndarray) -> None:
-    # The rotation bounds are per axis of the target frame: R_target^T r.
-    for i in range(3):
-        out[i] = target[0, i] * error[3] + target[1, i] * error[4] + target[2, i] * error[5]
-
-
-@compiled
+@compiled(inline=True)
 def _counts(value: float, settings: np.ndarray, bounded: int, axis: int) -> bool:
     """Whether a residual component counts: always, unless within its per-axis bound."""
     return settings[bounded] == 0.0 or abs(value) > settings[bounded + 1 + axis]
 
 
-@compiled
-def _beyond_bounds(values: np.ndarray, settings: np.ndarray, bounded: int) -> tuple:
-    """Return the norm of the components of ``values`` (3,) that count, and whether none do."""
+@compiled(inline=True)
+def _beyond_bounds(x: float, y: float, z: float, settings: np.ndarray, bounded: int) -> tuple:
+    """Return the norm of the components of (x, y, z) that count, and whether none do."""
     squared = 0.0
     within = True
-    for i in range(3):
-        if _counts(values[i], settings, bounded, i):
-            squared += values[i] * values[i]
-            within = False
+    if _counts(x, settings, bounded, 0):
+        squared += x * x
+        within = False
+    if _counts(y, settings, bounded, 1):
+        squared += y * y
+        within = False
+    if _counts(z, settings, bounded, 2):
+        squared += z * z
+        within = False
     # Without per-axis bounds every component counts, but the tolerance judges the norm.
     return math.sqrt(squared), within or settings[bounded] == 0.0
 
 
-@compiled
+@compiled(leaf=True)
 def assess(target: np.ndarray, settings: np.ndarray, position_error: float,
            orientation_error: float, error: np.ndarray) -> tuple:
     """
@@ -181,20 +190,24 @@ def assess(target: np.ndarray, settings: np.ndarray, position_error: float,
                 and (not counts_orientation
                      or orientation_error <= settings[HANDOFF_ORIENTATION]))
         return position_error + weight * orientation_error, solved, near
-    position_cost, within = _beyond_bounds(error, settings, POSITION_BOUNDED)
+    position_cost, within = _beyond_bounds(error[0], error[1], error[2], settings,
+                                           POSITION_BOUNDED)
     solved = solved and within
     orientation_cost = orientation_error
     if settings[ORIENTATION_MODE] == MODE_FULL:
-        rotation = np.empty(3)
-        _rotation_in_target(target, error, rotation)
-        orientation_cost, within = _beyond_bounds(rotation, settings, ROTATION_BOUNDED)
+        # The rotation bounds are per axis of the target frame: R_target^T r.
+        orientation_cost, within = _beyond_bounds(
+            target[0, 0] * error[3] + target[1, 0] * error[4] + target[2, 0] * error[5],
+            target[0, 1] * error[3] + target[1, 1] * error[4] + target[2, 1] * error[5],
+            target[0, 2] * error[3] + target[1, 2] * error[4] + target[2, 2] * error[5],
+            settings, ROTATION_BOUNDED)
         solved = solved and within
     near = (position_cost <= settings[HANDOFF_POSITION]
             and orientation_cost <= settings[HANDOFF_ORIENTATION])
     return position_cost + weight * orientation_cost, solved, near
 
 
-@compiled
+@compiled(leaf=True)
 def _exponential_times(vx: float, vy: float, vz: float, rotation: np.ndarray,
                        out: np.ndarray) -> None:
     """Write ``exp([v]x) @ rotation[:3, :3]`` into ``out[:3, :3]`` (Rodrigues)."""
@@ -214,7 +227,7 @@ def _exponential_times(vx: float, vy: float, vz: float, rotation: np.ndarray,
         out[2, c] = z * cosine + (ux * y - uy * x) * sine + uz * along
 
 
-@compiled(inline=True)
+@compiled(leaf=True)
 def effective_goal(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                    error: np.ndarray, goal: np.ndarray) -> None:
     """
@@ -225,8 +238,9 @@ def effective_goal(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     is not corrected, and in MODE_AXIS the tip turns by the shortest rotation that aims its
     axis (its spin stays). ``error`` is the residual of ``tip`` (:func:`goal_residual`).
     """
-    # Element loops and scalars: this runs before every heuristic step, and temporary arrays
-    # would cost more than the arithmetic.
+    # Element loops and scalars, compiled without reference counts (a leaf): this runs before
+    # every heuristic step, and temporary arrays or counted references would cost more than the
+    # arithmetic.
     for r in range(4):
         for c in range(4):
             goal[r, c] = target[r, c]
@@ -294,7 +308,7 @@ def orientation_vectors(settings: np.ndarray, tip: np.ndarray, goal: np.ndarray,
     return 1, squared_weight
 
 
-@compiled
+@compiled(leaf=True)
 def weighted_system(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
                     error: np.ndarray, jacobian: np.ndarray, rows_out: np.ndarray,
                     residual_out: np.ndarray) -> int:
@@ -314,43 +328,47 @@ def weighted_system(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     :param residual_out: (6,) output: the residual of each row.
     :returns: The number of rows.
     """
+    # Element loops and scalars, no temporary arrays: this runs at every step of the finisher
+    # and of the Jacobian heuristics.
     count = jacobian.shape[1]
     rows = 0
     for i in range(3):
         if not _counts(error[i], settings, POSITION_BOUNDED, i):
             continue
-        rows_out[rows, :] = jacobian[i, :]
+        for c in range(count):
+            rows_out[rows, c] = jacobian[i, c]
         residual_out[rows] = error[i]
         rows += 1
     mode = settings[ORIENTATION_MODE]
     if mode == MODE_NONE:
         return rows
     weight = settings[ORIENTATION_WEIGHT]
-    directions = np.zeros((3, 3))  # rows: base-frame directions of the angular rows
-    used = 3
     if mode == MODE_AXIS:
         # Two unit vectors perpendicular to the reached axis.
-        axis = _aimed_axis(tip, settings)
-        first = _unit_perpendicular(axis)
-        directions[0] = first
-        directions[1] = np.cross(axis, first)
-        used = 2
-    else:
-        for i in range(3):  # the target frame's axes, so that bounds apply per axis
-            for k in range(3):
-                directions[i, k] = target[k, i]
-    for d in range(used):
-        component = (directions[d, 0] * error[3] + directions[d, 1] * error[4]
-                     + directions[d, 2] * error[5])
-        if mode == MODE_FULL and not _counts(component, settings, ROTATION_BOUNDED, d):
-            continue
-        for c in range(count):
-            rows_out[rows, c] = weight * (directions[d, 0] * jacobian[3, c]
-                                          + directions[d, 1] * jacobian[4, c]
-                                          + directions[d, 2] * jacobian[5, c])
-        residual_out[rows] = weight * component
-        rows += 1
+        ax, ay, az = _aimed_axis(tip, settings)
+        fx, fy, fz = _unit_perpendicular(ax, ay, az)
+        rows = _angular_row(jacobian, error, weight, fx, fy, fz, rows_out, residual_out, rows)
+        return _angular_row(jacobian, error, weight, ay * fz - az * fy, az * fx - ax * fz,
+                            ax * fy - ay * fx, rows_out, residual_out, rows)
+    # The target frame's axes, so that bounds apply per axis.
+    for d in range(3):
+        component = (target[0, d] * error[3] + target[1, d] * error[4]
+                     + target[2, d] * error[5])
+        if _counts(component, settings, ROTATION_BOUNDED, d):
+            rows = _angular_row(jacobian, error, weight, target[0, d], target[1, d],
+                                target[2, d], rows_out, residual_out, rows)
     return rows
+
+
+@compiled(inline=True)
+def _angular_row(jacobian: np.ndarray, error: np.ndarray, weight: float, dx: float, dy: float,
+                 dz: float, rows_out: np.ndarray, residual_out: np.ndarray, rows: int) -> int:
+    """Append the weighted angular row along the unit (dx, dy, dz); return the rows now."""
+    for c in range(jacobian.shape[1]):
+        rows_out[rows, c] = weight * (dx * jacobian[3, c] + dy * jacobian[4, c]
+                                      + dz * jacobian[5, c])
+    residual_out[rows] = weight * (dx * error[3] + dy * error[4] + dz * error[5])
+    return rows + 1
 
 
 @compiled(inline=True)

@@ -40,7 +40,7 @@ import math
 import numpy as np
 
 from .extrapolation import evaluate as _evaluate, extrapolate as _extrapolate
-from .finisher import damped_step
+from .finisher import damped_rows
 from .goal_kernels import assess, effective_goal, goal_residual, weighted_system
 from .input_checks import beyond_reach as _beyond_reach, refusal
 from .nearest_turn import distance_from as _distance_from, nearest_turn
@@ -81,7 +81,12 @@ from ...kinematics.kernels import (
     LIMIT_UPPER,
 )
 
-__all__ = ['nearest_turn', 'relaxation_gain', 'run_search']
+__all__ = ['STEP_MEMORY_COLUMNS', 'nearest_turn', 'relaxation_gain', 'run_search']
+
+#: Columns of a step's ``memory``: 4 of state, then scratch for two (6, N) matrices (as
+#: columns of N rows) and four vectors of max(N, 6), so that no step allocates per iteration
+#: (two small arrays per Jacobian-transpose step cost 0.2-0.4 us, see docs/batch.md).
+STEP_MEMORY_COLUMNS = 20
 
 # Seed of the restart generator: the same inputs give the same restarts, run after run.
 RESTART_SEED = 20260101
@@ -154,6 +159,9 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
     system = np.empty((6, count))
     residual = np.empty(6)
     step = np.empty(count)
+    # Scratch of the linear solve, once per start rather than per step.
+    normal = np.empty((max(6, count), max(6, count)))
+    multipliers = np.empty(max(6, count))
     own_best = math.inf
     since_best = 0
     mark = 0
@@ -177,8 +185,8 @@ def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.
         jacobian_from_frames(chain, frames, full_jacobian)
         rows = weighted_system(target, frames[-1], settings, error, full_jacobian, system,
                                residual)
-        damped_step(system[:rows].copy(), residual[:rows].copy(), _FINISHER_DAMPING, q, lower,
-                    upper, step)
+        damped_rows(system, residual, rows, _FINISHER_DAMPING, q, lower, upper, step, normal,
+                    multipliers)
         for i in range(count):
             q[i] = min(max(q[i] + step[i], lower[i]), upper[i])
 
@@ -193,8 +201,9 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         ``step(chain, target, goal, settings, options, q, frames, error, radius, memory)``:
         it changes ``q`` in place, given the effective ``goal`` (see
         :func:`.goal.effective_goal`), ``frames`` (forward kinematics of ``q``), ``error`` (its
-        residual, :func:`.goal.goal_residual`) and the trust ``radius`` (rad); ``memory`` is an
-        (N, 4) array the step may keep state in, zeroed at every start.
+        residual, :func:`.goal.goal_residual`) and the trust ``radius`` (rad); ``memory`` is a
+        (max(N, 6), STEP_MEMORY_COLUMNS) array zeroed at every start, its first 4 columns
+        state the step may keep, the others scratch (a step then allocates nothing).
     :param chain: the chain's arrays.
     :param target: (4, 4) target pose in the base frame, m.
     :param settings: (SETTINGS_SIZE,) see :mod:`.layout`.
@@ -215,7 +224,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     goal = np.empty((4, 4))
     best_q = q.copy()
     best = np.full(1, math.inf)
-    memory = np.zeros((count, 4))
+    memory = np.zeros((max(count, 6), STEP_MEMORY_COLUMNS))
     state = np.full(1, RESTART_SEED, dtype=np.int64)
     beyond_reach = _beyond_reach(chain, target, settings[POSITION_TOLERANCE])
     # Beyond reach, the one start runs its heuristic until it stalls, so that the pose
