@@ -80,9 +80,15 @@ def _clear_stale_cache() -> None:
 if JIT_ENABLED:
     from llvmlite import ir
     from numba.core import cgutils
+    from numba.core.cpu import CPUTargetOptions
     from numba.extending import intrinsic
 
     _clear_stale_cache()
+
+    # Turning reference counting off is a private numba option (present since 0.49, so in every
+    # version the requirements admit); should a release drop it, leaf kernels compile as
+    # ordinary ones, slower but the same, rather than failing.
+    _LEAF_OPTIONS = {'_nrt': False} if hasattr(CPUTargetOptions, '_nrt') else {}
 
     def compiled(function: Optional[_Function] = None, *, inline: bool = False,
                  leaf: bool = False) -> Any:
@@ -103,7 +109,7 @@ if JIT_ENABLED:
         """
         if function is None:
             return lambda function: compiled(function, inline=inline, leaf=leaf)
-        options = {'_nrt': False} if leaf else {}
+        options = _LEAF_OPTIONS if leaf else {}
         return numba.njit(cache=True, nogil=True, inline='always' if inline else 'never',
                           **options)(function)
 
