@@ -39,7 +39,12 @@ import math
 
 import numpy as np
 
-from .extrapolation import evaluate as _evaluate, extrapolate as _extrapolate
+from .extrapolation import (
+    evaluate as _evaluate,
+    extrapolate as _extrapolate,
+    record_iteration,
+    secant_point,
+)
 from .finisher import damped_step
 from .goal_kernels import assess, effective_goal, goal_residual, weighted_system
 from .input_checks import beyond_reach as _beyond_reach, refusal
@@ -64,6 +69,7 @@ from .layout import (
     REPORT_POSITION_ERROR,
     REPORT_START_COST,
     REPORT_STATUS,
+    SECANT_MEMORY,
     STALL_ITERATIONS,
     STATUS_NO_SOLUTION,
     STATUS_SUCCESS,
@@ -242,6 +248,12 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     far_stall = max(1.0, settings[STALL_ITERATIONS] // 4)
     trial_frames = np.empty_like(frames)
     trial_error = np.empty(6)
+    # The secant point (Anderson mixing) of the last iterations, x -> step(x), when extrapolating.
+    secant_size = int(settings[SECANT_MEMORY]) if extrapolate else 0
+    inputs = np.empty((secant_size + 1, count))
+    outputs = np.empty((secant_size + 1, count))
+    secant_trial = np.empty(count)
+    recorded = 0
     # Beyond reach the heuristic runs on until it stalls (see above), slow or not.
     handoff_ratio = math.inf if beyond_reach else settings[HANDOFF_RATIO]
     start_cost = math.inf
@@ -255,12 +267,27 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         solved = False
         previous = math.inf
         memory[:, :] = 0.0
+        recorded = 0
         for iteration in range(int(iteration_cap) + 1):
             cost, solved, near = _evaluate(chain, target, settings, q, frames, error, best_q,
                                            best)
             if iteration == 0:
                 start_cost = cost
             elif extrapolate and not solved:
+                if recorded >= 2 and secant_point(chain, inputs, outputs, recorded, radius,
+                                                  secant_trial):
+                    trial_cost, trial_solved, _ = _evaluate(
+                        chain, target, settings, secant_trial, trial_frames, trial_error,
+                        best_q, best)
+                    if trial_solved or trial_cost < cost:
+                        q[:] = secant_trial
+                        frames[:, :, :] = trial_frames
+                        error[:] = trial_error
+                        cost, solved = trial_cost, trial_solved
+                    else:
+                        # Not linear enough here: begin the history afresh.
+                        recorded = 0
+            if extrapolate and iteration > 0 and not solved:
                 cost, solved = _extrapolate(chain, target, settings, q,
                                             back[1] if iteration >= 2 else back[0], radius,
                                             cost, frames, error, best_q, best, back[2],
@@ -293,6 +320,8 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             effective_goal(target, frames[-1], settings, error, goal)
             step(chain, target, goal, settings, options, q, frames, error, radius, memory)
             heuristic_steps += 1
+            if secant_size > 0:
+                recorded = record_iteration(back[0], q, inputs, outputs, recorded)
         handoff_cost = cost
         if not solved and finisher:
             used, solved, cost = _finish(chain, target, settings, q, frames, error, best_q,
