@@ -9,6 +9,11 @@ a UR5, plain CCD sweeps 80, most of them spent advancing by nearly the same moti
 again, or zig-zagging about it. :func:`extrapolate` goes on along the motion of the last two
 iterations (which averages a zig-zag out) while the cost falls; the direction stays the
 heuristic's own, and the heuristic's step itself is unchanged (see docs/DECISIONS.md).
+
+Near some solutions (a Panda's folded elbow, a UR's stretched elbow or aligned wrist) FABRIK's
+iterates come within millimetres and then drift away again: the solution is a fixed point of
+the iteration that repels. :func:`secant` tries the fixed point that the last iterations
+predict (Anderson's mixing of the heuristic's own outputs), kept only where the cost falls.
 """
 
 import math
@@ -19,7 +24,7 @@ from .goal_kernels import assess, goal_residual
 from ...kinematics.jit import compiled
 from ...kinematics.kernels import ChainArrays, forward_frames, LIMIT_LOWER, LIMIT_UPPER
 
-__all__ = ['evaluate', 'extrapolate', 'record_iteration', 'secant_point']
+__all__ = ['evaluate', 'extrapolate', 'record_iteration', 'secant', 'secant_point']
 
 # The trials go 1, 3, 7, ... 63 times the motion of the last two iterations beyond the
 # iterate, while the cost keeps falling.
@@ -195,3 +200,29 @@ def secant_point(chain: ChainArrays, inputs: np.ndarray, outputs: np.ndarray, re
         out[i] = min(max(outputs[last, i] + shift, chain.joint_limits[i, LIMIT_LOWER]),
                      chain.joint_limits[i, LIMIT_UPPER])
     return True
+
+
+@compiled
+def secant(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
+           radius: float, cost: float, frames: np.ndarray, error: np.ndarray,
+           best_q: np.ndarray, best: np.ndarray, inputs: np.ndarray, outputs: np.ndarray,
+           recorded: int, scratch: np.ndarray, trial_frames: np.ndarray,
+           trial_error: np.ndarray) -> tuple:
+    """
+    Go to the secant point of the recorded iterations (:func:`secant_point`) if it costs less.
+
+    ``q`` is the last output; ``frames`` and ``error`` are left those of the q returned.
+
+    :returns: ``(cost, solved, recorded)`` of q on return, and the iterations still recorded:
+        none when the point did not cost less (the iteration is not linear enough there).
+    """
+    if recorded < 2 or not secant_point(chain, inputs, outputs, recorded, radius, scratch):
+        return cost, False, recorded
+    trial_cost, trial_solved, _ = evaluate(chain, target, settings, scratch, trial_frames,
+                                           trial_error, best_q, best)
+    if not (trial_solved or trial_cost < cost):
+        return cost, False, 0
+    q[:] = scratch
+    frames[:, :, :] = trial_frames
+    error[:] = trial_error
+    return trial_cost, trial_solved, recorded

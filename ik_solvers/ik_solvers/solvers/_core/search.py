@@ -13,9 +13,11 @@ owns the rest, once for all of them:
   :mod:`.finisher`) once its progress slows, when one step leaves more than ``handoff_ratio``
   of the cost it started from, or once within the hand-over errors: the heuristic does the
   global work, the finisher the last digits (see docs/DECISIONS.md);
-* alone (no finisher), where the orientation counts, the search extrapolates each iteration
-  along the motion of the last two (:mod:`.extrapolation`; the ``extrapolation`` option), and
-  a start still farther than 5 % of the chain's length from its goal ends after a quarter of
+* alone (no finisher), where the orientation counts, the search extrapolates each iteration:
+  first to the fixed point its last iterations predict (the secant point, Anderson's mixing;
+  the ``secant_memory`` option), then along the motion of the last two (:mod:`.extrapolation`;
+  the ``extrapolation`` option), each kept only where the cost falls; and a start still
+  farther than 5 % of the chain's length from its goal ends after a quarter of
   ``stall_iterations``;
 * the best configuration seen anywhere is kept; the deadline is read inside the loop;
 * a trust region bounds each joint's motion per heuristic step to ``trust_region`` times the
@@ -43,7 +45,7 @@ from .extrapolation import (
     evaluate as _evaluate,
     extrapolate as _extrapolate,
     record_iteration,
-    secant_point,
+    secant as _secant,
 )
 from .finisher import damped_step
 from .goal_kernels import assess, effective_goal, goal_residual, weighted_system
@@ -274,19 +276,10 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             if iteration == 0:
                 start_cost = cost
             elif extrapolate and not solved:
-                if recorded >= 2 and secant_point(chain, inputs, outputs, recorded, radius,
-                                                  secant_trial):
-                    trial_cost, trial_solved, _ = _evaluate(
-                        chain, target, settings, secant_trial, trial_frames, trial_error,
-                        best_q, best)
-                    if trial_solved or trial_cost < cost:
-                        q[:] = secant_trial
-                        frames[:, :, :] = trial_frames
-                        error[:] = trial_error
-                        cost, solved = trial_cost, trial_solved
-                    else:
-                        # Not linear enough here: begin the history afresh.
-                        recorded = 0
+                cost, solved, recorded = _secant(chain, target, settings, q, radius, cost,
+                                                 frames, error, best_q, best, inputs, outputs,
+                                                 recorded, secant_trial, trial_frames,
+                                                 trial_error)
             if extrapolate and iteration > 0 and not solved:
                 cost, solved = _extrapolate(chain, target, settings, q,
                                             back[1] if iteration >= 2 else back[0], radius,
