@@ -213,16 +213,19 @@ def secant(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.n
 
     ``q`` is the last output; ``frames`` and ``error`` are left those of the q returned.
 
-    :returns: ``(cost, solved, recorded)`` of q on return, and the iterations still recorded:
-        none when the point did not cost less (the iteration is not linear enough there).
+    The recorded iterations are kept when the point costs more (the next iteration replaces
+    the oldest): a search that began the history afresh there solved fewer targets (FABRIK
+    alone, 500 full poses per arm: 99.0 against 99.8 % on a UR5, see docs/DECISIONS.md).
+
+    :returns: ``(cost, solved)`` of q on return.
     """
     if recorded < 2 or not secant_point(chain, inputs, outputs, recorded, radius, scratch):
-        return cost, False, recorded
+        return cost, False
     trial_cost, trial_solved, _ = evaluate(chain, target, settings, scratch, trial_frames,
                                            trial_error, best_q, best)
     if not (trial_solved or trial_cost < cost):
-        return cost, False, 0
+        return cost, False
     q[:] = scratch
     frames[:, :, :] = trial_frames
     error[:] = trial_error
-    return trial_cost, trial_solved, recorded
+    return trial_cost, trial_solved

@@ -276,10 +276,9 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             if iteration == 0:
                 start_cost = cost
             elif extrapolate and not solved:
-                cost, solved, recorded = _secant(chain, target, settings, q, radius, cost,
-                                                 frames, error, best_q, best, inputs, outputs,
-                                                 recorded, secant_trial, trial_frames,
-                                                 trial_error)
+                cost, solved = _secant(chain, target, settings, q, radius, cost, frames, error,
+                                       best_q, best, inputs, outputs, recorded, secant_trial,
+                                       trial_frames, trial_error)
             if extrapolate and iteration > 0 and not solved:
                 cost, solved = _extrapolate(chain, target, settings, q,
                                             back[1] if iteration >= 2 else back[0], radius,
