@@ -65,7 +65,7 @@ def test_the_secant_point_of_a_linear_iteration_is_its_fixed_point(ur5):
 def test_a_start_that_drifted_away_now_converges(panda):
     # The benchmark's target 96 on the Panda (full pose, 1e-5): from this random start
     # FABRIK's iterates come within 3 mm of a solution and drift away from it again, in
-    # cycles, for 1000 iterations; the secant point of the last iterations finds it (39).
+    # cycles, for 1000 iterations; the secant point of the last iterations finds it.
     target = draw_targets(panda, 300, seed=0).poses[96]
     seed = panda.random_configuration(np.random.default_rng(96))
     without = solve(panda, target, seed=seed, solver='fabrik', polish=False, max_attempts=1,
