@@ -261,6 +261,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     start_cost = math.inf
     cost = math.inf
     handoff_cost = math.inf
+    before_secant = math.inf
     while True:
         attempts += 1
         stall_reference = math.inf
@@ -276,10 +277,13 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             if iteration == 0:
                 start_cost = cost
             elif extrapolate and not solved:
+                # Where the secant point was taken the motion of the last two iterations is
+                # stale: going on along it again cost time and solved fewer (docs/DECISIONS.md).
+                before_secant = cost
                 cost, solved = _secant(chain, target, settings, q, radius, cost, frames, error,
                                        best_q, best, inputs, outputs, recorded, secant_trial,
                                        trial_frames, trial_error)
-            if extrapolate and iteration > 0 and not solved:
+            if extrapolate and iteration > 0 and not solved and not cost < before_secant:
                 cost, solved = _extrapolate(chain, target, settings, q,
                                             back[1] if iteration >= 2 else back[0], radius,
                                             cost, frames, error, best_q, best, back[2],
