@@ -62,6 +62,13 @@ def _finite_float(name: str, value: Any, *, allow_zero: bool) -> float:
     return number
 
 
+def _count_or_zero(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise InvalidSolverOptionError('%s must be a non-negative integer, got %r'
+                                       % (name, value))
+    return int(value)
+
+
 def positive_float(name: str, value: Any) -> float:
     """
     Return ``value`` as a float, checking that it is finite and positive.
@@ -156,6 +163,11 @@ COMMON_OPTIONS: Dict[str, Option] = {
         'times as far along the motion of the last two iterations, and go on from the best; '
         'None: on for the solver\'s own choice, where the orientation counts (see '
         'docs/DECISIONS.md)'),
+    'secant_memory': Option(
+        None, lambda name, value: None if value is None else _count_or_zero(name, value),
+        'extrapolating (alone): after each iteration also try the fixed point that the last '
+        'secant_memory + 1 iterations predict (Anderson mixing of the heuristic\'s own '
+        'outputs), 0 for none; None takes the solver\'s own (see docs/DECISIONS.md)'),
 }
 
 
@@ -186,6 +198,8 @@ class Solver:
     #: Whether the heuristic alone extrapolates its iterations by default (where the
     #: orientation counts; see :mod:`.search`).
     extrapolation: ClassVar[bool] = False
+    #: Iterations the secant point mixes when the search extrapolates (0: none).
+    secant_memory: ClassVar[int] = 0
     #: With the finisher on, the heuristic hands over once within these errors (m, rad).
     handoff_position_tolerance: ClassVar[float] = 1e-3
     handoff_orientation_tolerance: ClassVar[float] = 1e-2
@@ -240,6 +254,11 @@ class Solver:
         if given is None:
             return 1.0 if self.extrapolation else 0.0
         return 2.0 if given else 0.0
+
+    def secant_setting(self) -> float:
+        """Return how many iterations the secant point mixes (0: none)."""
+        given = self.options['secant_memory']
+        return float(self.secant_memory if given is None else given)
 
     def packed_options(self, chain: Chain) -> np.ndarray:
         """

@@ -162,6 +162,7 @@ class CCDSolver(Solver):
     stall_iterations = 20
     trust_region = 0.5
     extrapolation = True
+    secant_memory = 5
     search = staticmethod(ccd_search)
 
     def pack_options(self, chain) -> np.ndarray:

@@ -122,6 +122,7 @@ class FABRIKSolver(Solver):
     stall_iterations = 40
     trust_region = 1.0
     extrapolation = True
+    secant_memory = 5
     search = staticmethod(fabrik_search)
 
     def pack_options(self, chain) -> np.ndarray:

@@ -154,6 +154,7 @@ class LengthRelaxationSolver(Solver):
     stall_iterations = 40
     trust_region = 1.0
     extrapolation = True
+    secant_memory = 5
     search = staticmethod(length_relaxation_search)
 
     def pack_options(self, chain) -> np.ndarray:

@@ -42,7 +42,8 @@ MAX_ATTEMPTS = 22             # cap on starts; inf for none
 HANDOFF_RATIO = 23            # with the finisher: hand over once a step leaves more than this
 #                               fraction of the cost it started from (progress slows)
 EXTRAPOLATION = 24            # alone: 0 never extrapolate, 1 when the orientation counts, 2 always
-SETTINGS_SIZE = 25
+SECANT_MEMORY = 25            # extrapolating: iterations the secant (Anderson) point mixes; 0 none
+SETTINGS_SIZE = 26
 
 # Orientation modes: the whole pose, no orientation, or one tip axis aimed (spin free).
 MODE_FULL = 0.0

@@ -41,6 +41,7 @@ from .layout import (
     REPORT_START_COST,
     REPORT_STATUS,
     ROTATION_BOUNDED,
+    SECANT_MEMORY,
     SETTINGS_SIZE,
     STALL_ITERATIONS,
     TIP_AXIS,
@@ -97,6 +98,7 @@ def pack(goal, heuristic, *, finisher: bool, orientation_weight: float,
     settings[FINISHER_ITERATIONS] = polish_iterations if finisher else 0.0
     settings[HANDOFF_RATIO] = heuristic.handoff()
     settings[EXTRAPOLATION] = heuristic.extrapolation_setting()
+    settings[SECANT_MEMORY] = heuristic.secant_setting()
     return settings
 
 

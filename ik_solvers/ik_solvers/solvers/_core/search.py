@@ -13,9 +13,11 @@ owns the rest, once for all of them:
   :mod:`.finisher`) once its progress slows, when one step leaves more than ``handoff_ratio``
   of the cost it started from, or once within the hand-over errors: the heuristic does the
   global work, the finisher the last digits (see docs/DECISIONS.md);
-* alone (no finisher), where the orientation counts, the search extrapolates each iteration
-  along the motion of the last two (:mod:`.extrapolation`; the ``extrapolation`` option), and
-  a start still farther than 5 % of the chain's length from its goal ends after a quarter of
+* alone (no finisher), where the orientation counts, the search extrapolates each iteration:
+  first to the fixed point its last iterations predict (the secant point, Anderson's mixing;
+  the ``secant_memory`` option), then along the motion of the last two (:mod:`.extrapolation`;
+  the ``extrapolation`` option), each kept only where the cost falls; and a start still
+  farther than 5 % of the chain's length from its goal ends after a quarter of
   ``stall_iterations``;
 * the best configuration seen anywhere is kept; the deadline is read inside the loop;
 * a trust region bounds each joint's motion per heuristic step to ``trust_region`` times the
@@ -39,9 +41,14 @@ import math
 
 import numpy as np
 
-from .extrapolation import evaluate as _evaluate, extrapolate as _extrapolate
-from .finisher import damped_rows
-from .goal_kernels import assess, effective_goal, goal_residual, weighted_system
+from .extrapolation import (
+    evaluate as _evaluate,
+    extrapolate as _extrapolate,
+    record_iteration,
+    secant as _secant,
+)
+from .finisher_loop import finish as _finish
+from .goal_kernels import assess, effective_goal, goal_residual
 from .input_checks import beyond_reach as _beyond_reach, refusal
 from .nearest_turn import distance_from as _distance_from, nearest_turn
 from .layout import (
@@ -64,6 +71,7 @@ from .layout import (
     REPORT_POSITION_ERROR,
     REPORT_START_COST,
     REPORT_STATUS,
+    SECANT_MEMORY,
     STALL_ITERATIONS,
     STATUS_NO_SOLUTION,
     STATUS_SUCCESS,
@@ -74,7 +82,6 @@ from ...kinematics.jit import compiled, monotonic_seconds
 from ...kinematics.kernels import (
     ChainArrays,
     forward_frames,
-    jacobian_from_frames,
     LIMIT_LOWER,
     LIMIT_SAMPLE_LOW,
     LIMIT_SAMPLE_WIDTH,
@@ -92,13 +99,6 @@ STEP_MEMORY_COLUMNS = 20
 RESTART_SEED = 20260101
 # A start whose cost does not drop by this fraction within STALL_ITERATIONS steps has stalled.
 _STALL_DECREASE = 0.05
-# The finisher gives up after this many steps without a lower cost (a local minimum) ...
-_FINISHER_PATIENCE = 3
-# ... or when by step k its best cost is still above this fraction of the chain's length: a
-# restart is then the better use of the time.
-_FINISHER_MARKS = ((5, 0.2), (8, 0.02), (12, 1e-3))
-# Multiplier of the squared residual (m^2) in the finisher's damping.
-_FINISHER_DAMPING = 0.1
 # Across restarts, the best cost "improves" when it drops by this fraction, and by more than
 # this fraction of the chain's length (below it, differences are rounding noise).
 _IMPROVEMENT = 0.01
@@ -146,49 +146,6 @@ def _next_uniform(state: np.ndarray) -> float:
     # restarts are the same compiled or not.
     state[0] = (state[0] * 48271) % _PARK_MILLER_MODULUS
     return state[0] / _PARK_MILLER_MODULUS
-
-
-@compiled
-def _finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
-            frames: np.ndarray, error: np.ndarray, best_q: np.ndarray, best: np.ndarray) -> tuple:
-    """Damped least-squares steps from q (changed in place); return (steps, solved, cost)."""
-    count = q.shape[0]
-    lower = chain.joint_limits[:, LIMIT_LOWER]
-    upper = chain.joint_limits[:, LIMIT_UPPER]
-    full_jacobian = np.empty((6, count))
-    system = np.empty((6, count))
-    residual = np.empty(6)
-    step = np.empty(count)
-    # Scratch of the linear solve, once per start rather than per step.
-    normal = np.empty((max(6, count), max(6, count)))
-    multipliers = np.empty(max(6, count))
-    own_best = math.inf
-    since_best = 0
-    mark = 0
-    steps = 0
-    while True:
-        cost, solved, _ = _evaluate(chain, target, settings, q, frames, error, best_q, best)
-        if solved:
-            return steps, True, cost
-        if cost < own_best:
-            own_best, since_best = cost, 0
-        else:
-            since_best += 1
-        if mark < len(_FINISHER_MARKS) and steps >= _FINISHER_MARKS[mark][0]:
-            if own_best > _FINISHER_MARKS[mark][1] * chain.length_scale:
-                return steps, False, cost
-            mark += 1
-        if (since_best >= _FINISHER_PATIENCE or steps >= settings[FINISHER_ITERATIONS]
-                or monotonic_seconds() > settings[DEADLINE]):
-            return steps, False, cost
-        steps += 1
-        jacobian_from_frames(chain, frames, full_jacobian)
-        rows = weighted_system(target, frames[-1], settings, error, full_jacobian, system,
-                               residual)
-        damped_rows(system, residual, rows, _FINISHER_DAMPING, q, lower, upper, step, normal,
-                    multipliers)
-        for i in range(count):
-            q[i] = min(max(q[i] + step[i], lower[i]), upper[i])
 
 
 @compiled(inline=True)
@@ -251,11 +208,18 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     far_stall = max(1.0, settings[STALL_ITERATIONS] // 4)
     trial_frames = np.empty_like(frames)
     trial_error = np.empty(6)
+    # The secant point (Anderson mixing) of the last iterations, x -> step(x), when extrapolating.
+    secant_size = int(settings[SECANT_MEMORY]) if extrapolate else 0
+    inputs = np.empty((secant_size + 1, count))
+    outputs = np.empty((secant_size + 1, count))
+    secant_trial = np.empty(count)
+    recorded = 0
     # Beyond reach the heuristic runs on until it stalls (see above), slow or not.
     handoff_ratio = math.inf if beyond_reach else settings[HANDOFF_RATIO]
     start_cost = math.inf
     cost = math.inf
     handoff_cost = math.inf
+    before_secant = math.inf
     while True:
         attempts += 1
         stall_reference = math.inf
@@ -264,12 +228,20 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         solved = False
         previous = math.inf
         memory[:, :] = 0.0
+        recorded = 0
         for iteration in range(int(iteration_cap) + 1):
             cost, solved, near = _evaluate(chain, target, settings, q, frames, error, best_q,
                                            best)
             if iteration == 0:
                 start_cost = cost
             elif extrapolate and not solved:
+                # Where the secant point was taken the motion of the last two iterations is
+                # stale: going on along it again cost time and solved fewer (docs/DECISIONS.md).
+                before_secant = cost
+                cost, solved = _secant(chain, target, settings, q, radius, cost, frames, error,
+                                       best_q, best, inputs, outputs, recorded, secant_trial,
+                                       trial_frames, trial_error)
+            if extrapolate and iteration > 0 and not solved and not cost < before_secant:
                 cost, solved = _extrapolate(chain, target, settings, q,
                                             back[1] if iteration >= 2 else back[0], radius,
                                             cost, frames, error, best_q, best, back[2],
@@ -302,6 +274,8 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             effective_goal(target, frames[-1], settings, error, goal)
             step(chain, target, goal, settings, options, q, frames, error, radius, memory)
             heuristic_steps += 1
+            if secant_size > 0:
+                recorded = record_iteration(back[0], q, inputs, outputs, recorded)
         handoff_cost = cost
         if not solved and finisher:
             used, solved, cost = _finish(chain, target, settings, q, frames, error, best_q,
