@@ -24,7 +24,8 @@ import numpy as np
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, forward_frames
 
-__all__ = ['boxes_overlap', 'PLACED_WIDTH', 'place_and_select', 'shape_table', 'TABLE_WIDTH']
+__all__ = ['boxes_overlap', 'first_overlap_on_line', 'PLACED_WIDTH', 'place_and_select',
+           'shape_table', 'TABLE_WIDTH']
 
 # Columns of the shape table: the chain frame a shape follows (-1: fixed in the base frame),
 # the upper three rows of its 4x4 offset in that frame (row by row), its bounding box's centre
@@ -192,3 +193,59 @@ def place_and_select(segments: np.ndarray, segment_motion: np.ndarray,
             selected[count] = p
             count += 1
     return count
+
+
+@compiled
+def first_overlap_on_line(segments: np.ndarray, segment_motion: np.ndarray,
+                          segment_variable: np.ndarray, start: np.ndarray, end: np.ndarray,
+                          count: int, last: int, resume: np.ndarray, table: np.ndarray,
+                          pairs: np.ndarray, placed: np.ndarray, margin: float,
+                          selected: np.ndarray, q: np.ndarray) -> int:
+    """
+    Run :func:`place_and_select` on samples of a straight line until one keeps a pair.
+
+    Sample ``i`` is ``start + (end - start) * (i / count)``, the arithmetic of numpy on the
+    arrays, so that it is bit for bit the configuration a caller computes in Python. The
+    samples ``1..last`` go coarse to fine: every 64th first, then the ones halfway between
+    those, and so on down to every one, as the swept check orders them.
+
+    :param segments: the chain's ``ChainArrays.segments``.
+    :param segment_motion: its ``segment_motion``.
+    :param segment_variable: its ``segment_variable``.
+    :param start: (N,) the line's start, rad or m.
+    :param end: (N,) its end.
+    :param count: samples per line (> 0): sample ``count`` is ``end``.
+    :param last: the last sample checked (``count`` or ``count - 1``).
+    :param resume: (2,) int64, in and out: the stride and the sample to go on from (64 and 64
+        for a new line); on a hit, the hit's stride and sample; the stride is 0 when no sample
+        is left.
+    :param table: the shapes' constants (:func:`shape_table`).
+    :param pairs: (P, 2) shape indices of the pairs to check.
+    :param placed: (G, :data:`PLACED_WIDTH`) output: the shapes placed at the hit.
+    :param margin: m, how much both boxes grow (the padding).
+    :param selected: (P,) output: the indices of the pairs kept at the hit come first.
+    :param q: (N,) output: the hit's configuration.
+    :returns: How many pairs the hit kept (0 when no sample keeps one, or -1 when a sample
+        is not finite).
+    """
+    stride = resume[0]
+    i = resume[1]
+    while stride >= 1:
+        while i <= last:
+            # At stride 64 every multiple, below it only the ones not given by a coarser pass.
+            if stride == 64 or i % (2 * stride) != 0:
+                fraction = i / count
+                for j in range(q.shape[0]):
+                    q[j] = start[j] + (end[j] - start[j]) * fraction
+                kept = place_and_select(segments, segment_motion, segment_variable, q, table,
+                                        pairs, placed, margin, selected)
+                if kept != 0:
+                    resume[0] = stride
+                    resume[1] = i
+                    return kept
+            i += stride
+        stride //= 2
+        i = stride
+    resume[0] = 0
+    resume[1] = 0
+    return 0
