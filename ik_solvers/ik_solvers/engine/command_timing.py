@@ -142,8 +142,7 @@ class CommandTiming:
         with self._lock:
             # The controller runs the node's last command (as modelled) until this one
             # arrives, a little later than now; the joint states say where the arm is.
-            states = [motion.state(chain.joint_names, now + delay)
-                      for delay in (0.0, _ARRIVAL_DELAY)]
+            states = motion.states(chain.joint_names, (now, now + _ARRIVAL_DELAY))
         modelled, velocity = states[0]
         if modelled is not None and largest_joint_jump(modelled, candidate.start) > moved_away(
                 settings):

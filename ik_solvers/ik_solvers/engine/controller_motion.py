@@ -21,7 +21,7 @@ keeps the velocity, acceleration and position limits.
 import collections
 import math
 import threading
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -212,6 +212,28 @@ class CommandedMotion:
             return None, np.zeros(len(joint_names))
         position, velocity, _ = self._spline.state_at(elapsed)
         return position, velocity
+
+    def states(self, joint_names: Sequence[str], times: Sequence[float]
+               ) -> List[Tuple[Optional[np.ndarray], np.ndarray]]:
+        """
+        Return :meth:`state` at each of ``times`` (s), the spline sampled once for all.
+
+        :param joint_names: The joints asked about.
+        :param times: s, on the clock of :meth:`record`.
+        """
+        width = len(joint_names)
+        if self._spline is None or tuple(joint_names) != self._names:
+            return [(None, np.zeros(width)) for _ in times]
+        elapsed = [time - self._started for time in times]
+        during = [index for index, value in enumerate(elapsed) if value <= self._spline.duration]
+        answers: List[Tuple[Optional[np.ndarray], np.ndarray]] = [
+            (None, np.zeros(width)) for _ in times]
+        if during:
+            # One sample of several times computes each row as state_at computes its one.
+            samples = self._spline.sample([elapsed[index] for index in during])
+            for row, index in enumerate(during):
+                answers[index] = (samples.positions[row], samples.velocities[row])
+        return answers
 
 
 class PendingCommands:
