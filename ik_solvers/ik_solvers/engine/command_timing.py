@@ -162,9 +162,9 @@ class CommandTiming:
                                          _SHARE_OF_LIMITS * settings.acceleration_limit),
                 lower=chain.lower, upper=chain.upper, start_velocity=velocity,
                 also_from=also, min_duration=settings.min_duration)
-            spline = ControllerSpline([duration], np.asarray(q, dtype=float)[None],
-                                      np.zeros((1, chain.num_joints)), start_positions=start,
-                                      start_velocities=velocity)
+            # The general constructor's checks are command_duration's, just passed.
+            spline = ControllerSpline.to_rest(start, velocity, np.asarray(q, dtype=float),
+                                              duration)
         except (ValueError, IKError) as error:
             return None, None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
         return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),

@@ -130,16 +130,18 @@ def command_duration(start: Sequence[float], goal: Sequence[float], *, max_veloc
         if not position.shape == goal.shape == velocity.shape:
             raise ValueError('a start, the goal and a start velocity have %d, %d and %d '
                              'entries' % (position.size, goal.size, velocity.size))
-        if not (np.isfinite(position).all() and np.isfinite(goal).all()
-                and np.isfinite(velocity).all()):
-            raise ValueError('starts, goal and start velocities must be finite')
+    # (S, N) each, checked at once: this runs after every streamed target.
+    positions = np.array([position for position, _ in states])
+    velocities = np.array([velocity for _, velocity in states])
+    if not (np.isfinite(positions).all() and np.isfinite(goal).all()
+            and np.isfinite(velocities).all()):
+        raise ValueError('starts, goal and start velocities must be finite')
     vmax, amax = _limits(max_velocity, width), _limits(max_acceleration, width)
-    positions = [position for position, _ in states]
-    low = None if lower is None else np.minimum.reduce(
-        [np.asarray(lower, dtype=float)] + positions)
-    high = None if upper is None else np.maximum.reduce(
-        [np.asarray(upper, dtype=float)] + positions)
-    distance = np.max([np.abs(goal - position) for position in positions], axis=0)
+    low = None if lower is None else np.minimum(np.asarray(lower, dtype=float),
+                                                positions.min(axis=0))
+    high = None if upper is None else np.maximum(np.asarray(upper, dtype=float),
+                                                 positions.max(axis=0))
+    distance = np.max(np.abs(goal - positions), axis=0)
     # The cubic from rest: peak velocity 1.5 d / T, acceleration 6 d / T^2 at both ends.
     # A hair above the closed form: exactly at it, rounding in the sampled check would take
     # the first try for a violation and cost a whole growth step (10 %).
@@ -150,7 +152,7 @@ def command_duration(start: Sequence[float], goal: Sequence[float], *, max_veloc
     # checked by limit_excess (test_paths_cubic_limits compares them), compiled: in Python
     # the tries cost more than the solve of a streamed target.
     found = shortest_cubic_duration(
-        np.array(positions), np.array([velocity for _, velocity in states]), goal, duration,
+        positions, velocities, goal, duration,
         _GROWTH, _TRIES, DEFAULT_SAMPLE_PERIOD, _PER_SEGMENT, vmax, amax,
         np.full(width, -np.inf) if low is None else low,
         np.full(width, np.inf) if high is None else high)
