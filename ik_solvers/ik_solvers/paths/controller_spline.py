@@ -137,10 +137,10 @@ class ControllerSpline:
     def to_rest(cls, start: np.ndarray, start_velocity: np.ndarray, goal: np.ndarray,
                 duration: float) -> 'ControllerSpline':
         """
-        Return ``ControllerSpline([duration], [goal], zeros, start_positions=start,
-        start_velocities=start_velocity)`` without its checks: a single-point command.
+        Return the spline of a single-point command to rest, without the general checks.
 
-        The node times such a command after every streamed target, from inputs that
+        It is ``ControllerSpline([duration], [goal], zeros, start_positions=start,
+        start_velocities=start_velocity)``, array for array. The node times such a command after every streamed target, from inputs that
         :func:`~ik_solvers.engine.controller_motion.command_duration` has just checked; the
         checks and joins of the general constructor took as long as the coefficients.
 
