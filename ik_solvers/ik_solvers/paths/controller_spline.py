@@ -140,7 +140,8 @@ class ControllerSpline:
         Return the spline of a single-point command to rest, without the general checks.
 
         It is ``ControllerSpline([duration], [goal], zeros, start_positions=start,
-        start_velocities=start_velocity)``, array for array. The node times such a command after every streamed target, from inputs that
+        start_velocities=start_velocity)``, array for array. The node times such a command
+        after every streamed target, from inputs that
         :func:`~ik_solvers.engine.controller_motion.command_duration` has just checked; the
         checks and joins of the general constructor took as long as the coefficients.
 
