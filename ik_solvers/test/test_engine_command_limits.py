@@ -137,3 +137,26 @@ def test_a_command_sent_late_is_timed_from_the_state_the_controller_is_in_when_s
     # The arrival allowance: the state 10 ms later is covered as well.
     start, velocity, _ = first_spline.state_at(late + 0.01)
     assert _excess(_spline(start, velocity, sent[-1]), chain, SETTINGS).within(slack=1e-9)
+
+
+def test_the_motion_sampled_at_several_times_at_once_gives_each_state_alone():
+    from ik_solvers.engine.controller_motion import CommandedMotion
+    rng = np.random.default_rng(3)
+    names = ('a', 'b', 'c')
+    motion = CommandedMotion()
+    assert motion.states(names, (0.0, 1.0)) == [(None, pytest.approx(np.zeros(3)))] * 2
+    for _ in range(200):
+        start, goal, velocity = (rng.uniform(-1.0, 1.0, 3) for _ in range(3))
+        duration = rng.uniform(0.05, 1.0)
+        motion.record(names, ControllerSpline([duration], [goal], np.zeros((1, 3)),
+                                              start_positions=start,
+                                              start_velocities=velocity), 10.0)
+        # Times before, during and after the motion, in any order.
+        times = 10.0 + rng.uniform(-0.1, 1.2 * duration, int(rng.integers(1, 4)))
+        for asked in (names, ('a', 'b')):
+            together = motion.states(asked, times)
+            for time, (position, velocity) in zip(times, together):
+                alone = motion.state(asked, time)
+                assert (position is None) == (alone[0] is None)
+                assert position is None or np.array_equal(position, alone[0])
+                assert np.array_equal(velocity, alone[1])

@@ -69,3 +69,21 @@ def test_a_joint_without_limits_does_not_bound_the_duration():
     only_first = command_duration(start[:1], goal[:1], max_velocity=[1.0],
                                   max_acceleration=[2.0])
     assert limited == only_first
+
+
+def test_a_single_point_spline_to_rest_is_the_one_the_general_constructor_builds():
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        width = int(rng.integers(1, 8))
+        start, velocity, goal = (rng.uniform(-2.0, 2.0, width) for _ in range(3))
+        duration = float(rng.uniform(0.01, 3.0))
+        general = ControllerSpline([duration], goal[None], np.zeros((1, width)),
+                                   start_positions=start, start_velocities=velocity)
+        quick = ControllerSpline.to_rest(start, velocity, goal, duration)
+        for name in ('times', 'positions', 'velocities', '_coefficients'):
+            assert np.array_equal(getattr(quick, name), getattr(general, name)), name
+        assert quick.accelerations is None and general.accelerations is None
+        times = rng.uniform(-0.1, 1.1 * duration, 20)
+        for array in ('positions', 'velocities', 'accelerations'):
+            assert np.array_equal(getattr(quick.sample(times), array),
+                                  getattr(general.sample(times), array))

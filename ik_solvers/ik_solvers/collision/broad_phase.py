@@ -15,6 +15,10 @@ Every array argument of a compiled call costs a fraction of a microsecond to unp
 fraction that adds up when the check runs after every solve: the shapes' constants are one
 table, their placed poses one output array, and of the chain only the three arrays that its
 forward kinematics reads are passed.
+
+A swept line's samples go through :func:`first_overlap_on_line`: one compiled call runs this
+broad phase on sample after sample (its work space allocated once) and returns at the first
+that keeps a pair, where a Python loop cost three times the placement itself per sample.
 """
 
 import math
@@ -24,7 +28,8 @@ import numpy as np
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, forward_frames
 
-__all__ = ['boxes_overlap', 'PLACED_WIDTH', 'place_and_select', 'shape_table', 'TABLE_WIDTH']
+__all__ = ['boxes_overlap', 'first_overlap_on_line', 'PLACED_WIDTH', 'place_and_select',
+           'shape_table', 'TABLE_WIDTH']
 
 # Columns of the shape table: the chain frame a shape follows (-1: fixed in the base frame),
 # the upper three rows of its 4x4 offset in that frame (row by row), its bounding box's centre
@@ -140,17 +145,28 @@ def place_and_select(segments: np.ndarray, segment_motion: np.ndarray,
     :param selected: (P,) output: the indices of the kept pairs come first.
     :returns: How many pairs were kept; -1, with nothing placed, when ``q`` is not finite.
     """
+    # forward_frames reads only these three of the chain's arrays.
+    chain = ChainArrays(segments, segment_motion, segment_variable,
+                        np.empty(0, dtype=np.int64), np.empty((0, 4)), np.empty(0),
+                        0.0, 0.0, False)
+    return _place_and_select_in(chain, q, table, pairs, placed, margin, selected,
+                                np.empty((segments.shape[0], 4, 4)),
+                                np.empty((table.shape[0], 4)), np.empty((4, 3)),
+                                np.empty((2, 3, 3)))
+
+
+@compiled
+def _place_and_select_in(chain: ChainArrays, q: np.ndarray, table: np.ndarray,
+                         pairs: np.ndarray, placed: np.ndarray, margin: float,
+                         selected: np.ndarray, frames: np.ndarray, spheres: np.ndarray,
+                         vectors: np.ndarray, rotations: np.ndarray) -> int:
+    """:func:`place_and_select` with its work space given: a line's samples allocate it once."""
     total = 0.0
     for i in range(q.shape[0]):
         total += q[i]
     # A NaN or an infinity anywhere makes the sum non-finite.
     if not math.isfinite(total):
         return -1
-    # forward_frames reads only these three of the chain's arrays.
-    chain = ChainArrays(segments, segment_motion, segment_variable,
-                        np.empty(0, dtype=np.int64), np.empty((0, 4)), np.empty(0),
-                        0.0, 0.0, False)
-    frames = np.empty((segments.shape[0], 4, 4))
     forward_frames(chain, q, frames)
     for g in range(table.shape[0]):
         row = int(table[g, _ROW])
@@ -167,7 +183,6 @@ def place_and_select(segments: np.ndarray, segment_motion: np.ndarray,
                     placed[g, 3 * i + j] = value
     # The sphere around each grown box (centre in the base frame, radius): most pairs of an
     # arm are far apart, and two spheres cost a small part of the boxes' fifteen axes.
-    spheres = np.empty((table.shape[0], 4))
     for g in range(table.shape[0]):
         squared = 0.0
         for i in range(3):
@@ -177,8 +192,6 @@ def place_and_select(segments: np.ndarray, segment_motion: np.ndarray,
             spheres[g, i] = value
             squared += (table[g, _HALF + i] + margin) ** 2
         spheres[g, 3] = math.sqrt(squared)
-    vectors = np.empty((4, 3))
-    rotations = np.empty((2, 3, 3))
     count = 0
     for p in range(pairs.shape[0]):
         a, b = pairs[p, 0], pairs[p, 1]
@@ -192,3 +205,66 @@ def place_and_select(segments: np.ndarray, segment_motion: np.ndarray,
             selected[count] = p
             count += 1
     return count
+
+
+@compiled
+def first_overlap_on_line(segments: np.ndarray, segment_motion: np.ndarray,
+                          segment_variable: np.ndarray, start: np.ndarray, end: np.ndarray,
+                          count: int, last: int, resume: np.ndarray, table: np.ndarray,
+                          pairs: np.ndarray, placed: np.ndarray, margin: float,
+                          selected: np.ndarray, q: np.ndarray) -> int:
+    """
+    Run :func:`place_and_select` on samples of a straight line until one keeps a pair.
+
+    Sample ``i`` is ``start + (end - start) * (i / count)``, the arithmetic of numpy on the
+    arrays, so that it is bit for bit the configuration a caller computes in Python. The
+    samples ``1..last`` go coarse to fine: every 64th first, then the ones halfway between
+    those, and so on down to every one, as the swept check orders them.
+
+    :param segments: the chain's ``ChainArrays.segments``.
+    :param segment_motion: its ``segment_motion``.
+    :param segment_variable: its ``segment_variable``.
+    :param start: (N,) the line's start, rad or m.
+    :param end: (N,) its end.
+    :param count: samples per line (> 0): sample ``count`` is ``end``.
+    :param last: the last sample checked (``count`` or ``count - 1``).
+    :param resume: (2,) int64, in and out: the stride and the sample to go on from (64 and 64
+        for a new line); on a hit, the hit's stride and sample; the stride is 0 when no sample
+        is left.
+    :param table: the shapes' constants (:func:`shape_table`).
+    :param pairs: (P, 2) shape indices of the pairs to check.
+    :param placed: (G, :data:`PLACED_WIDTH`) output: the shapes placed at the hit.
+    :param margin: m, how much both boxes grow (the padding).
+    :param selected: (P,) output: the indices of the pairs kept at the hit come first.
+    :param q: (N,) output: the hit's configuration.
+    :returns: How many pairs the hit kept (0 when no sample keeps one, or -1 when a sample
+        is not finite).
+    """
+    chain = ChainArrays(segments, segment_motion, segment_variable,
+                        np.empty(0, dtype=np.int64), np.empty((0, 4)), np.empty(0),
+                        0.0, 0.0, False)
+    frames = np.empty((segments.shape[0], 4, 4))
+    spheres = np.empty((table.shape[0], 4))
+    vectors = np.empty((4, 3))
+    rotations = np.empty((2, 3, 3))
+    stride = resume[0]
+    i = resume[1]
+    while stride >= 1:
+        while i <= last:
+            # At stride 64 every multiple, below it only the ones not given by a coarser pass.
+            if stride == 64 or i % (2 * stride) != 0:
+                fraction = i / count
+                for j in range(q.shape[0]):
+                    q[j] = start[j] + (end[j] - start[j]) * fraction
+                kept = _place_and_select_in(chain, q, table, pairs, placed, margin, selected,
+                                            frames, spheres, vectors, rotations)
+                if kept != 0:
+                    resume[0] = stride
+                    resume[1] = i
+                    return kept
+            i += stride
+        stride //= 2
+        i = stride
+    resume[0] = 0
+    resume[1] = 0
+    return 0

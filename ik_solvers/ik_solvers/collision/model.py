@@ -30,7 +30,7 @@ from typing import FrozenSet, List, Mapping, Optional, Set, Tuple
 import coal
 import numpy as np
 
-from .broad_phase import PLACED_WIDTH, place_and_select, shape_table
+from .broad_phase import first_overlap_on_line, PLACED_WIDTH, place_and_select, shape_table
 from .coal_shapes import coal_geometry, coal_hull
 from .link_placement import adjacent_pairs, FIXED, link_anchors
 from .obstacles import ObstacleSet
@@ -214,6 +214,47 @@ class CollisionModel:
         return CollisionReport(colliding=True, pairs=pairs,
                                unchecked_links=self._geometry.unchecked_links)
 
+    def first_colliding_sample(self, start, end, count: int, last: int) -> int:
+        """
+        Check samples of a straight line, coarse to fine, as :meth:`check` checks each one.
+
+        Sample ``i`` is ``start + (end - start) * (i / count)``; samples ``1..last`` are
+        checked, every 64th first, then the ones halfway, down to every one. One compiled call
+        runs the broad phase of :meth:`check` over the samples until one keeps a pair; only
+        then coal tests those pairs (as in :meth:`check`), and the compiled call goes on from
+        there when none touches. Same samples, same order, same verdicts as calling
+        :meth:`check` on each, without a Python call per sample.
+
+        :param start: (N,) the line's start, rad or m.
+        :param end: (N,) its end.
+        :param count: > 0, the line's samples: sample ``count`` is ``end``.
+        :param last: the last sample checked (at most ``count``).
+        :returns: The first colliding sample in that order, or 0 when every one is free.
+        :raises InvalidSeedError: ``start`` or ``end`` of the wrong length, or a sample that is
+            not finite.
+        """
+        ends = [np.array(value, dtype=float) for value in (start, end)]  # contiguous copies
+        if any(value.shape != self._configuration_shape for value in ends):
+            raise InvalidSeedError('a collision check needs %d finite joint positions, got %r '
+                                   'and %r' % (self._chain.num_joints, start, end))
+        resume = np.array([64, 64], dtype=np.int64)
+        sample = np.empty(self._configuration_shape)
+        while True:
+            contacts: List = []
+            with self._lock:
+                kept = self._first_overlap_on_line(
+                    self._segments, self._segment_motion, self._segment_variable, ends[0],
+                    ends[1], int(count), int(last), resume, self._table, self._pairs,
+                    self._placed, self._padding, self._selected, sample)
+                if kept > 0:
+                    self._exact_tests(kept, True, contacts)
+            if kept < 0:
+                raise InvalidSeedError('a collision check needs %d finite joint positions, '
+                                       'got %r' % (self._chain.num_joints, sample))
+            if kept == 0 or contacts:
+                return int(resume[1])
+            resume[1] += resume[0]  # the boxes overlapped, the shapes do not: go on
+
     def _exact_tests(self, count: int, stop_at_first: bool, contacts: List) -> None:
         """Run coal on the first ``count`` selected pairs (under the lock)."""
         placed = set()
@@ -307,6 +348,12 @@ class CollisionModel:
             place_and_select, self._segments, self._segment_motion, self._segment_variable,
             np.zeros(self._chain.num_joints), self._table, self._pairs, self._placed,
             self._padding, self._selected)
+        configuration = np.zeros(self._chain.num_joints)
+        self._first_overlap_on_line = specialised(
+            first_overlap_on_line, self._segments, self._segment_motion,
+            self._segment_variable, configuration, configuration, 1, 1,
+            np.zeros(2, dtype=np.int64), self._table, self._pairs, self._placed, self._padding,
+            self._selected, configuration)
         self._transforms = []
         for row, offset in zip(rows, offsets):
             transform = coal.Transform3s()

@@ -26,6 +26,7 @@ two samples can only be shallower than ``MAX_STEP / 2`` (1 mm).
 from dataclasses import dataclass
 import math
 from typing import Optional, Sequence
+import weakref
 
 import numpy as np
 
@@ -63,37 +64,22 @@ class SweptContact:
 class SweptCheck:
     """Checks the straight joint-space motions of a chain with one collision model."""
 
-    def __init__(self, model: CollisionModel, *, step: Optional[float] = None) -> None:
+    def __init__(self, model: CollisionModel, *, step: Optional[float] = None,
+                 per_sample: bool = False) -> None:
         """
-        Derive the joint radii of the model's chain (see the module's notes).
+        Take the joint radii of the model's chain (see the module's notes).
 
         :param model: The exact check; its chain is the one moved.
         :param step: m between two checks instead of the one the padding gives (a planner's
             coarser first look; the motion it keeps is checked again at the full resolution).
+        :param per_sample: Call :meth:`CollisionModel.check` once per sample, as before the
+            samples of a line went through one compiled call
+            (:meth:`CollisionModel.first_colliding_sample`); the same samples and verdicts,
+            kept to compare the two.
         """
         self._model = model
-        chain = model.chain
-        arrays = chain.arrays
-        count = arrays.segment_variable.shape[0]
-        frames = np.empty((arrays.segments.shape[0], 4, 4))
-        forward_frames(arrays, np.zeros(chain.num_joints), frames)
-        origins = frames[:count, :3, 3]
-        # Length from each joint origin to the next one's: rigid, whatever the configuration.
-        gaps = np.linalg.norm(np.diff(origins, axis=0), axis=1) if count > 1 else np.zeros(0)
-        reach_to = np.concatenate(([0.0], np.cumsum(gaps)))  # origin 0 -> origin r
-        rows, centres, radii = model.moving_spheres
-        extent = np.linalg.norm(centres, axis=1) + radii if len(rows) else np.zeros(0)
-        # reach[j]: farthest point of any shape carried by frame j or beyond, from origin j.
-        reach = np.zeros(count)
-        for j in range(count):
-            beyond = rows >= j
-            if np.any(beyond):
-                reach[j] = float(np.max(reach_to[rows[beyond]] - reach_to[j] + extent[beyond]))
-        motion = arrays.segment_motion
-        self._radii = np.zeros(chain.num_joints)
-        for j in range(count):
-            lever = 1.0 if motion[j, 2] > 0.5 else reach[j]
-            self._radii[arrays.segment_variable[j]] += abs(motion[j, 0]) * lever
+        self._per_sample = per_sample
+        self._radii = _joint_radii(model)
         padding = model.padding
         self._step = MAX_STEP if padding <= 0.0 else max(MIN_STEP, min(padding, MAX_STEP))
         if step is not None:
@@ -161,10 +147,15 @@ class SweptCheck:
             # Coarse to fine (every 64th sample first, then the ones halfway, ...): a motion
             # through a contact is usually refused after a few checks, not hundreds. Every
             # sample is checked before a segment is called free.
-            for i in _coarse_to_fine(final):
-                q = start + (end - start) * (i / count)
-                if check(q, stop_at_first=True).colliding:
-                    return SweptContact(k, i / count, q, check(q))
+            if self._per_sample:
+                hit = next((i for i in _coarse_to_fine(final)
+                            if check(start + (end - start) * (i / count),
+                                     stop_at_first=True).colliding), 0)
+            else:
+                hit = self._model.first_colliding_sample(start, end, count, final)
+            if hit:
+                q = start + (end - start) * (hit / count)
+                return SweptContact(k, hit / count, q, check(q))
         return None
 
 
@@ -176,3 +167,40 @@ def _coarse_to_fine(count: int):
             if stride == 64 or i % (2 * stride):
                 yield i
         stride //= 2
+
+
+# The joint radii of each model: a streamed command is swept-checked once per target, and the
+# radii (forward kinematics and a loop over the shapes) cost more than a short line's samples.
+_RADII: 'weakref.WeakKeyDictionary[CollisionModel, np.ndarray]' = weakref.WeakKeyDictionary()
+
+
+def _joint_radii(model: CollisionModel) -> np.ndarray:
+    """Return (N,) m per rad (1 for a prismatic joint), the motion bound of each joint."""
+    radii = _RADII.get(model)
+    if radii is not None:
+        return radii
+    chain = model.chain
+    arrays = chain.arrays
+    count = arrays.segment_variable.shape[0]
+    frames = np.empty((arrays.segments.shape[0], 4, 4))
+    forward_frames(arrays, np.zeros(chain.num_joints), frames)
+    origins = frames[:count, :3, 3]
+    # Length from each joint origin to the next one's: rigid, whatever the configuration.
+    gaps = np.linalg.norm(np.diff(origins, axis=0), axis=1) if count > 1 else np.zeros(0)
+    reach_to = np.concatenate(([0.0], np.cumsum(gaps)))  # origin 0 -> origin r
+    rows, centres, sphere_radii = model.moving_spheres
+    extent = np.linalg.norm(centres, axis=1) + sphere_radii if len(rows) else np.zeros(0)
+    # reach[j]: farthest point of any shape carried by frame j or beyond, from origin j.
+    reach = np.zeros(count)
+    for j in range(count):
+        beyond = rows >= j
+        if np.any(beyond):
+            reach[j] = float(np.max(reach_to[rows[beyond]] - reach_to[j] + extent[beyond]))
+    motion = arrays.segment_motion
+    radii = np.zeros(chain.num_joints)
+    for j in range(count):
+        lever = 1.0 if motion[j, 2] > 0.5 else reach[j]
+        radii[arrays.segment_variable[j]] += abs(motion[j, 0]) * lever
+    radii.flags.writeable = False
+    _RADII[model] = radii
+    return radii

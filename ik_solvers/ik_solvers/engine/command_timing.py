@@ -142,8 +142,7 @@ class CommandTiming:
         with self._lock:
             # The controller runs the node's last command (as modelled) until this one
             # arrives, a little later than now; the joint states say where the arm is.
-            states = [motion.state(chain.joint_names, now + delay)
-                      for delay in (0.0, _ARRIVAL_DELAY)]
+            states = motion.states(chain.joint_names, (now, now + _ARRIVAL_DELAY))
         modelled, velocity = states[0]
         if modelled is not None and largest_joint_jump(modelled, candidate.start) > moved_away(
                 settings):
@@ -163,9 +162,9 @@ class CommandTiming:
                                          _SHARE_OF_LIMITS * settings.acceleration_limit),
                 lower=chain.lower, upper=chain.upper, start_velocity=velocity,
                 also_from=also, min_duration=settings.min_duration)
-            spline = ControllerSpline([duration], np.asarray(q, dtype=float)[None],
-                                      np.zeros((1, chain.num_joints)), start_positions=start,
-                                      start_velocities=velocity)
+            # The general constructor's checks are command_duration's, just passed.
+            spline = ControllerSpline.to_rest(start, velocity, np.asarray(q, dtype=float),
+                                              duration)
         except (ValueError, IKError) as error:
             return None, None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
         return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),

@@ -21,7 +21,7 @@ keeps the velocity, acceleration and position limits.
 import collections
 import math
 import threading
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -130,16 +130,18 @@ def command_duration(start: Sequence[float], goal: Sequence[float], *, max_veloc
         if not position.shape == goal.shape == velocity.shape:
             raise ValueError('a start, the goal and a start velocity have %d, %d and %d '
                              'entries' % (position.size, goal.size, velocity.size))
-        if not (np.isfinite(position).all() and np.isfinite(goal).all()
-                and np.isfinite(velocity).all()):
-            raise ValueError('starts, goal and start velocities must be finite')
+    # (S, N) each, checked at once: this runs after every streamed target.
+    positions = np.array([position for position, _ in states])
+    velocities = np.array([velocity for _, velocity in states])
+    if not (np.isfinite(positions).all() and np.isfinite(goal).all()
+            and np.isfinite(velocities).all()):
+        raise ValueError('starts, goal and start velocities must be finite')
     vmax, amax = _limits(max_velocity, width), _limits(max_acceleration, width)
-    positions = [position for position, _ in states]
-    low = None if lower is None else np.minimum.reduce(
-        [np.asarray(lower, dtype=float)] + positions)
-    high = None if upper is None else np.maximum.reduce(
-        [np.asarray(upper, dtype=float)] + positions)
-    distance = np.max([np.abs(goal - position) for position in positions], axis=0)
+    low = None if lower is None else np.minimum(np.asarray(lower, dtype=float),
+                                                positions.min(axis=0))
+    high = None if upper is None else np.maximum(np.asarray(upper, dtype=float),
+                                                 positions.max(axis=0))
+    distance = np.max(np.abs(goal - positions), axis=0)
     # The cubic from rest: peak velocity 1.5 d / T, acceleration 6 d / T^2 at both ends.
     # A hair above the closed form: exactly at it, rounding in the sampled check would take
     # the first try for a violation and cost a whole growth step (10 %).
@@ -150,7 +152,7 @@ def command_duration(start: Sequence[float], goal: Sequence[float], *, max_veloc
     # checked by limit_excess (test_paths_cubic_limits compares them), compiled: in Python
     # the tries cost more than the solve of a streamed target.
     found = shortest_cubic_duration(
-        np.array(positions), np.array([velocity for _, velocity in states]), goal, duration,
+        positions, velocities, goal, duration,
         _GROWTH, _TRIES, DEFAULT_SAMPLE_PERIOD, _PER_SEGMENT, vmax, amax,
         np.full(width, -np.inf) if low is None else low,
         np.full(width, np.inf) if high is None else high)
@@ -212,6 +214,28 @@ class CommandedMotion:
             return None, np.zeros(len(joint_names))
         position, velocity, _ = self._spline.state_at(elapsed)
         return position, velocity
+
+    def states(self, joint_names: Sequence[str], times: Sequence[float]
+               ) -> List[Tuple[Optional[np.ndarray], np.ndarray]]:
+        """
+        Return :meth:`state` at each of ``times`` (s), the spline sampled once for all.
+
+        :param joint_names: The joints asked about.
+        :param times: s, on the clock of :meth:`record`.
+        """
+        width = len(joint_names)
+        if self._spline is None or tuple(joint_names) != self._names:
+            return [(None, np.zeros(width)) for _ in times]
+        elapsed = [time - self._started for time in times]
+        during = [index for index, value in enumerate(elapsed) if value <= self._spline.duration]
+        answers: List[Tuple[Optional[np.ndarray], np.ndarray]] = [
+            (None, np.zeros(width)) for _ in times]
+        if during:
+            # One sample of several times computes each row as state_at computes its one.
+            samples = self._spline.sample([elapsed[index] for index in during])
+            for row, index in enumerate(during):
+                answers[index] = (samples.positions[row], samples.velocities[row])
+        return answers
 
 
 class PendingCommands:

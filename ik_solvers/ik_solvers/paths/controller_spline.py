@@ -133,6 +133,33 @@ class ControllerSpline:
         self._coefficients = np.ascontiguousarray(np.moveaxis(_coefficients(
             times, points, velocities, accelerations, self._first), 1, 0))
 
+    @classmethod
+    def to_rest(cls, start: np.ndarray, start_velocity: np.ndarray, goal: np.ndarray,
+                duration: float) -> 'ControllerSpline':
+        """
+        Return the spline of a single-point command to rest, without the general checks.
+
+        It is ``ControllerSpline([duration], [goal], zeros, start_positions=start,
+        start_velocities=start_velocity)``, array for array. The node times such a command
+        after every streamed target, from inputs that
+        :func:`~ik_solvers.engine.controller_motion.command_duration` has just checked; the
+        checks and joins of the general constructor took as long as the coefficients.
+
+        :param start: (N,) float array, the controller's position, rad or m, finite.
+        :param start_velocity: (N,) float array, its velocity, rad/s, finite.
+        :param goal: (N,) float array, the point, reached at rest, finite.
+        :param duration: s, finite and > 0.
+        """
+        spline = object.__new__(cls)
+        spline._first = 3  # a cubic from the state's position and velocity
+        spline.times = np.array([0.0, float(duration)])
+        spline.positions = np.array([start, goal], dtype=float)
+        spline.velocities = np.array([start_velocity, np.zeros(len(goal))], dtype=float)
+        spline.accelerations = None
+        spline._coefficients = np.ascontiguousarray(np.moveaxis(_coefficients(
+            spline.times, spline.positions, spline.velocities, None, 3), 1, 0))
+        return spline
+
     def slowed(self, factor: float) -> 'ControllerSpline':
         """
         Return the same curve run ``factor`` times slower (velocities / k, accelerations / k^2).

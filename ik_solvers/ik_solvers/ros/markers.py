@@ -12,9 +12,9 @@ When the answer collides, a red sphere marks the frame of each link (or obstacle
 a red text names the pairs; the slots of a later answer without contact are deleted.
 """
 
-from typing import List, Optional
-
 import copy
+import functools
+from typing import List, Optional, Tuple
 
 from geometry_msgs.msg import Pose, Vector3
 from std_msgs.msg import ColorRGBA
@@ -72,10 +72,29 @@ def outcome_colour(outcome: IKOutcome) -> ColorRGBA:
     return _MISSED_COLOUR
 
 
+@functools.lru_cache(maxsize=8)
+def _deleted_slots(frame_id: str) -> Tuple[Marker, ...]:
+    """
+    Return the DELETE marker of every collision slot in ``frame_id``, built once.
+
+    A streamed target's markers go out with every command (hundreds a second), almost always
+    without contact: building the nine DELETE markers took most of the markers' time. They are
+    never modified; a publication serialises them as they are.
+    """
+    slots = []
+    for index in range(MAX_COLLISION_MARKERS + 1):
+        marker = Marker(ns=COLLISION_NAMESPACE, id=index, action=Marker.DELETE)
+        marker.header.frame_id = frame_id
+        slots.append(marker)
+    return tuple(slots)
+
+
 def _collision_markers(frame_id: str, collision: CollisionVerdict,
                        reached: Optional[Pose]) -> List[Marker]:
-    markers = []
     poses = collision.poses[:MAX_COLLISION_MARKERS] if collision.pairs else ()
+    if not poses:
+        return list(_deleted_slots(frame_id))
+    markers = []
     for index in range(MAX_COLLISION_MARKERS + 1):
         marker = Marker(ns=COLLISION_NAMESPACE, id=index, action=Marker.DELETE)
         marker.header.frame_id = frame_id

@@ -20,6 +20,16 @@ __all__ = ['CollisionFreeMotion']
 class CollisionFreeMotion(Judge):
     """Refuses a streamed command whose straight motion passes through a contact."""
 
+    def __init__(self, *, per_sample: bool = False) -> None:
+        """
+        Choose how a line's samples are checked.
+
+        :param per_sample: One Python call of the exact check per sample, as before a line's
+            samples went through one compiled call (the same samples and verdicts; kept to
+            measure the two, see :class:`~ik_solvers.collision.sweep.SweptCheck`).
+        """
+        self._per_sample = per_sample
+
     def refusal(self, candidate: Candidate) -> Optional[Refusal]:
         """
         Swept-check the motion a streamed command makes (see :mod:`ik_solvers.collision.sweep`).
@@ -35,7 +45,7 @@ class CollisionFreeMotion(Judge):
         """
         if not (candidate.streamed and candidate.commanding) or candidate.collision is None:
             return None
-        sweep = SweptCheck(candidate.collision)
+        sweep = SweptCheck(candidate.collision, per_sample=self._per_sample)
         starts = [np.asarray(candidate.start, dtype=float)]
         if candidate.last_command is not None and not np.array_equal(candidate.last_command,
                                                                      candidate.start):
