@@ -13,7 +13,7 @@ line's samples in one compiled call (the default) and one calling the exact chec
 sample (``per_sample``); each keeps its own joint states and last command. Their verdicts are
 compared on every target, and the medians printed, in ms:
 
-    python -m ik_solvers_benchmarks.stream_handle [--follow]
+    python3 tools/stream_handle.py [--follow]   # after sourcing install/local_setup.bash
 """
 
 import argparse
@@ -30,9 +30,7 @@ from ik_solvers.engine.outcome import IKRequest
 from ik_solvers.engine.pipeline import IKEngine
 from ik_solvers.engine.pose_math import xyzw_quaternion
 from ik_solvers.engine.settings import NodeSettings
-from .stress_requests import NODE_TIMEOUT, StressSetup
-
-__all__ = ['main']
+from ik_solvers_benchmarks.stress_requests import NODE_TIMEOUT, StressSetup
 
 
 def _targets(setup: StressSetup, count: int, step: int) -> List[IKRequest]:
