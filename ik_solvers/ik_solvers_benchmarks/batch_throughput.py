@@ -11,14 +11,22 @@ slow) when it is installed. Wall and process CPU time are both given: on a share
 wall time of the threaded rows depends on what else runs (CPU/wall near 2 shows two threads
 running at once; targets per CPU second is the cost of one target, whatever the load).
 
+The batch rows are the medians of ``--repeats`` runs, 1 and 2 threads taking turns. Beside
+their ratio the benchmark prints the machine's own, timed the same way on two compiled loops
+that share nothing between the threads: a series of sines (bound by latency) and products of
+6x6 matrices held in cache (bound by floating-point throughput, as the search is). On a virtual
+machine whose two cores share a physical one, even these stay well below 2x.
+
     ik_solvers_batch_bench --robots ur5_like panda_like --targets 10000
 """
 
 import argparse
+from concurrent.futures import ThreadPoolExecutor
+import math
 import os
 import sys
 import time
-from typing import List, Optional
+from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -26,11 +34,80 @@ from .anchor_interface import AnchorUnavailableError
 from ik_solvers.reach.named_robots import load_robot
 from .rtb_anchor import LevenbergMarquardtAnchor
 from ik_solvers.kinematics import RobotModel
+from ik_solvers.kinematics.jit import compiled
 from ik_solvers.solvers import solve, solve_batch, warm_up
 
 __all__ = ['main']
 
 _TOLERANCE = 1e-5
+# Sizes of the loops that give the machine's own scaling: about 0.3 s each on one core.
+_SERIES_TERMS = 10_000_000
+_PRODUCTS = 1_000_000
+
+
+@compiled
+def _series(terms: int) -> float:
+    """Sum a series of sines and cosines: arithmetic alone, no memory traffic."""
+    total = 0.0
+    for i in range(terms):
+        total += math.sin(i * 1e-3) * math.cos(i * 2e-3)
+    return total
+
+
+@compiled
+def _products(count: int) -> float:
+    """Multiply 6x6 matrices held in cache, ``count`` times: floating-point throughput."""
+    factor = np.empty((6, 6))
+    for i in range(6):
+        for j in range(6):
+            factor[i, j] = 0.05 * ((i * 7 + j * 3) % 11)
+    power = factor.copy()
+    product = np.empty((6, 6))
+    total = 0.0
+    for _ in range(count):
+        for i in range(6):
+            for j in range(6):
+                value = 0.0
+                for k in range(6):
+                    value += factor[i, k] * power[k, j]
+                product[i, j] = value
+        power[:, :] = product
+        total += power[0, 0]
+        if total > 1e6 or total < -1e6:
+            power[:, :] = factor
+    return total
+
+
+def _twice(loop: Callable[[int], float], size: int) -> Callable[[int], None]:
+    """Return a run of ``loop(size)`` twice, one after the other or on two threads at once."""
+    def run(threads: int) -> None:
+        if threads == 1:
+            loop(size)
+            loop(size)
+            return
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(loop, (size, size)))
+    return run
+
+
+def _turns(run: Callable[[int], object], repeats: int) -> Tuple[dict, dict, dict]:
+    """
+    Time ``run(threads)`` on 1 and 2 threads, taking turns ``repeats`` times.
+
+    :returns: ({threads: median wall s}, {threads: median process CPU s},
+        {threads: the last run's result}).
+    """
+    walls: dict = {1: [], 2: []}
+    cpus: dict = {1: [], 2: []}
+    results: dict = {}
+    for _ in range(repeats):
+        for threads in (1, 2):
+            wall, cpu = time.perf_counter(), time.process_time()
+            results[threads] = run(threads)
+            walls[threads].append(time.perf_counter() - wall)
+            cpus[threads].append(time.process_time() - cpu)
+    return ({threads: float(np.median(times)) for threads, times in walls.items()},
+            {threads: float(np.median(times)) for threads, times in cpus.items()}, results)
 
 
 def _verified(chain, targets: np.ndarray, q: np.ndarray, claimed: np.ndarray) -> np.ndarray:
@@ -62,8 +139,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                            help='starts per target of solve_batch')
     arguments.add_argument('--solver', default='jacobian_transpose')
     arguments.add_argument('--seed', type=int, default=0)
+    arguments.add_argument('--repeats', type=int, default=3,
+                           help='runs of each batch row (1 and 2 threads take turns); the '
+                           'median is printed')
     options = arguments.parse_args(argv)
     warm_up((options.solver,))
+    _series(10)  # compile (or load) the machine's own loops before they are timed
+    _products(10)
     print('%-12s %-22s %6s %8s %8s %8s %8s %10s %10s' % (
         'robot', 'method', 'K', 'success%', 'wall s', 'CPU s', 'CPU/wall', 'targets/s',
         'per CPU s'))
@@ -90,17 +172,18 @@ def main(argv: Optional[List[str]] = None) -> int:
              time.process_time() - cpu)
         loop_cpu_rate = rows[-1][8]
 
-        batch_rate, batch_cpu_rate = {}, {}
+        walls, cpus, results = _turns(
+            lambda threads: solve_batch(chain, targets, seeds, solver=options.solver,
+                                        max_attempts=options.max_attempts, threads=threads),
+            options.repeats)
+        batch_rate = {threads: count / walls[threads] for threads in walls}
+        batch_cpu_rate = {threads: count / cpus[threads] for threads in cpus}
         for threads in (1, 2):
-            wall, cpu = time.perf_counter(), time.process_time()
-            result = solve_batch(chain, targets, seeds, solver=options.solver,
-                                 max_attempts=options.max_attempts, threads=threads)
-            elapsed = time.perf_counter() - wall
-            batch_rate[threads] = count / elapsed
-            batch_cpu_rate[threads] = count / (time.process_time() - cpu)
             _row(rows, name, 'solve_batch, %d thread%s' % (threads, 's' if threads > 1 else ''),
-                 count, _verified(chain, targets, result.q, result.success), elapsed,
-                 time.process_time() - cpu)
+                 count, _verified(chain, targets, results[threads].q, results[threads].success),
+                 walls[threads], cpus[threads])
+        series, _, _ = _turns(_twice(_series, _SERIES_TERMS), options.repeats)
+        products, _, _ = _turns(_twice(_products, _PRODUCTS), options.repeats)
         rtb_rate = None
         try:
             anchor = LevenbergMarquardtAnchor(robot.urdf_xml, robot.base_link, robot.tip_link,
@@ -121,8 +204,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                  _verified(chain, targets[:subset], rtb_q, claimed), elapsed,
                  time.process_time() - cpu)
         loop_rate = count / loop_wall
-        print('%-12s batch (2 threads) / solve() loop: %.2fx; 2 threads / 1 thread: %.2fx%s'
+        print('%-12s batch (2 threads) / solve() loop: %.2fx; 2 threads / 1 thread: %.2fx '
+              '(the machine\'s own: sines %.2fx, 6x6 products %.2fx)%s'
               % (name, batch_rate[2] / loop_rate, batch_rate[2] / batch_rate[1],
+                 series[1] / series[2], products[1] / products[2],
                  '' if rtb_rate is None else '; batch / ik_LM loop: %.1fx'
                  % (batch_rate[2] / rtb_rate)), flush=True)
         # On a shared machine the wall-clock ratios above depend on the other processes; per

@@ -93,11 +93,49 @@ def test_bad_targets_and_seeds_are_refused_with_their_index(ur5):
         solve_batch(ur5, targets, seeds)
 
 
+def _mirrored(pose):
+    pose = pose.copy()
+    pose[:3, 0] *= -1.0  # orthonormal, but left-handed
+    return pose
+
+
+def _sheared(pose):
+    pose = pose.copy()
+    pose[:3, 1] += 1e-4 * pose[:3, 0]  # the first two columns no longer orthogonal
+    return pose
+
+
+def _bottom_row(pose):
+    pose = pose.copy()
+    pose[3, 2] = 1e-3
+    return pose
+
+
+def _not_finite(pose):
+    pose = pose.copy()
+    pose[1, 3] = np.inf
+    return pose
+
+
+@pytest.mark.parametrize('defect', [_mirrored, _sheared, _bottom_row, _not_finite])
+def test_each_kind_of_broken_target_is_counted_and_the_first_named(ur5, defect):
+    targets, seeds = _problems(ur5, 40, 8)
+    for index in (11, 12, 30):
+        targets[index] = defect(targets[index])
+    with pytest.raises(InvalidTargetError, match=r'^3 target\(s\) .* index 11$'):
+        solve_batch(ur5, targets, seeds)
+    # Within the tolerance (1e-6) a pose is still rigid, and the batch solves it.
+    targets, seeds = _problems(ur5, 4, 9)
+    targets[2, 0, 1] += 5e-7
+    assert solve_batch(ur5, targets, seeds).success[2]
+
+
 _WARM_UP_CHECK = """
 import json
 from ik_solvers.kinematics.jit import JIT_ENABLED
 from ik_solvers.solvers import SOLVERS, warm_up
 from ik_solvers.solvers._core.batch_kernels import BATCH_KERNELS
+from ik_solvers.solvers._core.input_checks import invalid_targets
 import ik_solvers.reach.named_robots as robots
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.solvers.batch import solve_batch
@@ -105,16 +143,17 @@ import numpy as np
 if not JIT_ENABLED:
     print('no-jit')
     raise SystemExit(0)
-before = {k.py_func.__name__: len(k.signatures) for k in BATCH_KERNELS.values()}
+kernels = list(BATCH_KERNELS.values()) + [invalid_targets]
+before = {k.py_func.__name__: len(k.signatures) for k in kernels}
 warm_up()
-after = {k.py_func.__name__: len(k.signatures) for k in BATCH_KERNELS.values()}
+after = {k.py_func.__name__: len(k.signatures) for k in kernels}
 robot = robots.load_robot('ur5_like')
 chain = RobotModel.from_urdf(robot.urdf_xml).chain(robot.base_link, robot.tip_link)
 generator = np.random.default_rng(3)
 targets = chain.fk_batch(np.array([chain.random_configuration(generator) for _ in range(80)]))
 for solver in SOLVERS:
     solve_batch(chain, targets, threads=2, solver=solver, max_attempts=2)
-used = {k.py_func.__name__: len(k.signatures) for k in BATCH_KERNELS.values()}
+used = {k.py_func.__name__: len(k.signatures) for k in kernels}
 print(json.dumps([sorted(before.values()), sorted(after.values()), after == used]))
 """
 
@@ -127,6 +166,6 @@ def test_warm_up_compiles_every_batch_loop_with_the_types_a_batch_uses():
     if done.stdout.strip() == 'no-jit':
         pytest.skip('numba JIT disabled: nothing is compiled')
     before, after, same = json.loads(done.stdout.strip().splitlines()[-1])
-    assert before == [0, 0, 0, 0]  # nothing compiled before warm_up()
-    assert after == [1, 1, 1, 1]  # one signature per loop after it
+    assert before == [0] * 5  # nothing compiled before warm_up()
+    assert after == [1] * 5  # one signature per loop (and the targets' check) after it
     assert same  # solve_batch used exactly those: no new compilation

@@ -18,6 +18,7 @@ import numpy as np
 
 from ._core.batch_kernels import BATCH_KERNELS
 from ._core.closest_orientation import closest_orientation
+from ._core.input_checks import invalid_targets
 from ._core.approach_kernel import approach_search
 from ._core.pack import new_report, new_reports, pack
 from .branch_flips import branch_flips
@@ -117,6 +118,7 @@ def _warm_each(solvers: Iterable[str]) -> None:
                       chain.mid_configuration()[None].copy(), new_reports(1), 0, 1,
                       0.0)
             if not _WARM:  # the fallback, the approximate step and a path's walk are shared
+                invalid_targets(np.ascontiguousarray(target[None]))  # solve_batch's check
                 closest_orientation(chain.arrays, target, settings, chain.mid_configuration(),
                                     new_report())
                 approach_search(chain.arrays, target, settings, chain.mid_configuration(),

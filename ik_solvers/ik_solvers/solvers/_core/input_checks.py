@@ -15,7 +15,7 @@ from ...kinematics.jit import compiled
 from ...kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
 __all__ = ['RIGID_TOLERANCE', 'STATUS_INVALID_SEED', 'STATUS_INVALID_TARGET', 'beyond_reach',
-           'refusal']
+           'invalid_targets', 'is_rigid_transform', 'refusal']
 
 # Refusals, in the report's status slot beside the search's own outcomes (0-2).
 STATUS_INVALID_TARGET = 3
@@ -25,32 +25,58 @@ STATUS_INVALID_SEED = 4
 RIGID_TOLERANCE = 1e-6
 
 
-@compiled
-def refusal(chain: ChainArrays, target: np.ndarray, q: np.ndarray) -> int:
+@compiled(leaf=True)
+def is_rigid_transform(target: np.ndarray) -> bool:
     """
-    Check the inputs of a search; clamp the seed ``q`` into the limits in place.
-
-    :returns: ``STATUS_INVALID_TARGET`` when ``target`` is not a finite rigid transform (its
-        rotation orthonormal and right-handed, its last row 0 0 0 1, within ``RIGID_TOLERANCE``),
-        ``STATUS_INVALID_SEED`` when ``q`` holds a non-finite value, otherwise -1.
+    Whether ``target`` (4, 4) is a finite rigid transform: its rotation orthonormal and
+    right-handed and its last row 0 0 0 1, within ``RIGID_TOLERANCE``.
     """
     for i in range(4):
         for j in range(4):
             if not math.isfinite(target[i, j]):
-                return STATUS_INVALID_TARGET
+                return False
     if (abs(target[3, 0]) > RIGID_TOLERANCE or abs(target[3, 1]) > RIGID_TOLERANCE
             or abs(target[3, 2]) > RIGID_TOLERANCE or abs(target[3, 3] - 1.0) > RIGID_TOLERANCE):
-        return STATUS_INVALID_TARGET
+        return False
     for a in range(3):
         for b in range(a, 3):
             dot = (target[0, a] * target[0, b] + target[1, a] * target[1, b]
                    + target[2, a] * target[2, b])
             if abs(dot - (1.0 if a == b else 0.0)) > RIGID_TOLERANCE:
-                return STATUS_INVALID_TARGET
+                return False
     handedness = (target[0, 0] * (target[1, 1] * target[2, 2] - target[2, 1] * target[1, 2])
                   - target[1, 0] * (target[0, 1] * target[2, 2] - target[2, 1] * target[0, 2])
                   + target[2, 0] * (target[0, 1] * target[1, 2] - target[1, 1] * target[0, 2]))
-    if handedness < 0.0:
+    return handedness >= 0.0
+
+
+@compiled
+def invalid_targets(targets: np.ndarray) -> tuple:
+    """
+    Count the poses of ``targets`` (K, 4, 4) that are not finite rigid transforms.
+
+    :returns: (how many, the index of the first; -1 when there is none).
+    """
+    count = 0
+    first = -1
+    for k in range(targets.shape[0]):
+        if not is_rigid_transform(targets[k]):
+            if count == 0:
+                first = k
+            count += 1
+    return count, first
+
+
+@compiled
+def refusal(chain: ChainArrays, target: np.ndarray, q: np.ndarray) -> int:
+    """
+    Check the inputs of a search; clamp the seed ``q`` into the limits in place.
+
+    :returns: ``STATUS_INVALID_TARGET`` when ``target`` is not a finite rigid transform (see
+        :func:`is_rigid_transform`), ``STATUS_INVALID_SEED`` when ``q`` holds a non-finite
+        value, otherwise -1.
+    """
+    if not is_rigid_transform(target):
         return STATUS_INVALID_TARGET
     for i in range(q.shape[0]):
         if not math.isfinite(q[i]):
