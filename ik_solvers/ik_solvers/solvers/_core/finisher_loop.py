@@ -32,8 +32,15 @@ _FINISHER_DAMPING = 0.1
 
 @compiled
 def finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.ndarray,
-           frames: np.ndarray, error: np.ndarray, best_q: np.ndarray, best: np.ndarray) -> tuple:
-    """Damped least-squares steps from q (changed in place); return (steps, solved, cost)."""
+           frames: np.ndarray, error: np.ndarray, best_q: np.ndarray, best: np.ndarray,
+           cost: float) -> tuple:
+    """
+    Damped least-squares steps from q (changed in place); return (steps, solved, cost).
+
+    :param cost: q's cost (m) as the caller last measured it (:func:`.extrapolation.evaluate`),
+        not solved; ``frames`` and ``error`` are still that measurement's. Measuring q again
+        here would give the same numbers, at the price of one more forward kinematics per start.
+    """
     count = q.shape[0]
     lower = chain.joint_limits[:, LIMIT_LOWER]
     upper = chain.joint_limits[:, LIMIT_UPPER]
@@ -49,9 +56,6 @@ def finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.n
     mark = 0
     steps = 0
     while True:
-        cost, solved, _ = evaluate(chain, target, settings, q, frames, error, best_q, best)
-        if solved:
-            return steps, True, cost
         if cost < own_best:
             own_best, since_best = cost, 0
         else:
@@ -71,3 +75,6 @@ def finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.n
                     multipliers)
         for i in range(count):
             q[i] = min(max(q[i] + step[i], lower[i]), upper[i])
+        cost, solved, _ = evaluate(chain, target, settings, q, frames, error, best_q, best)
+        if solved:
+            return steps, True, cost

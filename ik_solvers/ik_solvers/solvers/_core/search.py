@@ -279,7 +279,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         handoff_cost = cost
         if not solved and finisher:
             used, solved, cost = _finish(chain, target, settings, q, frames, error, best_q,
-                                         best)
+                                         best, cost)
             finisher_steps += used
         if (best[0] < recorded * (1.0 - _IMPROVEMENT)
                 and recorded - best[0] > _IMPROVEMENT_FLOOR * chain.length_scale):
