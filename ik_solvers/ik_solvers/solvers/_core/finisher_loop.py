@@ -16,7 +16,7 @@ from .extrapolation import evaluate
 from .finisher import damped_rows
 from .goal_kernels import weighted_system
 from .layout import DEADLINE, FINISHER_ITERATIONS
-from ...kinematics.jit import compiled, monotonic_seconds
+from ...kinematics.jit import compiled, past_deadline
 from ...kinematics.kernels import ChainArrays, jacobian_from_frames, LIMIT_LOWER, LIMIT_UPPER
 
 __all__ = ['finish']
@@ -65,7 +65,7 @@ def finish(chain: ChainArrays, target: np.ndarray, settings: np.ndarray, q: np.n
                 return steps, False, cost
             mark += 1
         if (since_best >= _FINISHER_PATIENCE or steps >= settings[FINISHER_ITERATIONS]
-                or monotonic_seconds() > settings[DEADLINE]):
+                or past_deadline(settings[DEADLINE])):
             return steps, False, cost
         steps += 1
         jacobian_from_frames(chain, frames, full_jacobian)

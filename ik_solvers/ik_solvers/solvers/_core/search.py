@@ -78,7 +78,7 @@ from .layout import (
     STATUS_TIMED_OUT,
     TRUST_REGION,
 )
-from ...kinematics.jit import compiled, monotonic_seconds
+from ...kinematics.jit import compiled, past_deadline
 from ...kinematics.kernels import (
     ChainArrays,
     forward_frames,
@@ -266,7 +266,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                     or since_decrease >= settings[STALL_ITERATIONS]
                     or (extrapolate and since_decrease >= far_stall
                         and cost > _FAR_STALL_COST * chain.length_scale)
-                    or monotonic_seconds() > settings[DEADLINE]):
+                    or past_deadline(settings[DEADLINE])):
                 break
             if extrapolate:
                 back[1] = back[0]
@@ -296,9 +296,9 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             if far_found_at == 0:
                 far_found_at = attempts
             best[0] = math.inf
-        past_deadline = monotonic_seconds() > settings[DEADLINE]
+        late = past_deadline(settings[DEADLINE])
         out_of_starts = beyond_reach or attempts >= settings[MAX_ATTEMPTS]
-        if (past_deadline or out_of_starts or (
+        if (late or out_of_starts or (
                 far_found_at > 0 and attempts - far_found_at >= _NEARER_SEARCH_STARTS)):
             if fallback_distance < math.inf:
                 best_q[:] = fallback
