@@ -139,10 +139,17 @@ def main(argv: Optional[List[str]] = None) -> int:
                            help='starts per target of solve_batch')
     arguments.add_argument('--solver', default='jacobian_transpose')
     arguments.add_argument('--seed', type=int, default=0)
+    arguments.add_argument('--option', action='append', default=[], metavar='NAME=VALUE',
+                           help='a solver option for the solve() loop and the batch alike, '
+                           'e.g. handoff_ratio=0.5 (a number); may be repeated')
     arguments.add_argument('--repeats', type=int, default=3,
                            help='runs of each batch row (1 and 2 threads take turns); the '
                            'median is printed')
     options = arguments.parse_args(argv)
+    solver_options = {}
+    for pair in options.option:
+        name, _, value = pair.partition('=')
+        solver_options[name] = float(value) if '.' in value or 'e' in value else int(value)
     warm_up((options.solver,))
     _series(10)  # compile (or load) the machine's own loops before they are timed
     _products(10)
@@ -158,13 +165,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         targets = chain.fk_batch(np.array([chain.random_configuration(generator)
                                            for _ in range(count)]))
         seeds = np.array([chain.random_configuration(generator) for _ in range(count)])
-        solve_batch(chain, targets[:64], seeds[:64], solver=options.solver)  # compile/load
+        solve_batch(chain, targets[:64], seeds[:64], solver=options.solver,
+                    **solver_options)  # compile/load
 
         wall, cpu = time.perf_counter(), time.process_time()
         loop_q = np.empty_like(seeds)
         loop_claimed = np.zeros(count, dtype=bool)
         for k in range(count):
-            answer = solve(chain, targets[k], seed=seeds[k], solver=options.solver)
+            answer = solve(chain, targets[k], seed=seeds[k], solver=options.solver,
+                           **solver_options)
             loop_q[k], loop_claimed[k] = answer.q, answer.success
         loop_wall = time.perf_counter() - wall
         _row(rows, name, 'loop over solve()', count,
@@ -174,6 +183,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
         walls, cpus, results = _turns(
             lambda threads: solve_batch(chain, targets, seeds, solver=options.solver,
+                                        **solver_options,
                                         max_attempts=options.max_attempts, threads=threads),
             options.repeats)
         batch_rate = {threads: count / walls[threads] for threads in walls}
