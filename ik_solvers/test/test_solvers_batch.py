@@ -46,6 +46,26 @@ def test_one_thread_and_two_give_the_same_answers(panda):
         assert np.array_equal(getattr(one, name), getattr(two, name)), name
 
 
+def test_runs_longer_than_the_shortest_give_the_same_answers_on_two_threads(ur5):
+    # 9,000 targets are handed out in runs of 70: each thread's share changes with the timing.
+    targets, seeds = _problems(ur5, 9000, 12)
+    one = solve_batch(ur5, targets, seeds, threads=1, max_attempts=8)
+    two = solve_batch(ur5, targets, seeds, threads=2, max_attempts=8)
+    for name in one._fields:
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+
+
+def test_a_timeout_ends_a_search_that_the_cap_on_starts_would_not(panda):
+    # The arm cannot bring its tip to its own base: no start solves it, and a billion starts
+    # would take days. With a finite deadline the search reads the clock and stops.
+    target = np.eye(4)
+    target[:3, 3] = (0.0, 0.0, 0.05)
+    result = solve_batch(panda, target[None], max_attempts=10**9, timeout=0.02)
+    assert not result.success[0]
+    assert BATCH_STATUS_NAMES[result.status[0]] in ('timed_out', 'no_solution')
+    assert 1 < result.attempts[0] < 10**6
+
+
 def test_axis_mode_and_position_only_goals(ur5):
     targets, seeds = _problems(ur5, 40, 3)
     oracle = bundled_oracle('ur5_like.urdf', 'base_link', 'tool0')
