@@ -26,7 +26,7 @@ import math
 import os
 import sys
 import time
-from typing import Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -90,6 +90,17 @@ def _twice(loop: Callable[[int], float], size: int) -> Callable[[int], None]:
     return run
 
 
+def _option(pair: str) -> Tuple[str, Any]:
+    """Parse ``NAME=VALUE``: an integer, else a number, else the text itself."""
+    name, _, text = pair.partition('=')
+    for kind in (int, float):
+        try:
+            return name, kind(text)
+        except ValueError:
+            pass
+    return name, text
+
+
 def _turns(run: Callable[[int], object], repeats: int) -> Tuple[dict, dict, dict]:
     """
     Time ``run(threads)`` on 1 and 2 threads, taking turns ``repeats`` times.
@@ -146,10 +157,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                            help='runs of each batch row (1 and 2 threads take turns); the '
                            'median is printed')
     options = arguments.parse_args(argv)
-    solver_options = {}
-    for pair in options.option:
-        name, _, value = pair.partition('=')
-        solver_options[name] = float(value) if '.' in value or 'e' in value else int(value)
+    solver_options = dict(_option(pair) for pair in options.option)
     warm_up((options.solver,))
     _series(10)  # compile (or load) the machine's own loops before they are timed
     _products(10)
