@@ -14,8 +14,8 @@ running at once; targets per CPU second is the cost of one target, whatever the 
 The batch rows are the medians of ``--repeats`` runs, 1 and 2 threads taking turns. Beside
 their ratio the benchmark prints the machine's own, timed the same way on two compiled loops
 that share nothing between the threads: a series of sines (bound by latency) and products of
-6x6 matrices held in cache (bound by floating-point throughput, as the search is). On a virtual
-machine whose two cores share a physical one, even these stay well below 2x.
+6x6 matrices held in cache (bound by floating-point throughput, as the search is). On a shared
+virtual machine even these often stay well below 2x.
 
     ik_solvers_batch_bench --robots ur5_like panda_like --targets 10000
 """
@@ -152,7 +152,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     arguments.add_argument('--seed', type=int, default=0)
     arguments.add_argument('--option', action='append', default=[], metavar='NAME=VALUE',
                            help='a solver option for the solve() loop and the batch alike, '
-                           'e.g. handoff_ratio=0.5 (a number); may be repeated')
+                           'e.g. handoff_ratio=0.5 or direction=transpose; may be repeated')
     arguments.add_argument('--repeats', type=int, default=3,
                            help='runs of each batch row (1 and 2 threads take turns); the '
                            'median is printed')

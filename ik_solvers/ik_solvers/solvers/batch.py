@@ -177,13 +177,13 @@ def _run(search: Any, arrays: Any, poses: np.ndarray, settings: np.ndarray,
     if threads == 1 or count <= _SHORTEST_RUN:
         kernel(arrays, poses, settings, options, q, reports, 0, count, timeout)
         return
-    run = _run_length(count, threads)
+    length = _run_length(count, threads)
     # The compiled loop releases the GIL: the threads truly run at once, and each writes only
     # its own rows.
     with ThreadPoolExecutor(max_workers=threads) as pool:
         runs = [pool.submit(kernel, arrays, poses, settings, options, q, reports, first,
-                            min(first + run, count), timeout)
-                for first in range(0, count, run)]
+                            min(first + length, count), timeout)
+                for first in range(0, count, length)]
         for run in runs:
             run.result()
 
