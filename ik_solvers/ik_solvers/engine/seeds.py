@@ -22,14 +22,16 @@ def seed_configuration(chain: Chain, names: Sequence[str], positions: Sequence[f
     :param names: Seed joint names; empty with N positions means the chain's joints in order.
     :param positions: Seed positions, rad or m.
     :param current: (N,) where the chain is now; joints the seed does not name keep it.
-    :returns: The (N,) seed, clipped into the joint limits. Its numbers are not checked here:
-        ``solve()`` refuses a seed that is not finite.
+    :returns: The (N,) seed, clipped into the joint limits.
     :raises InvalidSeedError: If the seed is longer than the chain, names and positions do not
-        pair up, or a name is not a chain joint.
+        pair up, a name is not a chain joint, or a position is not finite (NaN, +inf or -inf;
+        checked before clipping, which would otherwise move an infinity onto a limit).
     """
     if not names and not positions:
         return current
-    return np.asarray(chain.clip(_laid_over(chain, names, positions, current)), dtype=float)
+    seed = _laid_over(chain, names, positions, current)
+    _refuse_non_finite(chain, seed, 'seed')
+    return np.asarray(chain.clip(seed), dtype=float)
 
 
 def path_start(chain: Chain, names: Sequence[str], positions: Sequence[float],
@@ -51,14 +53,19 @@ def path_start(chain: Chain, names: Sequence[str], positions: Sequence[float],
         finite or lies farther than ``slack`` outside its joint's limits.
     """
     start = _laid_over(chain, names, positions, current)
-    if not np.isfinite(start).all():
-        raise InvalidSeedError('the start has values that are not finite: %s' % ', '.join(
-            '%s=%r' % (name, float(value)) for name, value in zip(chain.joint_names, start)
-            if not np.isfinite(value)))
+    _refuse_non_finite(chain, start, 'start')
     if not chain.within_limits(start, tolerance=slack):
         raise InvalidSeedError('the start lies outside the joint limits (more than %g beyond)'
                                % slack)
     return np.asarray(chain.clip(start), dtype=float)
+
+
+def _refuse_non_finite(chain: Chain, values: np.ndarray, what: str) -> None:
+    """Raise InvalidSeedError naming each joint whose position is NaN or infinite."""
+    if not np.isfinite(values).all():
+        raise InvalidSeedError('the %s has values that are not finite: %s' % (what, ', '.join(
+            '%s=%r' % (name, float(value)) for name, value in zip(chain.joint_names, values)
+            if not np.isfinite(value))))
 
 
 def _laid_over(chain: Chain, names: Sequence[str], positions: Sequence[float],
