@@ -258,7 +258,9 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
         knots, parameters = timing_knots(
             targets[:kept], path.segment_of_point[:kept], min_step=knot_step,
             min_angle=max(knot_step / chain.length_scale,
-                          _KNOT_ERRORS * float(orientation_errors.max())))
+                          _KNOT_ERRORS * float(orientation_errors.max())),
+            position_tolerance=position_tolerance, orientation_tolerance=orientation_tolerance,
+            max_step=float(max_step), max_angle_step=float(max_angle_step))
         # Along the tip's travel where it moves between every two kept points; a path that
         # turns on the spot somewhere keeps equal steps.
         moving = np.all(np.diff(parameters) > 0.0)
