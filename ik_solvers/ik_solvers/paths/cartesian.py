@@ -206,8 +206,9 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
     :raises UnknownSolverError: ``solver`` is not registered.
     :raises InvalidSolverOptionError: A solver option is out of range, or ``walk_steps`` is
         not a non-negative integer.
-    :raises TimeParametrizationError: ``limits`` were given and no timing keeps them within
-        their ``max_path_duration``.
+    :raises PathTooLongError: ``limits`` were given and the fastest timing within them lasts
+        longer than their ``max_path_duration``.
+    :raises TimeParametrizationError: ``limits`` were given and no timing keeps them.
     """
     started = time.perf_counter()
     q = _start_configuration(chain, seed)
