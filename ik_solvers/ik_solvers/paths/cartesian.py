@@ -32,6 +32,7 @@ from ..exceptions import InvalidPathError, InvalidSeedError, InvalidSolverOption
 from ..kinematics import Chain
 from ..solvers import CollisionCheck, PreparedSolver
 from .interpolation import interpolate_path
+from .knot_refinement import refine_knots
 from .jumps import check_jump_options, relative_jump_index
 from .path_limits import TrajectoryLimits
 from .parametrization import time_parametrize
@@ -265,6 +266,11 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
         # Along the tip's travel where it moves between every two kept points; a path that
         # turns on the spot somewhere keeps equal steps.
         moving = np.all(np.diff(parameters) > 0.0)
+        if knots.size < kept:  # thinned: the kept points, solved tighter (knot_refinement)
+            joint_path[knots] = refine_knots(
+                chain, targets[knots], joint_path[knots], solver=solver,
+                position_tolerance=position_tolerance,
+                orientation_tolerance=orientation_tolerance, deadline=deadline)
         trajectory = time_parametrize(joint_path[knots], limits,
                                       parameters=parameters if moving else None)
     return CartesianPathResult(
