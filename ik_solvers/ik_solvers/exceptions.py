@@ -15,6 +15,7 @@ __all__ = [
     'TooManyPointsError',
     'InvalidLimitsError',
     'TimeParametrizationError',
+    'PathTooLongError',
     'CollisionGeometryError',
     'SrdfError',
     'InvalidObstacleError',
@@ -92,6 +93,16 @@ class TimeParametrizationError(IKError, RuntimeError):
 
     Raised when the time-optimal parametrization fails, or when the fastest timing within
     the velocity and acceleration limits is longer than ``max_path_duration``.
+    """
+
+
+class PathTooLongError(TimeParametrizationError):
+    """
+    The fastest timing of a joint path within the limits lasts longer than allowed.
+
+    Raised when that timing exceeds ``max_path_duration``: the path itself was timed, and a
+    larger ``max_path_duration`` (or higher limits) accepts it. Every other
+    :class:`TimeParametrizationError` means that no timing was found at all.
     """
 
 

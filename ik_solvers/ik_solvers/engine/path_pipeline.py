@@ -44,6 +44,7 @@ from ..exceptions import (
     InvalidPathError,
     InvalidSeedError,
     InvalidStepError,
+    PathTooLongError,
     TimeParametrizationError,
     TooManyPointsError,
 )
@@ -70,7 +71,8 @@ _PATH_ERRORS = (
     (InvalidStepError, ErrorCode.INVALID_STEP),
     (InvalidPathError, ErrorCode.INVALID_TARGET),
     (InvalidLimitsError, ErrorCode.INVALID_LIMITS),
-    (TimeParametrizationError, ErrorCode.PATH_TOO_LONG),
+    (PathTooLongError, ErrorCode.PATH_TOO_LONG),
+    (TimeParametrizationError, ErrorCode.TIMING_FAILED),
 )
 
 

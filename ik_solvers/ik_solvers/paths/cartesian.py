@@ -32,6 +32,7 @@ from ..exceptions import InvalidPathError, InvalidSeedError, InvalidSolverOption
 from ..kinematics import Chain
 from ..solvers import CollisionCheck, PreparedSolver
 from .interpolation import interpolate_path
+from .knot_refinement import refine_knots
 from .jumps import check_jump_options, relative_jump_index
 from .path_limits import TrajectoryLimits
 from .parametrization import time_parametrize
@@ -206,8 +207,9 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
     :raises UnknownSolverError: ``solver`` is not registered.
     :raises InvalidSolverOptionError: A solver option is out of range, or ``walk_steps`` is
         not a non-negative integer.
-    :raises TimeParametrizationError: ``limits`` were given and no timing keeps them within
-        their ``max_path_duration``.
+    :raises PathTooLongError: ``limits`` were given and the fastest timing within them lasts
+        longer than their ``max_path_duration``.
+    :raises TimeParametrizationError: ``limits`` were given and no timing keeps them.
     """
     started = time.perf_counter()
     q = _start_configuration(chain, seed)
@@ -258,10 +260,17 @@ def cartesian_path(chain: Chain, waypoints: Sequence[Any], *, seed: Any,
         knots, parameters = timing_knots(
             targets[:kept], path.segment_of_point[:kept], min_step=knot_step,
             min_angle=max(knot_step / chain.length_scale,
-                          _KNOT_ERRORS * float(orientation_errors.max())))
+                          _KNOT_ERRORS * float(orientation_errors.max())),
+            position_tolerance=position_tolerance, orientation_tolerance=orientation_tolerance,
+            max_step=float(max_step), max_angle_step=float(max_angle_step))
         # Along the tip's travel where it moves between every two kept points; a path that
         # turns on the spot somewhere keeps equal steps.
         moving = np.all(np.diff(parameters) > 0.0)
+        if knots.size < kept:  # thinned: the kept points, solved tighter (knot_refinement)
+            joint_path[knots] = refine_knots(
+                chain, targets[knots], joint_path[knots], solver=solver,
+                position_tolerance=position_tolerance,
+                orientation_tolerance=orientation_tolerance, deadline=deadline)
         trajectory = time_parametrize(joint_path[knots], limits,
                                       parameters=parameters if moving else None)
     return CartesianPathResult(

@@ -27,7 +27,7 @@ from typing import Dict, Optional, Tuple
 
 import numpy as np
 
-from ..exceptions import InvalidPathError, TimeParametrizationError
+from ..exceptions import InvalidPathError, PathTooLongError, TimeParametrizationError
 from .controller_fit import fit_to_controller
 from .cubic_limits import shortest_cubic_duration
 from .joint_spline import joint_spline
@@ -153,8 +153,9 @@ def time_parametrize(positions, limits: TrajectoryLimits, *,
     :returns: A :class:`TimedTrajectory` with a point per path point; a path that does not move
         becomes a single point at time 0.
     :raises InvalidPathError: ``positions`` has the wrong shape or non-finite values.
-    :raises TimeParametrizationError: No timing keeps the limits, or the fastest one lasts
-        longer than ``limits.max_path_duration``.
+    :raises PathTooLongError: The fastest timing within the limits lasts longer than
+        ``limits.max_path_duration`` (a :class:`TimeParametrizationError`).
+    :raises TimeParametrizationError: No timing keeps the limits.
     """
     array = _check_inputs(positions, limits)
     if isinstance(grid_points, bool) or not isinstance(grid_points, int) or grid_points < 2:
@@ -205,7 +206,7 @@ def time_parametrize(positions, limits: TrajectoryLimits, *,
 
 def _check_duration(duration: float, limits: TrajectoryLimits) -> None:
     if duration > limits.max_path_duration:
-        raise TimeParametrizationError(
+        raise PathTooLongError(
             'the path needs %.3f s within the limits, more than max_path_duration (%.3f s)'
             % (duration, limits.max_path_duration))
 
