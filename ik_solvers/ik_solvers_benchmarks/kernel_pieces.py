@@ -28,18 +28,18 @@ from ik_solvers.kinematics.kernels import (
 )
 from ik_solvers.reach.named_robots import load_robot
 from ik_solvers.solvers import solve_batch, warm_up
-from ik_solvers.solvers._core.extrapolation import evaluate
-from ik_solvers.solvers._core.finisher import damped_rows
-from ik_solvers.solvers._core.goal_kernels import (
-    assess,
-    effective_goal,
-    goal_residual,
-    weighted_system,
-)
-from ik_solvers.solvers._core.pack import pack
-from ik_solvers.solvers._core.search import STEP_MEMORY_COLUMNS
 from ik_solvers.solvers.jacobian_transpose import jacobian_transpose_step
 from ik_solvers.solvers.request import Goal, SearchOptions
+from ik_solvers.solvers.step_api import (
+    assess,
+    damped_rows,
+    effective_goal,
+    evaluate,
+    goal_residual,
+    search_settings,
+    STEP_MEMORY_COLUMNS,
+    weighted_system,
+)
 
 __all__ = ['main']
 
@@ -151,12 +151,9 @@ def _pieces(chain, calls: int, repeats: int) -> List[tuple]:
     search = SearchOptions(solver='jacobian_transpose', polish=None, polish_iterations=20,
                            max_attempts=64, solver_options={})
     heuristic = search.heuristic
-    settings = pack(Goal(mode='full', tip_axis=(0.0, 0.0, 1.0), position_tolerance=1e-5,
-                         orientation_tolerance=1e-5, position_bounds=None,
-                         rotation_bounds=None),
-                    heuristic, finisher=search.finisher,
-                    orientation_weight=search.orientation_weight(chain), polish_iterations=20,
-                    max_attempts=64)
+    settings = search_settings(chain, Goal(mode='full', tip_axis=(0.0, 0.0, 1.0),
+                                           position_tolerance=1e-5, orientation_tolerance=1e-5,
+                                           position_bounds=None, rotation_bounds=None), search)
     options = heuristic.packed_options(chain)
     joints = chain.num_joints
     frames = np.empty((arrays.segments.shape[0], 4, 4))

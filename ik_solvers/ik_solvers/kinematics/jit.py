@@ -23,7 +23,8 @@ import time
 from typing import Any, Callable, Optional, TypeVar
 import warnings
 
-__all__ = ['JIT_ENABLED', 'compiled', 'monotonic_seconds', 'past_deadline', 'specialised']
+__all__ = ['JIT_ENABLED', 'call_at', 'compiled', 'monotonic_seconds', 'native_address',
+           'past_deadline', 'specialised']
 
 _Function = TypeVar('_Function', bound=Callable)
 
@@ -155,6 +156,44 @@ if JIT_ENABLED:
         :returns: A callable taking the same arguments as ``kernel``.
         """
         return kernel.compile(tuple(numba.typeof(argument) for argument in arguments))
+
+    def native_address(kernel: Any, *arguments: Any) -> int:
+        """
+        Return the address of ``kernel``'s machine code for the types of ``arguments``.
+
+        It compiles (or loads) ``kernel`` for those types as :func:`specialised` does. The
+        address stays valid while ``kernel`` lives; :func:`call_at` calls it from compiled code,
+        so that one compiled loop can run any kernel of that signature (a batch over any
+        heuristic's search) and still be cached on disk.
+
+        :param kernel: a function decorated with :func:`compiled`.
+        :param arguments: one example of each argument, of the types the caller will pass.
+        :returns: The address, an int.
+        """
+        signature = tuple(numba.typeof(argument) for argument in arguments)
+        kernel.compile(signature)
+        result = kernel.overloads[signature]
+        return int(result.library.get_pointer_to_function(result.fndesc.llvm_func_name))
+
+    @intrinsic
+    def call_at(typing_context, address, first, second, third, fourth, fifth, sixth):
+        """
+        Call the compiled function at ``address`` (:func:`native_address`) with six arguments.
+
+        The function must return nothing and must have been compiled for exactly the types of
+        these arguments; nothing can check that here. An exception it raises propagates.
+        """
+        arguments = (first, second, third, fourth, fifth, sixth)
+
+        def codegen(context, builder, signature, values):
+            function_type = context.call_conv.get_function_type(numba.types.none, arguments)
+            function = builder.inttoptr(values[0], function_type.as_pointer())
+            status, _ = context.call_conv.call_function(builder, function, numba.types.none,
+                                                        arguments, values[1:])
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return context.get_dummy_value()
+        return numba.types.none(address, *arguments), codegen
 else:
     def compiled(function: Optional[_Function] = None, *, inline: bool = False,
                  leaf: bool = False) -> Any:
@@ -168,6 +207,14 @@ else:
     def specialised(kernel: Any, *arguments: Any) -> Callable:
         """Return ``kernel`` itself: without numba there is no dispatch to skip."""
         return kernel
+
+    def native_address(kernel: Any, *arguments: Any) -> int:
+        """Return 0: without numba there is no machine code (see :func:`call_at`)."""
+        return 0
+
+    def call_at(address: int, *arguments: Any) -> None:
+        """Refuse: without numba there is no machine code to call (callers check first)."""
+        raise RuntimeError('call_at needs numba')
 
 
 @compiled(inline=True)

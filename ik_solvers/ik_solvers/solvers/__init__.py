@@ -4,7 +4,8 @@
 Inverse kinematics heuristics behind one entry point, :func:`solve`.
 
 Each heuristic is a :class:`Solver` in its own module, registered by name in
-:mod:`ik_solvers.solvers.registry`; :data:`SOLVERS` lists the available names.
+:mod:`ik_solvers.solvers.registry` (:func:`register` adds one of your own, see
+:mod:`ik_solvers.solvers.step_api`); :data:`SOLVERS` lists the available names.
 """
 
 from ..exceptions import InvalidSolverOptionError
@@ -12,7 +13,7 @@ from .approximate import approach
 from .base import Solver
 from .batch import BatchResult, solve_batch
 from ._core.collision_avoidance import CollisionCheck, CollisionFinding
-from .registry import check_solver_names, SOLVERS, solver_class
+from .registry import check_solver_names, register, SOLVERS, solver_class
 from .prepared import PreparedSolver
 from .request import Goal, ORIENTATION_MODES, SearchOptions
 from .result import IKResult
@@ -35,6 +36,7 @@ __all__ = [
     'Status',
     'approach',
     'check_solver_names',
+    'register',
     'solve',
     'solve_batch',
     'solver_class',

@@ -4,8 +4,8 @@
 Many targets in one call, on every core: :func:`solve_batch`.
 
 The options are checked once; the targets are cut into runs that threads take in turn, and
-each run is one compiled call (:mod:`.batch_kernels`) that holds no GIL, so the threads run on
-all cores at once. Each target is solved on its own, from its own seed, by the same compiled
+each run is one compiled call (:mod:`._core.batch_kernels`) that holds no GIL, so the threads
+run on all cores at once. Each target is solved on its own, from its own seed, by the same compiled
 search as :func:`ik_solvers.solve` (the same restarts, finisher and final measurement of the
 returned configuration by forward kinematics), so its answer does not depend on which thread
 ran it nor on how many there were: a batch is deterministic as long as only the cap on starts
@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
-from ._core.batch_kernels import BATCH_KERNELS
+from ._core.batch_kernels import batch_entry, run_batch
 from ._core.collision_avoidance import avoid_collisions, CollisionCheck
 from ._core.input_checks import invalid_targets
 from ._core.pack import new_report, new_reports, pack, set_deadline, unpack_rows
@@ -162,9 +162,9 @@ def _run(search: Any, arrays: Any, poses: np.ndarray, settings: np.ndarray,
          options: np.ndarray, q: np.ndarray, reports: np.ndarray, timeout: float,
          threads: int) -> None:
     """Run the heuristic's batch loop over every target, in runs spread over the threads."""
-    kernel = BATCH_KERNELS.get(search)
+    address = batch_entry(search, arrays)
     count = poses.shape[0]
-    if kernel is None:  # a heuristic registered without a batch loop: one call per target
+    if address is None:  # the kernels run as plain Python: one call per target
         row_settings = settings.copy()
         for k in range(count):
             set_deadline(row_settings, math.inf if timeout == 0.0
@@ -175,14 +175,14 @@ def _run(search: Any, arrays: Any, poses: np.ndarray, settings: np.ndarray,
             q[k], reports[k] = row, report
         return
     if threads == 1 or count <= _SHORTEST_RUN:
-        kernel(arrays, poses, settings, options, q, reports, 0, count, timeout)
+        run_batch(address, arrays, poses, settings, options, q, reports, 0, count, timeout)
         return
     length = _run_length(count, threads)
     # The compiled loop releases the GIL: the threads truly run at once, and each writes only
     # its own rows.
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        runs = [pool.submit(kernel, arrays, poses, settings, options, q, reports, first,
-                            min(first + length, count), timeout)
+        runs = [pool.submit(run_batch, address, arrays, poses, settings, options, q, reports,
+                            first, min(first + length, count), timeout)
                 for first in range(0, count, length)]
         for run in runs:
             run.result()

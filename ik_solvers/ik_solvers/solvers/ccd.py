@@ -35,9 +35,7 @@ import numpy as np
 from .base import non_negative_float, Option, over_relaxation, Solver
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
 from .hinge import add_outer_product, turn_rows
-from ._core.goal_kernels import orientation_vectors
-from ._core.layout import EXTRAPOLATION
-from ._core.search import relaxation_gain, run_search
+from .step_api import may_extrapolate, orientation_vectors, relaxation_gain, run_search
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import LIMIT_LOWER, LIMIT_UPPER
@@ -71,7 +69,7 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
     if relax == 0.0:
         # The default: over-relax only where the orientation narrows the valleys, and there
         # only when the search does not extrapolate the sweeps instead (which does better).
-        relax = _POSE_OVER_RELAXATION if vector_count > 0 and settings[EXTRAPOLATION] == 0.0 \
+        relax = _POSE_OVER_RELAXATION if vector_count > 0 and not may_extrapolate(settings) \
             else 1.0
     gain = relaxation_gain(settings, relax)
     moment = np.empty((3, 3))

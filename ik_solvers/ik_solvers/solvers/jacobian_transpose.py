@@ -28,8 +28,7 @@ import numpy as np
 from typing import Any, Optional
 
 from .base import Option, positive_float, Solver
-from ._core.goal_kernels import weighted_system
-from ._core.search import run_search
+from .step_api import run_search, weighted_system
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import jacobian_from_frames, LIMIT_LOWER, LIMIT_UPPER

@@ -47,7 +47,7 @@ from .point_chain import (
     recover_joint_values,
 )
 from .reaching import reach, reach_toward_base, realise_joints
-from ._core.search import run_search
+from .step_api import run_search
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 

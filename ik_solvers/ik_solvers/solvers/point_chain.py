@@ -30,8 +30,7 @@ import numpy as np
 from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
 from .hinge import add_outer_product, turn_rows
 from .base import Option, over_relaxation
-from ._core.goal_kernels import ignores_orientation, orientation_vectors
-from ._core.search import relaxation_gain
+from .step_api import ignores_orientation, orientation_vectors, relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 

@@ -24,11 +24,10 @@ import math
 
 import numpy as np
 
-from ._core.goal_kernels import ignores_orientation
+from .step_api import ignores_orientation, relaxation_gain
 from .hinge import add_outer_product, best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE
 from .hinge import sinusoid_coefficients, turn_rows
 from .point_chain import axes_and_goal_vectors, slide_joint
-from ._core.search import relaxation_gain
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 

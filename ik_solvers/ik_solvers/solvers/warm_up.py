@@ -16,7 +16,7 @@ from typing import Iterable, Optional
 
 import numpy as np
 
-from ._core.batch_kernels import BATCH_KERNELS
+from ._core.batch_kernels import batch_entry, run_batch
 from ._core.closest_orientation import closest_orientation
 from ._core.input_checks import invalid_targets
 from ._core.approach_kernel import approach_search
@@ -112,11 +112,11 @@ def _warm_each(solvers: Iterable[str]) -> None:
                                   chain.mid_configuration(), new_report())
             # solve_batch's loop over the same search: a batch must not compile on its first
             # call either. The argument types are those solve_batch passes.
-            batch = BATCH_KERNELS.get(implementation.search)
-            if batch is not None:
-                batch(chain.arrays, np.ascontiguousarray(target[None]), settings.copy(), options,
-                      chain.mid_configuration()[None].copy(), new_reports(1), 0, 1,
-                      0.0)
+            address = batch_entry(implementation.search, chain.arrays)
+            if address is not None:
+                run_batch(address, chain.arrays, np.ascontiguousarray(target[None]),
+                          settings.copy(), options, chain.mid_configuration()[None].copy(),
+                          new_reports(1), 0, 1, 0.0)
             if not _WARM:  # the fallback, the approximate step and a path's walk are shared
                 invalid_targets(np.ascontiguousarray(target[None]))  # solve_batch's check
                 closest_orientation(chain.arrays, target, settings, chain.mid_configuration(),

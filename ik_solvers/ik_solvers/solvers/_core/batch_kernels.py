@@ -1,34 +1,39 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Compiled loops that run one heuristic's search over a run of targets, without the GIL.
+One compiled loop that runs any heuristic's search over a run of targets, without the GIL.
 
 :func:`ik_solvers.solvers.batch.solve_batch` hands each thread a run of targets; the thread
-spends all of it inside one of these loops, which calls the heuristic's compiled ``search``
-directly. Like the heuristics' own ``search`` functions, each loop names its search in its
-source: numba caches a compiled function only when the functions it calls are fixed there.
+spends all of it inside :func:`run_batch`, which calls the heuristic's compiled ``search``
+through the address of its machine code (:func:`batch_entry`). The loop names no heuristic, so
+it is compiled and cached once for all of them, those registered from outside the package
+included; a search called through an address costs what a direct call does.
 """
+
+from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
 
-from ..ccd import ccd_search
-from ..fabrik import fabrik_search
-from ..jacobian_transpose import jacobian_transpose_search
-from .layout import DEADLINE, REPORT_SIZE
-from ..length_relaxation import length_relaxation_search
-from ...kinematics.jit import compiled, monotonic_seconds
+from .layout import DEADLINE, REPORT_SIZE, SETTINGS_SIZE
+from ...kinematics.jit import call_at, compiled, JIT_ENABLED, monotonic_seconds, native_address
+from ...kinematics.kernels import ChainArrays
 
-__all__ = ['BATCH_KERNELS', 'run_batch']
+__all__ = ['batch_entry', 'run_batch']
+
+# Addresses by (search, chain arrays); each entry keeps both alive (so that their ids are not
+# reused), and with the search the machine code the address points to.
+_ADDRESSES: Dict[Tuple[int, int], Tuple[Callable, ChainArrays, int]] = {}
+_CAPACITY = 64
 
 
-@compiled(inline=True)
-def run_batch(search, chain, targets: np.ndarray, settings: np.ndarray, options: np.ndarray,
-              q: np.ndarray, reports: np.ndarray, first: int, last: int,
+@compiled
+def run_batch(search: int, chain, targets: np.ndarray, settings: np.ndarray,
+              options: np.ndarray, q: np.ndarray, reports: np.ndarray, first: int, last: int,
               timeout: float) -> None:
     """
-    Run ``search`` for ``targets[first:last]``, each from its row of ``q``.
+    Run the search at address ``search`` for ``targets[first:last]``, each from its row of ``q``.
 
-    :param search: a heuristic's compiled search (see :mod:`.search`).
+    :param search: :func:`batch_entry` of a heuristic's compiled search for these arrays.
     :param targets: (K, 4, 4) target poses, base frame, m.
     :param settings: the settings of every search (its deadline is ignored: see ``timeout``).
     :param options: the heuristic's packed options.
@@ -47,40 +52,31 @@ def run_batch(search, chain, targets: np.ndarray, settings: np.ndarray, options:
         if timeout > 0.0:
             own[DEADLINE] = monotonic_seconds() + timeout
         row[:] = q[k]
-        search(chain, targets[k], own, options, row, report)
+        call_at(search, chain, targets[k], own, options, row, report)
         q[k] = row
         reports[k] = report
 
 
-@compiled
-def _ccd_batch(chain, targets, settings, options, q, reports, first, last, timeout) -> None:
-    run_batch(ccd_search, chain, targets, settings, options, q, reports, first, last, timeout)
+def batch_entry(search: Callable, arrays: ChainArrays) -> Optional[int]:
+    """
+    Return the address :func:`run_batch` calls ``search`` at, for chains typed as ``arrays``.
 
-
-@compiled
-def _fabrik_batch(chain, targets, settings, options, q, reports, first, last, timeout) -> None:
-    run_batch(fabrik_search, chain, targets, settings, options, q, reports, first, last,
-              timeout)
-
-
-@compiled
-def _jacobian_transpose_batch(chain, targets, settings, options, q, reports, first, last,
-                              timeout) -> None:
-    run_batch(jacobian_transpose_search, chain, targets, settings, options, q, reports, first,
-              last, timeout)
-
-
-@compiled
-def _length_relaxation_batch(chain, targets, settings, options, q, reports, first, last,
-                             timeout) -> None:
-    run_batch(length_relaxation_search, chain, targets, settings, options, q, reports, first,
-              last, timeout)
-
-
-#: The batch loop of each heuristic, by its compiled search.
-BATCH_KERNELS = {
-    ccd_search: _ccd_batch,
-    fabrik_search: _fabrik_batch,
-    jacobian_transpose_search: _jacobian_transpose_batch,
-    length_relaxation_search: _length_relaxation_batch,
-}
+    :param search: a heuristic's compiled search (``Solver.search``), as it was registered.
+    :param arrays: the chain's :class:`ChainArrays`.
+    :returns: The address, or None when the kernels are not compiled (numba missing or
+        disabled): the caller then calls ``search`` once per target.
+    """
+    if not JIT_ENABLED:
+        return None
+    key = (id(search), id(arrays))
+    found = _ADDRESSES.get(key)
+    if found is not None and found[0] is search and found[1] is arrays:
+        return found[2]
+    floats = np.zeros(max(SETTINGS_SIZE, REPORT_SIZE))
+    # The types run_batch passes: a row of the targets, fresh 1-D arrays, the options as given.
+    address = native_address(search, arrays, np.zeros((1, 4, 4))[0], floats, floats, floats,
+                             floats)
+    if len(_ADDRESSES) >= _CAPACITY:
+        _ADDRESSES.clear()
+    _ADDRESSES[key] = (search, arrays, address)
+    return address

@@ -42,7 +42,7 @@ from .layout import (
     ROTATION_BOUNDED,
     TIP_AXIS,
 )
-from ..pose_error import rotation_vector_of
+from .rotations import rotation_vector_of
 from ...kinematics.jit import compiled
 
 __all__ = ['assess', 'effective_goal', 'goal_residual', 'ignores_orientation',

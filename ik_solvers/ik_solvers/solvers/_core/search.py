@@ -88,7 +88,8 @@ from ...kinematics.kernels import (
     LIMIT_UPPER,
 )
 
-__all__ = ['STEP_MEMORY_COLUMNS', 'nearest_turn', 'relaxation_gain', 'run_search']
+__all__ = ['STEP_MEMORY_COLUMNS', 'may_extrapolate', 'nearest_turn', 'relaxation_gain',
+           'run_search']
 
 #: Columns of a step's ``memory``: 4 of state, then scratch for two (6, N) matrices (as
 #: columns of N rows) and four vectors of max(N, 6), so that no step allocates per iteration
@@ -138,6 +139,17 @@ def relaxation_gain(settings: np.ndarray, over_relaxation: float) -> float:
     (see docs/DECISIONS.md).
     """
     return 1.0 if settings[FINISHER_ITERATIONS] > 0.0 else over_relaxation
+
+
+@compiled(inline=True)
+def may_extrapolate(settings: np.ndarray) -> bool:
+    """
+    Whether the search may extrapolate the heuristic's iterations (its setting is not 'never').
+
+    A step that would otherwise speed itself up (CCD's over-relaxation) leaves that to the
+    search when this holds.
+    """
+    return settings[EXTRAPOLATION] != 0.0
 
 
 @compiled
