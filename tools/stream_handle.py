@@ -6,12 +6,12 @@ Time ``IKEngine.handle`` on the 1 kHz stream's targets, outside ROS, with two sw
 The targets are those of ``node_stress --scenarios stream`` (a 5 cm circle round the panda's
 tip at its middle configuration, every ``--step``-th of ``--count``), solved as streamed
 targets with the node's defaults and its 50 ms timeout; each outcome then goes through the
-publication check (``send_checked``), as the node's worker does. The joint states stay at the
-start (every motion runs from there, up to 10 cm: the default) or, with ``--follow``, report
-each command's end. Two engines take turns on every target, one whose swept judge checks a
-line's samples in one compiled call (the default) and one calling the exact check once per
-sample (``per_sample``); each keeps its own joint states and last command. Their verdicts are
-compared on every target, and the medians printed, in ms:
+publication check (``command_gate.publication``), as the node's worker does. The joint
+states stay at the start (every motion runs from there, up to 10 cm: the default) or, with
+``--follow``, report each command's end. Two engines take turns on every target, one whose
+swept judge checks a line's samples in one compiled call (the default) and one calling the
+exact check once per sample (``per_sample``); each keeps its own joint states and last
+command. Their verdicts are compared on every target, and the medians printed, in ms:
 
     python3 tools/stream_handle.py [--follow]   # after sourcing install/local_setup.bash
 """
@@ -23,7 +23,7 @@ from typing import Dict, List
 
 import numpy as np
 
-from ik_solvers.engine.command_gate import send_checked
+from ik_solvers.engine.command_gate import publication
 from ik_solvers.engine.judges import DEFAULT_JUDGES
 from ik_solvers.engine.judges.swept import CollisionFreeMotion
 from ik_solvers.engine.outcome import IKRequest
@@ -53,7 +53,7 @@ class _Run:
                        if per_sample and isinstance(judge, CollisionFreeMotion) else judge
                        for judge in DEFAULT_JUDGES)
         self.engine = IKEngine(judges=judges)
-        self.engine.load_description(setup.urdf_xml, setup.base_link, setup.tip_link)
+        self.engine.robot.load_description(setup.urdf_xml, setup.base_link, setup.tip_link)
         self.names = list(setup.chain.joint_names)
         self.joints = setup.home.tolist()
         self.handle: List[float] = []
@@ -62,11 +62,12 @@ class _Run:
 
     def take(self, request: IKRequest, settings: NodeSettings, follow: bool):
         # The client publishes joint states at 50 Hz: they are always fresh.
-        self.engine.update_joint_states(self.names, self.joints)
+        self.engine.robot.update_joint_states(self.names, self.joints)
         started = time.perf_counter()
         outcome = self.engine.handle(request, settings)
         handled = time.perf_counter()
-        outcome = send_checked(self.engine, outcome, settings, lambda command: None)
+        with publication(self.engine.robot, self.engine.timing, outcome, settings) as sent:
+            outcome = sent  # nothing is published here
         self.handle.append(handled - started)
         self.send.append(time.perf_counter() - handled)
         self.codes[outcome.error_code.name] = self.codes.get(outcome.error_code.name, 0) + 1
@@ -106,7 +107,7 @@ def main() -> None:
           % (len(requests), 'following' if arguments.follow else 'at the start', differ))
     for name, run in runs.items():
         handle, send = 1e3 * np.array(run.handle), 1e3 * np.array(run.send)
-        print('%-15s handle median %.3f ms (p90 %.3f), send_checked median %.3f ms; %s'
+        print('%-15s handle median %.3f ms (p90 %.3f), publication median %.3f ms; %s'
               % (name, np.median(handle), np.percentile(handle, 90), np.median(send),
                  run.codes))
 

@@ -24,8 +24,8 @@ SETTINGS = NodeSettings(tip_link='tool0', timeout=0.5, cartesian_timeout=10.0,
 @pytest.fixture
 def engine():
     engine = IKEngine()
-    chain = engine.load_description(URDF, '', 'tool0')
-    engine.update_joint_states(chain.joint_names, HOME)
+    chain = engine.robot.load_description(URDF, '', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, HOME)
     return engine
 
 
@@ -35,13 +35,13 @@ def _waypoint(pose, frame_id=''):
 
 
 def _down(engine, depth=0.1):
-    goal = engine.chain('', 'tool0').fk(HOME)
+    goal = engine.robot.chain('', 'tool0').fk(HOME)
     goal[2, 3] -= depth
     return goal
 
 
 def test_a_line_is_solved_timed_and_not_commanded_without_execute(engine):
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     start = chain.fk(HOME)
     outcome = engine.handle_path(PathRequest(waypoints=[_waypoint(_down(engine))],
                                              max_step=0.002), SETTINGS)
@@ -70,7 +70,7 @@ def test_with_execute_the_command_starts_at_the_joint_states(engine):
 
 
 def test_a_waypoint_in_a_link_frame_is_resolved(engine):
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     goal = _down(engine, 0.05)
     # The same goal, given in the frame of the first link (the root link is the base here).
     outcome = engine.handle_path(PathRequest(waypoints=[_waypoint(goal, 'base_link')]),
@@ -168,7 +168,7 @@ class _Table:
 
 
 def test_with_avoid_collisions_a_line_into_an_obstacle_stops_before_it(engine):
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     table = _Table(chain, chain.fk(HOME)[2, 3] - 0.0505)
     request = PathRequest(waypoints=[_waypoint(_down(engine))], max_step=0.001,
                           avoid_collisions=True)

@@ -11,6 +11,7 @@ and from the motion of the previous command, still running when the next one arr
 from pathlib import Path
 
 from ik_solvers.engine.outcome import IKRequest
+from ik_solvers.engine.command_gate import publication
 from ik_solvers.engine.pipeline import IKEngine
 from ik_solvers.engine.pose_math import xyzw_quaternion
 from ik_solvers.engine.settings import NodeSettings
@@ -30,6 +31,14 @@ class _Clock:
 
     def __call__(self):
         return self.now
+
+
+def _send_checked(engine, outcome, settings, send):
+    """Send an outcome's command as the node does: checked and timed as it leaves."""
+    with publication(engine.robot, engine.timing, outcome, settings) as checked:
+        if checked.command is not None:
+            send(checked.command)
+    return checked
 
 
 def _spline(start, velocity, command):
@@ -68,8 +77,8 @@ def test_distance_over_velocity_is_too_short_and_the_command_duration_is_not():
 def test_commands_in_a_row_keep_the_limits_from_the_motion_they_interrupt():
     clock = _Clock()
     engine = IKEngine(clock=clock)
-    chain = engine.load_description(UR5, '', 'tool0')
-    engine.update_joint_states(chain.joint_names, HOME)
+    chain = engine.robot.load_description(UR5, '', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, HOME)
     goals = [HOME + np.array([0.6, -0.3, 0.4, 0.5, -0.6, 0.8]),
              HOME + np.array([-0.2, 0.1, -0.3, 0.2, 0.3, -0.4]),
              HOME + np.array([0.3, 0.2, 0.1, -0.3, 0.2, 0.5])]
@@ -88,7 +97,7 @@ def test_commands_in_a_row_keep_the_limits_from_the_motion_they_interrupt():
         clock.now += outcome.command.duration / 3.0
         start, velocity, _ = spline.state_at(outcome.command.duration / 3.0)
         assert np.max(np.abs(velocity)) > 0.1
-        engine.update_joint_states(chain.joint_names, start)
+        engine.robot.update_joint_states(chain.joint_names, start)
 
 
 @pytest.mark.parametrize('options', [dict(min_duration=0.0), dict(max_velocity=[1.0, 1.0])])
@@ -103,11 +112,10 @@ def test_a_command_sent_late_is_timed_from_the_state_the_controller_is_in_when_s
     # The controller starts a command when it arrives, from its state then. A command planned
     # just after the previous one started (the arm nearly at rest) and sent later, while the
     # previous one moves fast the other way, must be timed from that later state.
-    from ik_solvers.engine.command_gate import send_checked
     clock = _Clock()
     engine = IKEngine(clock=clock)
-    chain = engine.load_description(UR5, '', 'tool0')
-    engine.update_joint_states(chain.joint_names, HOME)
+    chain = engine.robot.load_description(UR5, '', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, HOME)
 
     def request(goal):
         pose = chain.fk(goal)
@@ -116,7 +124,7 @@ def test_a_command_sent_late_is_timed_from_the_state_the_controller_is_in_when_s
 
     first = engine.handle(request(HOME + np.array([0.5, -0.3, 0.4, 0.5, -0.5, 0.6])), SETTINGS)
     sent = []
-    first = send_checked(engine, first, SETTINGS, sent.append)
+    first = _send_checked(engine, first, SETTINGS, sent.append)
     first_spline = _spline(HOME, np.zeros(chain.num_joints), sent[-1])
     clock.now += 0.002
     second = engine.handle(request(HOME + np.array([-0.1, 0.1, -0.1, -0.1, 0.1, -0.1])),
@@ -130,7 +138,7 @@ def test_a_command_sent_late_is_timed_from_the_state_the_controller_is_in_when_s
     # As planned, from the state it was planned from, it would break a limit from this one.
     assert not _excess(_spline(start, velocity, second.command), chain, SETTINGS).within(
         slack=1e-9)
-    sent_second = send_checked(engine, second, SETTINGS, sent.append)
+    sent_second = _send_checked(engine, second, SETTINGS, sent.append)
     assert sent_second.command is not None and sent[-1] == sent_second.command
     excess = _excess(_spline(start, velocity, sent[-1]), chain, SETTINGS)
     assert excess.within(slack=1e-9), excess

@@ -22,8 +22,8 @@ START = np.array([0.0, -1.57, 1.57, -1.57, -1.57, 0.0])
 @pytest.fixture
 def engine():
     engine = IKEngine()
-    chain = engine.load_description(UR5, 'base_link', 'tool0')
-    engine.update_joint_states(chain.joint_names, START)
+    chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, START)
     return engine, chain
 
 

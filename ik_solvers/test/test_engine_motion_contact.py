@@ -24,13 +24,13 @@ SETTINGS = NodeSettings(tip_link='tool0', joint_state_timeout=0.0, timeout=0.5,
 
 def test_a_streamed_motion_through_a_box_names_the_box_in_the_motion_fields():
     engine = IKEngine()
-    chain = engine.load_description(UR5, 'base_link', 'tool0')
-    engine.update_joint_states(chain.joint_names, HOME)
+    chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, HOME)
     goal_q = HOME + np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
     middle = HOME + np.array([0.5, 0.0, 0.0, 0.0, 0.0, 0.0])
     box = np.eye(4)
     box[:3, 3] = chain.fk(middle)[:3, 3]
-    engine.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.1, 0.1, 0.1))),), ADD),
+    engine.robot.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.1, 0.1, 0.1))),), ADD),
                           'base_link', SETTINGS)
     goal = chain.fk(goal_q)
     outcome = engine.handle(IKRequest(position=tuple(goal[:3, 3]),

@@ -36,13 +36,13 @@ class _CountingChecks(InputChecks):
 @pytest.fixture
 def engine():
     engine = IKEngine()
-    engine.load_description(URDF, '', 'tool0')
-    engine.update_joint_states(NAMES, HOME)
+    engine.robot.load_description(URDF, '', 'tool0')
+    engine.robot.update_joint_states(NAMES, HOME)
     return engine
 
 
 def _line(engine, depth=0.042):
-    goal = engine.chain('', 'tool0').fk(HOME)
+    goal = engine.robot.chain('', 'tool0').fk(HOME)
     goal[2, 3] -= depth
     return PathWaypoint(position=tuple(goal[:3, 3]), orientation=tuple(xyzw_quaternion(goal)))
 
@@ -63,7 +63,7 @@ def test_steps_and_thresholds_that_are_negative_or_not_finite_are_invalid_step(
 
 
 def test_a_step_longer_than_the_line_still_ends_at_the_waypoint(engine):
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     for max_step in (1e20, 1e300):
         outcome = _outcome(engine, max_step=max_step, max_angle_step=1.0)
         assert outcome.trajectory is not None, outcome.message
@@ -102,8 +102,8 @@ def test_start_positions_without_names_are_taken_as_solve_ik_takes_a_seed(engine
 def test_too_many_waypoints_are_refused_before_any_is_checked():
     checks = _CountingChecks()
     engine = IKEngine(checks=checks)
-    engine.load_description(URDF, '', 'tool0')
-    engine.update_joint_states(NAMES, HOME)
+    engine.robot.load_description(URDF, '', 'tool0')
+    engine.robot.update_joint_states(NAMES, HOME)
     waypoints = [_line(engine)] * (SETTINGS.cartesian_max_points)
     outcome = engine.handle_path(PathRequest(waypoints=waypoints), SETTINGS)
     assert outcome.code == ErrorCode.TOO_MANY_POINTS, outcome.message

@@ -34,9 +34,9 @@ HANG_BOUND = 30.0
 def test_a_five_megabyte_link_name_is_adopted_and_solved_with():
     name = 'n' * 5_000_000
     engine = IKEngine()
-    engine.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
+    engine.robot.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
     renamed = PANDA.replace('"panda_rightfinger"', '"%s"' % name)
-    chain = engine.load_description(renamed, 'panda_link0', 'panda_hand_tcp')
+    chain = engine.robot.load_description(renamed, 'panda_link0', 'panda_hand_tcp')
     assert chain.num_joints == 7
     goal = chain.fk(np.array([0.3, -0.5, 0.2, -1.8, 0.1, 1.5, 0.4]))
     outcome = engine.handle(IKRequest(position=tuple(goal[:3, 3]),
@@ -49,11 +49,11 @@ def test_a_five_megabyte_link_name_is_adopted_and_solved_with():
 
 def test_a_description_over_the_size_limit_is_refused_naming_the_limit():
     engine = IKEngine()
-    engine.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
+    engine.robot.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
     oversized = PANDA.replace('</robot>', '<!--%s--></robot>' % ('x' * MAX_DESCRIPTION_BYTES))
     with pytest.raises(RobotModelError, match='at most %d' % MAX_DESCRIPTION_BYTES):
-        engine.load_description(oversized, 'panda_link0', 'panda_hand_tcp')
-    assert engine.chain('panda_link0', 'panda_hand_tcp').num_joints == 7
+        engine.robot.load_description(oversized, 'panda_link0', 'panda_hand_tcp')
+    assert engine.robot.chain('panda_link0', 'panda_hand_tcp').num_joints == 7
 
 
 def test_a_description_replaced_before_it_was_parsed_is_reported():

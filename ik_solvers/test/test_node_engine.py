@@ -26,7 +26,7 @@ SETTINGS = NodeSettings(tip_link='tool0', timeout=0.5)
 @pytest.fixture
 def engine():
     engine = IKEngine()
-    engine.load_description(UR5, '', 'tool0')
+    engine.robot.load_description(UR5, '', 'tool0')
     return engine
 
 
@@ -36,7 +36,7 @@ def _request(matrix, **fields):
 
 
 def _goal(engine):
-    return engine.chain('', 'tool0').fk(Q_GOAL)
+    return engine.robot.chain('', 'tool0').fk(Q_GOAL)
 
 
 def test_no_model_means_no_robot_model():
@@ -47,7 +47,7 @@ def test_no_model_means_no_robot_model():
 
 @pytest.mark.parametrize('solver', SOLVERS)
 def test_every_solver_reaches_a_reachable_target(engine, ur5_oracle, solver):
-    engine.update_joint_states(engine.chain('', 'tool0').joint_names, Q_GOAL + 0.2)
+    engine.robot.update_joint_states(engine.robot.chain('', 'tool0').joint_names, Q_GOAL + 0.2)
     outcome = engine.handle(_request(_goal(engine), solver=solver), SETTINGS)
     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert outcome.solver == solver
@@ -60,9 +60,9 @@ def test_every_solver_reaches_a_reachable_target(engine, ur5_oracle, solver):
 
 
 def test_target_in_a_link_frame_is_resolved_through_the_description(engine):
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     current = Q_GOAL + 0.1
-    engine.update_joint_states(chain.joint_names, current)
+    engine.robot.update_joint_states(chain.joint_names, current)
     model_joints = dict(zip(chain.joint_names, current))
     # Express the goal in shoulder_link, which moves with the first joint.
     base_from_shoulder = RobotModel.from_urdf(UR5).transform('base_link', 'shoulder_link',
@@ -91,7 +91,7 @@ def test_external_lookup_resolves_other_frames_and_its_failures_are_unknown_fram
         return shift
 
     engine = IKEngine(external_lookup=lookup)
-    engine.load_description(UR5, '', 'tool0')
+    engine.robot.load_description(UR5, '', 'tool0')
     goal_in_camera = np.linalg.inv(shift) @ _goal(engine)
     outcome = engine.handle(_request(goal_in_camera, frame_id='camera'), SETTINGS)
     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
@@ -115,7 +115,7 @@ def test_a_target_in_a_turned_tf_frame_is_resolved_and_an_unknown_one_named(ur5_
         return base_from_camera
 
     engine = IKEngine(external_lookup=lookup)
-    engine.load_description(UR5, '', 'tool0')
+    engine.robot.load_description(UR5, '', 'tool0')
     settings = NodeSettings(tip_link='tool0', timeout=0.5, tf_timeout=0.2)
     goal = _goal(engine)
     outcome = engine.handle(_request(np.linalg.inv(base_from_camera) @ goal, frame_id='camera'),
@@ -136,7 +136,7 @@ def test_a_bug_in_a_lookup_is_an_internal_error_not_a_crash():
         raise RuntimeError('boom')
 
     engine = IKEngine(external_lookup=lookup)
-    engine.load_description(UR5, '', 'tool0')
+    engine.robot.load_description(UR5, '', 'tool0')
     outcome = engine.handle(_request(np.eye(4), frame_id='camera'), SETTINGS)
     assert outcome.error_code == ErrorCode.INTERNAL_ERROR and 'boom' in outcome.message
 
@@ -194,9 +194,9 @@ def test_request_tolerances_and_position_only_are_honoured(engine):
 
 
 def test_joint_states_seed_and_missing_joints_are_noted(engine):
-    chain = engine.chain('', 'tool0')
-    engine.update_joint_states(['shoulder_pan_joint', 'gripper'], [0.7, 0.01])
-    q, notes = engine.current_configuration(chain)
+    chain = engine.robot.chain('', 'tool0')
+    engine.robot.update_joint_states(['shoulder_pan_joint', 'gripper'], [0.7, 0.01])
+    q, notes = engine.robot.current_configuration(chain)
     assert q[0] == pytest.approx(0.7)
     assert notes and 'elbow_joint' in notes[0]
     outcome = engine.handle(_request(_goal(engine)), SETTINGS)
@@ -204,87 +204,87 @@ def test_joint_states_seed_and_missing_joints_are_noted(engine):
 
 
 def test_a_bad_joint_state_message_changes_nothing(engine):
-    chain = engine.chain('', 'tool0')
-    engine.update_joint_states(chain.joint_names, Q_GOAL)
-    assert engine.update_joint_states(
+    chain = engine.robot.chain('', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
+    assert engine.robot.update_joint_states(
         chain.joint_names, [float('nan')] * 6) == list(chain.joint_names)
     with pytest.raises(InvalidSeedError):
-        engine.update_joint_states(chain.joint_names, [0.0])
+        engine.robot.update_joint_states(chain.joint_names, [0.0])
     with pytest.raises(InvalidSeedError):
-        engine.update_joint_states(['gripper', 'gripper'], [0.0, 0.0])
-    assert engine.current_configuration(chain)[0] == pytest.approx(Q_GOAL)
+        engine.robot.update_joint_states(['gripper', 'gripper'], [0.0, 0.0])
+    assert engine.robot.current_configuration(chain)[0] == pytest.approx(Q_GOAL)
 
 
 def test_a_nan_on_another_joint_keeps_the_chain_joints_updating(engine):
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     names = list(chain.joint_names) + ['gripper']
-    dropped = engine.update_joint_states(names, list(Q_GOAL + 0.1) + [float('nan')])
+    dropped = engine.robot.update_joint_states(names, list(Q_GOAL + 0.1) + [float('nan')])
     assert dropped == ['gripper']
-    assert engine.current_configuration(chain)[0] == pytest.approx(Q_GOAL + 0.1)
+    assert engine.robot.current_configuration(chain)[0] == pytest.approx(Q_GOAL + 0.1)
     positions = list(Q_GOAL + 0.2)
     positions[2] = float('inf')
-    assert engine.update_joint_states(chain.joint_names, positions) == [chain.joint_names[2]]
+    assert engine.robot.update_joint_states(chain.joint_names, positions) == [chain.joint_names[2]]
     expected = Q_GOAL + 0.2
     expected[2] = Q_GOAL[2] + 0.1
-    assert engine.current_configuration(chain)[0] == pytest.approx(expected)
+    assert engine.robot.current_configuration(chain)[0] == pytest.approx(expected)
 
 
 def test_bad_descriptions_keep_the_previous_model(engine):
     with pytest.raises(RobotModelError):
-        engine.load_description('<robot name="broken"><link', '', 'tool0')
+        engine.robot.load_description('<robot name="broken"><link', '', 'tool0')
     with pytest.raises(RobotModelError):
-        engine.load_description(PLANAR, '', 'tool0')
-    assert engine.chain('', 'tool0').num_joints == 6
+        engine.robot.load_description(PLANAR, '', 'tool0')
+    assert engine.robot.chain('', 'tool0').num_joints == 6
     assert engine.handle(_request(_goal(engine)), SETTINGS).success
 
 
 def test_a_refused_description_is_adopted_when_the_links_change_to_match(engine):
     with pytest.raises(RobotModelError):
-        engine.load_description(PLANAR, '', 'tool0')
-    engine.check_links('', 'tip')
+        engine.robot.load_description(PLANAR, '', 'tool0')
+    engine.robot.check_links('', 'tip')
     # Checking alone changes nothing: the parameter change may still be refused.
-    assert engine.chain('', 'tool0').num_joints == 6
-    engine.adopt_links('', 'no_such_link')
-    assert engine.chain('', 'tool0').num_joints == 6
-    engine.adopt_links('', 'tip')
-    chain = engine.chain('', 'tip')
+    assert engine.robot.chain('', 'tool0').num_joints == 6
+    engine.robot.adopt_links('', 'no_such_link')
+    assert engine.robot.chain('', 'tool0').num_joints == 6
+    engine.robot.adopt_links('', 'tip')
+    chain = engine.robot.chain('', 'tip')
     assert chain.joint_names == ('joint_1', 'joint_2', 'joint_3')
     with pytest.raises(RobotModelError):
-        engine.check_links('', 'no_such_link')
+        engine.robot.check_links('', 'no_such_link')
     with pytest.raises(RobotModelError):
-        engine.check_links('', '')
-    assert IKEngine().check_links('', 'anything') is None
+        engine.robot.check_links('', '')
+    assert IKEngine().robot.check_links('', 'anything') is None
 
 
 # Hostile sizes and stale joint states --------------------------------------------------------
 
 def test_a_joint_states_message_far_larger_than_the_robot_is_refused_by_its_size(engine):
-    chain = engine.chain('', 'tool0')
-    engine.update_joint_states(chain.joint_names, Q_GOAL)
+    chain = engine.robot.chain('', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
     joints = len(RobotModel.from_urdf(UR5).joint_names)
     limit = 10 * joints + 100
     names = ['joint_%d' % index for index in range(20_000)]
     names[-1] = names[0]
     with pytest.raises(InvalidSeedError, match='20000 names .* at most %d' % limit):
-        engine.update_joint_states(names, [0.0] * len(names))
+        engine.robot.update_joint_states(names, [0.0] * len(names))
     # Up to the bound, a message with other robots' joints is fine.
     others = list(chain.joint_names) + ['other_%d' % index for index in range(limit - 6)]
-    engine.update_joint_states(others, list(Q_GOAL + 0.1) + [0.0] * (limit - 6))
-    assert engine.current_configuration(chain)[0] == pytest.approx(Q_GOAL + 0.1)
+    engine.robot.update_joint_states(others, list(Q_GOAL + 0.1) + [0.0] * (limit - 6))
+    assert engine.robot.current_configuration(chain)[0] == pytest.approx(Q_GOAL + 0.1)
 
 
 def test_without_a_description_joint_states_are_bounded_too():
     engine = IKEngine()
     with pytest.raises(InvalidSeedError, match='1001 names .* at most 1000 .*no robot '
                        'description'):
-        engine.update_joint_states(['j%d' % i for i in range(1001)], [0.0] * 1001)
+        engine.robot.update_joint_states(['j%d' % i for i in range(1001)], [0.0] * 1001)
     # Messages that keep inventing names never grow the store beyond the bound.
     for batch in range(5):
         names = ['b%d_%d' % (batch, i) for i in range(400)]
-        engine.update_joint_states(names, [0.0] * 400)
-    engine.load_description(UR5, '', 'tool0')
-    chain = engine.chain('', 'tool0')
-    engine.update_joint_states(chain.joint_names, Q_GOAL)
+        engine.robot.update_joint_states(names, [0.0] * 400)
+    engine.robot.load_description(UR5, '', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
     # Only the description's joints are kept once it is loaded.
     assert set(engine.robot.joint_positions()) == set(chain.joint_names)
 

@@ -35,8 +35,8 @@ def _request(matrix: np.ndarray, **fields) -> IKRequest:
 
 def _engine(start: np.ndarray):
     engine = IKEngine()
-    chain = engine.load_description(UR5, 'base_link', 'tool0')
-    engine.update_joint_states(chain.joint_names, start)
+    chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, start)
     return engine, chain
 
 
@@ -74,7 +74,7 @@ def test_a_drag_from_a_singular_start_is_followed_without_a_jump(start_name, off
         if index >= len(path):
             assert outcome.error_code == ErrorCode.APPROXIMATE  # out of reach: never reached
         q = commanded
-        engine.update_joint_states(chain.joint_names, q)  # the arm follows its commands
+        engine.robot.update_joint_states(chain.joint_names, q)  # the arm follows its commands
     assert ErrorCode.APPROXIMATE in codes
 
 
@@ -109,8 +109,8 @@ def test_a_one_shot_request_is_approximate_only_when_it_asks():
 def test_stale_joint_states_get_no_approximate_command():
     now = [100.0]
     engine = IKEngine(clock=lambda: now[0])
-    chain = engine.load_description(UR5, 'base_link', 'tool0')
-    engine.update_joint_states(chain.joint_names, STARTS['zero'])
+    chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, STARTS['zero'])
     now[0] += 5.0
     goal = figure_eight(chain.fk(STARTS['zero']), count=300)[3]
     outcome = engine.handle(_request(goal, streamed=True),

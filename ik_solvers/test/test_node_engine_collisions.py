@@ -43,10 +43,10 @@ def _fed(q):
 
 def _engine_with_box(**options):
     engine = IKEngine(**options)
-    chain = engine.load_description(UR5, 'base_link', 'tool0')
+    chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
     box = np.eye(4)
     box[:3, 3] = chain.fk(Q_IN_BOX)[:3, 3]
-    engine.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.15, 0.15, 0.15))),)),
+    engine.robot.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.15, 0.15, 0.15))),)),
                           '', SETTINGS)
     return engine, chain
 
@@ -123,8 +123,8 @@ def test_an_obstacle_named_like_a_link_or_in_an_unknown_frame_is_refused_keeping
             (Obstacle('crate', np.eye(4), box), 'no_such_frame', 'no_such_frame'),
             (Obstacle('crate', np.full((4, 4), np.nan), box), '', 'non-finite')):
         with pytest.raises(InvalidObstacleError, match=reason):
-            engine.apply_obstacle(obstacle, frame, SETTINGS)
-        assert 'obstacles: box;' in engine.collisions.summary(None)
+            engine.robot.apply_obstacle(obstacle, frame, SETTINGS)
+        assert 'obstacles: box;' in engine.robot.collisions.summary(None)
     # The box still stands where the goal is: every configuration reaching it collides.
     outcome = engine.handle(_request(chain.fk(Q_IN_BOX), execute=True), SETTINGS)
     assert outcome.error_code == ErrorCode.IN_COLLISION and outcome.command is None
@@ -133,9 +133,9 @@ def test_an_obstacle_named_like_a_link_or_in_an_unknown_frame_is_refused_keeping
 def test_an_obstacle_named_like_a_link_of_a_new_description_is_removed_not_fatal():
     engine, chain = _engine_with_box()
     renamed = UR5.replace('"wrist_3_link"', '"box"')
-    engine.load_description(renamed, 'base_link', 'tool0')
+    engine.robot.load_description(renamed, 'base_link', 'tool0')
     assert "removed, the robot description has links of their names: box" in \
-        engine.collisions.summary(None)
+        engine.robot.collisions.summary(None)
     outcome = engine.handle(_request(chain.fk(Q_FREE), execute=True), SETTINGS)
     assert outcome.success and outcome.collision.checked, outcome.message
 
@@ -148,16 +148,16 @@ def test_an_obstacle_keeps_its_place_in_the_cell_when_a_joint_above_the_chain_mo
     <axis xyz="0 0 1"/><limit lower="0" upper="0.5" effort="1" velocity="1"/></joint>
   <link name="base_link">""", 1)
     engine = IKEngine()
-    chain = engine.load_description(lifted, 'base_link', 'tool0')
-    engine.update_joint_states(['lift'], [0.0])
+    chain = engine.robot.load_description(lifted, 'base_link', 'tool0')
+    engine.robot.update_joint_states(['lift'], [0.0])
     box = np.eye(4)
     box[:3, 3] = chain.fk(Q_IN_BOX)[:3, 3]
-    engine.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.15, 0.15, 0.15))),)),
+    engine.robot.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.15, 0.15, 0.15))),)),
                           'cell', SETTINGS)
     settings = dataclasses.replace(SETTINGS, approximate_tracking=False)
     before = engine.handle(_request(chain.fk(Q_IN_BOX), execute=True), settings)
     assert before.error_code == ErrorCode.IN_COLLISION, before.message
-    engine.update_joint_states(['lift'], [0.3])
+    engine.robot.update_joint_states(['lift'], [0.3])
     # In the arm's base frame the box is now 0.3 m lower: the old goal is clear of it ...
     clear = engine.handle(_request(chain.fk(Q_IN_BOX), execute=True), settings)
     assert clear.success and clear.collision.checked, clear.message

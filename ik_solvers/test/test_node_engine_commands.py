@@ -33,7 +33,7 @@ class _FakeClock:
 @pytest.fixture
 def engine():
     engine = IKEngine()
-    engine.load_description(UR5, '', 'tool0')
+    engine.robot.load_description(UR5, '', 'tool0')
     return engine
 
 
@@ -43,11 +43,11 @@ def _request(matrix, **fields):
 
 
 def _goal(engine):
-    return engine.chain('', 'tool0').fk(Q_GOAL)
+    return engine.robot.chain('', 'tool0').fk(Q_GOAL)
 
 
 def test_an_executed_solution_is_commanded_and_remembered(engine):
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     outcome = engine.handle(_request(_goal(engine), execute=True), SETTINGS)
     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert outcome.message.endswith('; commanded')
@@ -55,7 +55,7 @@ def test_an_executed_solution_is_commanded_and_remembered(engine):
     assert command.joint_names == chain.joint_names
     assert list(command.positions) == pytest.approx(list(outcome.result.q))
     assert command.duration >= SETTINGS.min_duration
-    assert engine.current_configuration(chain)[0] == pytest.approx(outcome.result.q)
+    assert engine.robot.current_configuration(chain)[0] == pytest.approx(outcome.result.q)
 
 
 def test_unreachable_target_is_not_a_success_and_is_not_commanded(engine):
@@ -65,16 +65,16 @@ def test_unreachable_target_is_not_a_success_and_is_not_commanded(engine):
     assert outcome.error_code in (ErrorCode.NO_SOLUTION, ErrorCode.TIMED_OUT)
     assert outcome.result is not None and not outcome.success
     assert outcome.command is None
-    chain = engine.chain('', 'tool0')
-    assert engine.current_configuration(chain)[0] == pytest.approx(chain.mid_configuration())
+    chain = engine.robot.chain('', 'tool0')
+    assert engine.robot.current_configuration(chain)[0] == pytest.approx(chain.mid_configuration())
 
 
 def test_last_command_seeds_when_no_joint_states_arrive(engine):
-    chain = engine.chain('', 'tool0')
-    assert engine.current_configuration(chain)[0] == pytest.approx(chain.mid_configuration())
+    chain = engine.robot.chain('', 'tool0')
+    assert engine.robot.current_configuration(chain)[0] == pytest.approx(chain.mid_configuration())
     outcome = engine.handle(_request(_goal(engine), execute=True), SETTINGS)
     assert outcome.command is not None, outcome.message
-    assert engine.current_configuration(chain)[0] == pytest.approx(outcome.result.q)
+    assert engine.robot.current_configuration(chain)[0] == pytest.approx(outcome.result.q)
     # A nearby target then starts from the last command: no large jump.
     nearby = _goal(engine).copy()
     nearby[2, 3] += 0.01
@@ -84,8 +84,8 @@ def test_last_command_seeds_when_no_joint_states_arrive(engine):
 
 
 def test_large_streamed_joint_jumps_are_not_commanded(engine):
-    chain = engine.chain('', 'tool0')
-    engine.update_joint_states(chain.joint_names, Q_GOAL + 0.3)
+    chain = engine.robot.chain('', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, Q_GOAL + 0.3)
     strict = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.01,
                           approximate_tracking=False)
     refused = engine.handle(_request(_goal(engine), streamed=True), strict)
@@ -100,14 +100,14 @@ def test_a_streamed_jump_from_the_last_command_is_refused_while_the_joint_states
     # The arm lags 0.3 rad behind the last command on one joint (within the 0.35 rad bound),
     # and the next solution lies 0.3 rad on the other side of the arm: 0.6 rad from the last
     # command. Judged against the lagging joint states alone it would pass.
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     settings = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.35,
                             approximate_tracking=False)
     first = engine.handle(_request(chain.fk(Q_GOAL), streamed=True), UNBOUNDED)
     assert first.success and first.command is not None, first.message
     lagging = first.result.q.copy()
     lagging[0] -= 0.3
-    engine.update_joint_states(chain.joint_names, lagging)
+    engine.robot.update_joint_states(chain.joint_names, lagging)
     beyond = first.result.q.copy()
     beyond[0] -= 0.6
     second = engine.handle(_request(chain.fk(beyond), streamed=True), settings)
@@ -122,12 +122,12 @@ def test_a_streamed_jump_from_the_last_command_is_refused_while_the_joint_states
 
 
 def test_a_drag_starts_from_the_last_command_unless_the_robot_moved_away(engine):
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     settings = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.35)
     first = engine.handle(_request(chain.fk(Q_GOAL), streamed=True), UNBOUNDED)
     assert first.command is not None, first.message
     behind = first.result.q - 0.1
-    engine.update_joint_states(chain.joint_names, behind)
+    engine.robot.update_joint_states(chain.joint_names, behind)
     followed = engine.handle(_request(chain.fk(Q_GOAL + 0.02), streamed=True), settings)
     assert followed.success and followed.start == pytest.approx(behind)
     # Seeded at the last command, the drag stays within a few hundredths of a radian of it.
@@ -135,7 +135,7 @@ def test_a_drag_starts_from_the_last_command_unless_the_robot_moved_away(engine)
     assert followed.command is not None
     # Someone moved the arm far away: the last command no longer holds, the joint states do.
     elsewhere = Q_GOAL + np.array([0.8, 0.0, 0.0, 0.0, 0.0, 0.0])
-    engine.update_joint_states(chain.joint_names, elsewhere)
+    engine.robot.update_joint_states(chain.joint_names, elsewhere)
     there = engine.handle(_request(chain.fk(elsewhere + 0.02), streamed=True), settings)
     assert there.success, there.message
     assert there.command is not None
@@ -144,9 +144,9 @@ def test_a_drag_starts_from_the_last_command_unless_the_robot_moved_away(engine)
 def test_replacing_the_description_rebuilds_the_chain_and_forgets_old_commands(engine):
     outcome = engine.handle(_request(_goal(engine), execute=True), SETTINGS)
     assert outcome.command is not None
-    chain = engine.load_description(PLANAR, 'base_link', 'tip')
+    chain = engine.robot.load_description(PLANAR, 'base_link', 'tip')
     assert chain.num_joints == 3
-    q, _ = engine.current_configuration(chain)
+    q, _ = engine.robot.current_configuration(chain)
     assert q == pytest.approx(chain.mid_configuration())
     goal = chain.fk([0.3, 0.4, -0.2])
     planar = NodeSettings(base_link='base_link', tip_link='tip', position_only=True,
@@ -159,10 +159,10 @@ def test_continuous_joints_are_commanded_the_short_way_round():
     # The planar arm with a continuous first joint, sitting near +pi.
     urdf = PLANAR.replace('type="revolute"', 'type="continuous"', 1)
     engine = IKEngine()
-    chain = engine.load_description(urdf, '', 'tip')
+    chain = engine.robot.load_description(urdf, '', 'tip')
     assert list(chain.is_continuous) == [True, False, False]
     start = np.array([3.0, 0.2, 0.3])
-    engine.update_joint_states(chain.joint_names, start)
+    engine.robot.update_joint_states(chain.joint_names, start)
     settings = NodeSettings(tip_link='tip', max_joint_jump=1.0, velocity_scale=1.0,
                             min_duration=0.01)
     # A goal given one turn away: the solve reports and commands the nearby turn.
@@ -178,8 +178,8 @@ def test_continuous_joints_are_commanded_the_short_way_round():
 def test_stale_joint_states_are_not_trusted_as_the_start_of_a_command():
     clock = _FakeClock()
     engine = IKEngine(clock=clock)
-    chain = engine.load_description(UR5, '', 'tool0')
-    engine.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
+    chain = engine.robot.load_description(UR5, '', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
     settings = NodeSettings(tip_link='tool0', timeout=0.5, joint_state_timeout=0.5)
     assert engine.handle(_request(_goal(engine), execute=True), settings).command is not None
     clock.now += 5.0  # the joint_states publisher went quiet
@@ -194,20 +194,20 @@ def test_stale_joint_states_are_not_trusted_as_the_start_of_a_command():
     # Disabled, the old behaviour; fresh states command again.
     disabled = NodeSettings(tip_link='tool0', timeout=0.5, joint_state_timeout=0.0)
     assert engine.handle(_request(_goal(engine), execute=True), disabled).command is not None
-    engine.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
+    engine.robot.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
     assert engine.handle(_request(_goal(engine), execute=True), settings).command is not None
 
 
 def test_one_stale_chain_joint_is_enough_to_refuse_a_command():
     clock = _FakeClock()
     engine = IKEngine(clock=clock)
-    chain = engine.load_description(UR5, '', 'tool0')
-    engine.update_joint_states(chain.joint_names, Q_GOAL)
+    chain = engine.robot.load_description(UR5, '', 'tool0')
+    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
     clock.now += 1.0
     # A NaN keeps the old value and its old arrival time.
     positions = list(Q_GOAL)
     positions[3] = float('nan')
-    engine.update_joint_states(chain.joint_names, positions)
+    engine.robot.update_joint_states(chain.joint_names, positions)
     outcome = engine.handle(_request(_goal(engine), streamed=True), UNBOUNDED)
     assert outcome.error_code == ErrorCode.EXECUTION_FAILED and outcome.command is None
     assert 'of %s are' % chain.joint_names[3] in outcome.message

@@ -52,7 +52,7 @@ def _request(matrix, **fields):
 
 def _engine(**options):
     engine = IKEngine(**options)
-    engine.load_description(UR5, '', 'tool0')
+    engine.robot.load_description(UR5, '', 'tool0')
     return engine
 
 
@@ -71,7 +71,7 @@ def test_each_input_check_runs_once_per_request(fields, expected):
         return solve(*args, **kwargs)
 
     engine = _engine(checks=checks, solve_function=counted_solve)
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     goal = chain.fk(Q_GOAL)
     if fields.get('frame_id'):
         shoulder = engine.robot.chain_and_model(SETTINGS)[1].transform(
@@ -96,7 +96,7 @@ def test_a_refused_input_stops_the_checks_and_the_solve():
 
 def test_forward_kinematics_of_the_solution_runs_once_and_is_shared():
     engine = _engine()
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     calls = []
     original = chain.fk
 
@@ -124,9 +124,9 @@ class JointOneAtMostOneRadian(Judge):
 
 def test_a_new_judge_is_one_object_and_one_line():
     engine = _engine(judges=DEFAULT_JUDGES + (JointOneAtMostOneRadian(),))
-    chain = engine.chain('', 'tool0')
+    chain = engine.robot.chain('', 'tool0')
     beyond = Q_GOAL + np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
-    engine.update_joint_states(chain.joint_names, beyond)
+    engine.robot.update_joint_states(chain.joint_names, beyond)
     refused = engine.handle(_request(chain.fk(beyond), execute=True), SETTINGS)
     assert refused.error_code == ErrorCode.NO_SOLUTION
     assert refused.message == 'joint shoulder_pan_joint at %.3f rad is above 1 rad' % (
@@ -136,7 +136,7 @@ def test_a_new_judge_is_one_object_and_one_line():
     streamed = engine.handle(_request(chain.fk(beyond), streamed=True), SETTINGS)
     assert streamed.error_code == ErrorCode.NO_SOLUTION and streamed.command is None
     # Nothing was commanded: the engine does not take either solution for the last command.
-    engine.update_joint_states(chain.joint_names, Q_GOAL)
+    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
     accepted = engine.handle(_request(chain.fk(Q_GOAL), execute=True), SETTINGS)
     assert accepted.success and accepted.command is not None, accepted.message
 
@@ -151,7 +151,7 @@ def test_a_solution_outside_the_joint_limits_is_refused_by_the_limits_judge():
         return dataclasses.replace(result, q=q)
 
     engine = IKEngine(solve_function=beyond_the_limits)
-    chain = engine.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
+    chain = engine.robot.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
     settings = NodeSettings(base_link='panda_link0', tip_link='panda_hand_tcp', timeout=0.5,
                             max_joint_jump=0.0, approximate_tracking=False)
     goal = chain.fk(np.array([0.3, -0.5, 0.2, -1.8, 0.1, 1.5, 0.4]))
@@ -162,4 +162,4 @@ def test_a_solution_outside_the_joint_limits_is_refused_by_the_limits_judge():
         assert chain.joint_names[1] in outcome.message
         assert outcome.command is None and not outcome.success
         assert not chain.within_limits(outcome.result.q)
-    assert engine.current_configuration(chain)[0] == pytest.approx(chain.mid_configuration())
+    assert engine.robot.current_configuration(chain)[0] == pytest.approx(chain.mid_configuration())

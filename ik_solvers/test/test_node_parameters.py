@@ -10,7 +10,7 @@ from ik_solvers import SOLVERS
 from ik_solvers.ros.names import command_topic_for
 from ik_solvers.engine.settings import check_parameter, MAX_TIMEOUT, NodeSettings, PARAMETERS
 from ik_solvers.kinematics import RobotModel
-from ik_solvers.ros.parameters import describe
+from ik_solvers.ros.node_parameters import describe
 import pytest
 from rcl_interfaces.msg import ParameterType
 

@@ -15,7 +15,7 @@ from ik_solvers.engine.description_loader import (
     paused_garbage_collection,
 )
 from ik_solvers.engine.model_holder import ModelHolder
-from ik_solvers.engine.request_pool import RequestPool
+from ik_solvers.ros.request_pool import RequestPool
 import numpy as np
 import pytest
 

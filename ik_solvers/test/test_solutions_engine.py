@@ -22,9 +22,9 @@ def _request(matrix: np.ndarray, **fields) -> IKRequest:
 
 def _loop(preference: str):
     engine = IKEngine()
-    chain = engine.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
+    chain = engine.robot.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
     start = chain.mid_configuration()
-    engine.update_joint_states(chain.joint_names, start)
+    engine.robot.update_joint_states(chain.joint_names, start)
     settings = NodeSettings(base_link='panda_link0', tip_link='panda_hand_tcp',
                             joint_state_timeout=0.0, approximate_tracking=False,
                             preference=preference, timeout=0.05)
@@ -41,7 +41,7 @@ def _loop(preference: str):
         if commanded:
             assert np.max(np.abs(q - commanded[-1])) <= settings.max_joint_jump + 1e-12
         commanded.append(q)
-        engine.update_joint_states(chain.joint_names, q)  # the arm follows its command
+        engine.robot.update_joint_states(chain.joint_names, q)  # the arm follows its command
     return start, commanded
 
 

@@ -22,11 +22,12 @@ Every exception becomes a :class:`~.error_codes.ErrorCode` here; nothing is rais
 import math
 import time
 import traceback
-from typing import Any, Dict, Mapping, Optional, Protocol, Sequence, Tuple
+from typing import Any, Dict, Mapping, Optional, Sequence
 
 import numpy as np
 
 from .candidate import Candidate
+from .command_timing import CommandTiming
 from .frames import ExternalLookup
 from .goal_distance import check_goal_distance
 from .request_checks import check_request, CheckedRequest, InputChecks
@@ -36,7 +37,9 @@ from .error_codes import ErrorCode, path_code
 from .path_request import PathCommand, PathOutcome, PathRequest
 from .refusal import refusal_for
 from .seeds import path_start
+from .robot_state import RobotState
 from .settings import NodeSettings
+from ..collision import CollisionModel
 from ..collision.sweep import SweptCheck
 from ..exceptions import (
     IKError,
@@ -52,7 +55,7 @@ from ..kinematics import Chain, RobotModel
 from ..paths import CartesianPathResult, cartesian_path, trajectory_limits
 from ..solvers import IKResult
 
-__all__ = ['PathWorld', 'START_LIMIT_SLACK', 'handle_path']
+__all__ = ['START_LIMIT_SLACK', 'handle_path']
 
 #: How far outside a joint limit a given start may be (rad or m) and be moved onto it, as
 #: :func:`ik_solvers.paths.cartesian_path` allows: encoders report a little past a limit.
@@ -76,35 +79,18 @@ _PATH_ERRORS = (
 )
 
 
-class PathWorld(Protocol):
-    """What a path request needs of the engine: the model, where the robot is, the command."""
-
-    def chain_and_model(self, settings: NodeSettings) -> Tuple[Chain, RobotModel]:
-        """Return the chain and the description it was cut from."""
-
-    def joint_positions(self) -> Dict[str, float]:
-        """Return the latest joint states by name."""
-
-    def joint_state_ages(self, names: Sequence[str]) -> Mapping[str, float]:
-        """Return the seconds since each named joint's latest joint state."""
-
-    def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
-        """Return where the chain is, as best known (the start of a command)."""
-
-    def remember_command(self, chain: Chain, q: np.ndarray,
-                         command: Optional[PathCommand] = None) -> None:
-        """Remember where the last command ends, and the command (its motion)."""
-
-
-def handle_path(world: PathWorld, request: PathRequest, settings: NodeSettings, *,
+def handle_path(robot: RobotState, timing: CommandTiming, request: PathRequest,
+                settings: NodeSettings, *,
                 checks: InputChecks, judges: Sequence[Judge],
                 external_lookup: Optional[ExternalLookup] = None,
                 joint_limits: Optional[Mapping[str, Any]] = None,
-                collision: Any = None) -> PathOutcome:
+                collision: Optional[CollisionModel] = None) -> PathOutcome:
     """
     Answer one Cartesian path request; never raises.
 
-    :param world: The engine's model, joint states and last command.
+    :param robot: The engine's model and joint states.
+    :param timing: The engine's command timing; an executed path's command is remembered in
+        it as the last command.
     :param request: The request.
     :param settings: The node's parameters.
     :param checks: The engine's input checks.
@@ -117,7 +103,7 @@ def handle_path(world: PathWorld, request: PathRequest, settings: NodeSettings, 
     """
     known: Dict[str, Any] = {}
     try:
-        return _handle(world, request, settings, checks, judges, external_lookup,
+        return _handle(robot, timing, request, settings, checks, judges, external_lookup,
                        joint_limits, collision, known)
     except IKError as error:
         for kind, code in _PATH_ERRORS:
@@ -157,10 +143,10 @@ def _requests(request: PathRequest, settings: NodeSettings) -> Sequence[IKReques
             for point in request.waypoints]
 
 
-def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
+def _handle(robot: RobotState, timing: CommandTiming, request: PathRequest, settings: NodeSettings,
             checks: InputChecks, judges: Sequence[Judge],
             external_lookup: Optional[ExternalLookup], joint_limits: Optional[Mapping[str, Any]],
-            collision: Any, known: Dict[str, Any]) -> PathOutcome:
+            collision: Optional[CollisionModel], known: Dict[str, Any]) -> PathOutcome:
     started = time.perf_counter()
     _check_arguments(request, settings)  # counts and numbers: before any waypoint is looked at
     requests = _requests(request, settings)
@@ -171,10 +157,10 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
     for single in requests[1:]:
         checks.names(single)
         poses.append(checks.target(single.position, single.orientation))
-    chain, model = world.chain_and_model(settings)
+    chain, model = robot.chain_and_model(settings)
     known['chain'] = chain
-    joints = world.joint_positions()
-    current = world.where(chain, joints)
+    joints = robot.joint_positions()
+    current = robot.where(chain, joints)
     given_start = bool(request.start_names) or bool(request.start_positions)
     if given_start and request.execute:
         raise InvalidSeedError('with execute the path starts where the robot is: leave start '
@@ -234,7 +220,7 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
     if result.positions.shape[0] < 2:
         return PathOutcome(code, summary + '; not commanded: no point beyond the start',
                            **known)
-    refusal = first_refusal(judges, _end_candidate(world, result, chain, model, start,
+    refusal = first_refusal(judges, _end_candidate(robot, result, chain, model, start,
                                                    settings, checked))
     if refusal is not None:
         return PathOutcome(ErrorCode.EXECUTION_FAILED, '%s; not commanded: %s'
@@ -248,11 +234,11 @@ def _handle(world: PathWorld, request: PathRequest, settings: NodeSettings,
                                % (summary, contact.describe()), **known)
     command = PathCommand(tuple(chain.joint_names), trajectory.times, trajectory.positions,
                           trajectory.velocities, trajectory.accelerations)
-    world.remember_command(chain, trajectory.positions[-1], command)
+    timing.remember_command(chain, trajectory.positions[-1], command)
     return PathOutcome(code, summary + '; commanded', command=command, **known)
 
 
-def _end_candidate(world: PathWorld, result: CartesianPathResult, chain: Chain,
+def _end_candidate(robot: RobotState, result: CartesianPathResult, chain: Chain,
                    model: RobotModel, start: np.ndarray, settings: NodeSettings,
                    checked: CheckedRequest) -> Candidate:
     q = result.positions[-1]
@@ -262,6 +248,6 @@ def _end_candidate(world: PathWorld, result: CartesianPathResult, chain: Chain,
                    elapsed=result.elapsed, status='success', solver=checked.solver)
     return Candidate(chain=chain, model=model, q=q, reached=reached,
                      target=result.targets[-1], start=start, last_command=None,
-                     joint_state_ages=world.joint_state_ages(chain.joint_names),
+                     joint_state_ages=robot.joint_state_ages(chain.joint_names),
                      settings=settings, streamed=False, commanding=True, result=end,
                      solver=checked.solver, timeout=checked.timeout)

@@ -1,19 +1,22 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The ik_node's parameters as plain data: names, defaults, descriptions, ranges, and checks.
+The ik_node's parameters, declared in one place: :data:`PARAMETERS`, one row per parameter.
 
-Defaults here match ``config/ik_solvers.yaml``. :mod:`ik_solvers.ros.parameters` turns each
-range into a ``ParameterDescriptor`` for ``ros2 param describe``; :func:`check_parameter`,
-called from the node's set-parameters callback, checks the ranges exactly (rclpy lets values
-within 1e-6 of an end through) and what rclpy cannot express (the solver name). SolveIK
-requests that override a parameter are checked against the same ranges (:mod:`.inputs`), so
-each range is written once, here.
+Each row holds the name, the default, the description, the range or constraints, whether it is
+read-only and the check rclpy cannot express (the solver's name, say). Everything else comes
+from this table: :class:`ik_solvers.ros.node_parameters.NodeParameters` declares the
+parameters with descriptors built from it (``ros2 param describe``) and checks every change
+with :func:`check_parameter`, which checks the ranges exactly (rclpy lets values within 1e-6 of
+an end through) and each row's own check; :class:`NodeSettings` takes its fields and defaults
+from it; SolveIK requests that override a parameter are checked against the same ranges
+(:mod:`.request_checks`); and :func:`parameter_table` writes the table of docs/node.md (a test
+compares the two). Defaults here match ``config/ik_solvers.yaml``.
 """
 
 from dataclasses import dataclass
 import math
-from typing import Any, Iterable, Mapping, Optional, Tuple
+from typing import Any, Callable, Iterable, Mapping, Optional, Tuple
 
 from ..exceptions import InvalidTargetError, UnknownSolverError
 from ..preferences import PREFERENCES
@@ -27,11 +30,46 @@ __all__ = [
     'ParameterSpec',
     'check_parameter',
     'coerce_value',
+    'parameter_table',
 ]
 
 #: Longest accepted solve timeout in seconds; a streamed solve holds up the next target and a
 #: service call holds up its caller, and IK of one chain needs milliseconds, not minutes.
 MAX_TIMEOUT = 10.0
+
+
+def _solver_problem(value: Any) -> Optional[str]:
+    try:
+        solver_class(value)
+    except UnknownSolverError as error:
+        return str(error)
+    return None
+
+
+def _preference_problem(value: Any) -> Optional[str]:
+    if value not in PREFERENCES:
+        return 'unknown preference %r; known: %s' % (value, ', '.join(PREFERENCES))
+    return None
+
+
+def _rest_posture_problem(value: Any) -> Optional[str]:
+    try:
+        numbers = [float(item) for item in value]
+    except (TypeError, ValueError):
+        return 'rest_posture must be a list of numbers; got %r' % (value,)
+    if not all(math.isfinite(number) for number in numbers):
+        return 'rest_posture must be finite numbers; got %r' % (list(numbers),)
+    return None
+
+
+def _goal_problem(name: str) -> Callable[[Any], Optional[str]]:
+    def problem(value: Any) -> Optional[str]:
+        try:
+            Goal.of(**{name: tuple(value) if name == 'tip_axis' else value})
+        except (InvalidTargetError, TypeError) as error:
+            return str(error)
+        return None
+    return problem
 
 
 @dataclass(frozen=True)
@@ -49,13 +87,16 @@ class ParameterSpec:
     constraints: str = ''
     #: Read once at start-up; changing it needs a restart.
     read_only: bool = False
+    #: What the range cannot express: ``check(value)`` returns why a value is refused, or
+    #: None.
+    check: Optional[Callable[[Any], Optional[str]]] = None
 
 
 PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec(
         'solver', 'jacobian_transpose',
         'Heuristic used for streamed targets and for service calls that name none.',
-        constraints='one of: ' + ', '.join(SOLVERS)),
+        constraints='one of: ' + ', '.join(SOLVERS), check=_solver_problem),
     ParameterSpec(
         'base_link', '',
         'Link the chain starts at and in which targets are solved; empty means the root link '
@@ -72,11 +113,12 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'What of a target orientation counts: full (all of it), axis (tip_axis must point along '
         'the same axis of the target frame; the spin about it is free, as a suction cup or a '
         '5-DOF arm needs) or none (position only).',
-        constraints='one of: ' + ', '.join(ORIENTATION_MODES)),
+        constraints='one of: ' + ', '.join(ORIENTATION_MODES),
+        check=_goal_problem('orientation_mode')),
     ParameterSpec(
         'tip_axis', (0.0, 0.0, 1.0),
         'The tool axis aimed in axis mode: 3 numbers in the tip link frame, normalised.',
-        constraints='3 finite numbers, not all zero'),
+        constraints='3 finite numbers, not all zero', check=_goal_problem('tip_axis')),
     ParameterSpec(
         'orientation_fallback', False,
         'In full mode, when a pose has no solution (an arm with fewer than six joints), solve '
@@ -210,12 +252,13 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'Which solution a request prefers when it has several, and on a redundant arm the '
         'null-space step after the pose is met (docs/solutions.md): nearest (to the seed), '
         'rest_posture (the middle of the limits), limit_margin, manipulability, clearance.',
-        constraints='one of: ' + ', '.join(PREFERENCES)),
+        constraints='one of: ' + ', '.join(PREFERENCES), check=_preference_problem),
     ParameterSpec(
         'rest_posture', (),
         'The rest configuration of the rest_posture preference, one value per chain joint '
         '(rad or m), base to tip; empty means the middle of the joint limits.',
-        constraints='finite numbers, one per chain joint, or empty'),
+        constraints='finite numbers, one per chain joint, or empty',
+        check=_rest_posture_problem),
 )
 
 #: Every parameter's spec by name.
@@ -275,25 +318,8 @@ def check_parameter(name: str, value: Any) -> Optional[str]:
         # here exactly as written, so 1.0000009 is no velocity_scale.
         if bounds is not None and not bounds[0] <= value <= bounds[1]:
             return '%s must lie in [%r, %r]; got %r' % (name, bounds[0], bounds[1], value)
-    if name == 'solver':
-        try:
-            solver_class(value)
-        except UnknownSolverError as error:
-            return str(error)
-    if name == 'preference' and value not in PREFERENCES:
-        return 'unknown preference %r; known: %s' % (value, ', '.join(PREFERENCES))
-    if name == 'rest_posture':
-        try:
-            numbers = [float(item) for item in value]
-        except (TypeError, ValueError):
-            return 'rest_posture must be a list of numbers; got %r' % (value,)
-        if not all(math.isfinite(number) for number in numbers):
-            return 'rest_posture must be finite numbers; got %r' % (list(numbers),)
-    if name in ('orientation_mode', 'tip_axis'):
-        try:
-            Goal.of(**{name: tuple(value) if name == 'tip_axis' else value})
-        except (InvalidTargetError, TypeError) as error:
-            return str(error)
+    if spec is not None and spec.check is not None:
+        return spec.check(value)
     return None
 
 
@@ -345,3 +371,32 @@ class NodeSettings:
         if 'rest_posture' in picked:  # empty: rclpy's byte array; else array.array or a list
             picked['rest_posture'] = tuple(float(item) for item in picked['rest_posture'])
         return cls(**picked)
+
+
+_TYPE_NAMES = {bool: 'bool', float: 'double', int: 'integer', str: 'string',
+               tuple: 'double array'}
+
+
+def parameter_table() -> str:
+    """
+    Write :data:`PARAMETERS` as the Markdown table of docs/node.md.
+
+    :returns: The table, one row per parameter in the order declared, ending with a newline.
+    """
+    rows = ['| name | type | default | allowed | meaning |', '|---|---|---|---|---|']
+    for spec in PARAMETERS:
+        default = spec.default
+        shown = ('`%s`' % ('true' if default else 'false') if isinstance(default, bool)
+                 else '`%r`' % (list(default),) if isinstance(default, tuple)
+                 else '`%r`' % default if not isinstance(default, str)
+                 else '`%s`' % default if default else '(empty)')
+        bounds = spec.floating_range or spec.integer_range
+        allowed = ['[%r, %r]' % bounds] if bounds is not None else []
+        if spec.constraints:
+            allowed.append(spec.constraints)
+        if spec.read_only:
+            allowed.append('read-only')
+        rows.append('| `%s` | %s | %s | %s | %s |' % (
+            spec.name, _TYPE_NAMES[type(default)], shown, '; '.join(allowed) or 'any',
+            spec.description.replace('|', '\\|')))
+    return '\n'.join(rows) + '\n'

@@ -21,7 +21,7 @@ import yaml
 from .names import CARTESIAN_PATH_SERVICE
 from .path_conversions import fill_path_response, path_request
 from .solve_service import SolveIKService
-from ..engine.command_gate import send_checked_path
+from ..engine.command_gate import path_publication
 from ..engine.memory import release_memory
 from ..engine.path_request import PathCommand, PathOutcome
 from ..engine.pipeline import IKEngine
@@ -113,9 +113,11 @@ class CartesianPathService:
         outcome = self._engine.handle_path(asked, settings, joint_limits=self._joint_limits,
                                            collision=self._collision_model())
         # Checked again against the scene as it is when it is sent, then sent.
-        outcome = send_checked_path(
-            self._engine, outcome, settings, send=self._publish,
-            checked=asked.avoid_collisions or settings.avoid_collisions)
+        with path_publication(self._engine.robot, self._engine.timing, outcome, settings,
+                              checked=asked.avoid_collisions or settings.avoid_collisions
+                              ) as outcome:
+            if outcome.command is not None:
+                self._publish(outcome.command)
         self._send(outcome)
         if len(request.waypoints) > LARGE_REQUEST_WAYPOINTS:
             # The memory of a huge request goes back to the system once rclpy let it go.

@@ -23,8 +23,8 @@ from .names import OBSTACLES_TOPIC, ROBOT_DESCRIPTION_SEMANTIC_TOPIC
 from .node_parameters import NodeParameters
 from .obstacle_conversions import obstacle_request
 from ..engine.description_loader import DescriptionLoader
-from ..engine.ordered_queue import OrderedQueue
-from ..engine.pipeline import IKEngine
+from .ordered_queue import OrderedQueue
+from ..engine.robot_state import RobotState
 from ..exceptions import IKError, RobotModelError
 
 __all__ = ['CollisionInputs', 'OBSTACLE_QUEUE_CAPACITY', 'obstacle_qos']
@@ -53,17 +53,17 @@ def obstacle_qos(depth: int) -> QoSProfile:
 class CollisionInputs:
     """Subscribes to the SRDF and the obstacles of a node and hands them to its engine."""
 
-    def __init__(self, node: Node, engine: IKEngine, parameters: NodeParameters) -> None:
+    def __init__(self, node: Node, robot: RobotState, parameters: NodeParameters) -> None:
         """
         Open the subscriptions and start the SRDF loader.
 
         :param node: The node.
-        :param engine: Takes the SRDF and the obstacles.
+        :param robot: The engine's robot state; takes the SRDF and the obstacles.
         :param parameters: The node's parameters: the chain's links, and the
             ``robot_description_semantic`` parameter, used until an SRDF arrives on the topic.
         """
         self._node = node
-        self._engine = engine
+        self._robot = robot
         self._parameters = parameters
         self._loader = DescriptionLoader(self._load_srdf, self._failed,
                                          name='semantic_loader')
@@ -98,14 +98,14 @@ class CollisionInputs:
         change = int(info.total_count_change)
         if change <= 0:
             return
-        total = self._engine.collisions.lost_obstacles(
+        total = self._robot.collisions.lost_obstacles(
             change, '%d obstacle messages lost by the middleware' % change)
         self._node.get_logger().error(
             '~/obstacles: the middleware lost %d obstacle messages (%d in all); the obstacles '
             'in place may differ from what was sent: send the scene again' % (change, total))
 
     def _queue_full(self, message: CollisionObject, refused: int) -> None:
-        total = self._engine.collisions.lost_obstacles(
+        total = self._robot.collisions.lost_obstacles(
             1, "obstacle '%s' refused: the queue is full" % message.id[:100])
         self._node.get_logger().error(
             "~/obstacles: obstacle '%s' refused, %d obstacle messages already wait (%d refused, "
@@ -113,7 +113,7 @@ class CollisionInputs:
             % (message.id[:100], OBSTACLE_QUEUE_CAPACITY, refused, total))
 
     def _apply_failed(self, message: CollisionObject, error: Exception) -> None:
-        total = self._engine.collisions.lost_obstacles(
+        total = self._robot.collisions.lost_obstacles(
             1, "obstacle '%s' failed: %r" % (message.id[:100], error))
         self._node.get_logger().error("obstacle '%s' failed: %r (%d lost in all); the obstacles "
                                       'in place are kept' % (message.id[:100], error, total))
@@ -125,7 +125,7 @@ class CollisionInputs:
         # Runs on the loader's thread: the models built from the SRDF are built here too.
         logger = self._node.get_logger()
         try:
-            disabled = self._engine.collisions.set_srdf(srdf_xml, origin)
+            disabled = self._robot.collisions.set_srdf(srdf_xml, origin)
         except IKError as error:
             logger.warning('refused the SRDF from %s: %s; keeping the previous one'
                            % (origin, error))
@@ -134,7 +134,7 @@ class CollisionInputs:
                     % (origin, len(disabled.pairs)))
         settings = self._parameters.settings
         try:
-            warnings = self._engine.collision_warnings(settings.base_link, settings.tip_link)
+            warnings = self._robot.collision_warnings(settings.base_link, settings.tip_link)
         except RobotModelError:
             return  # no description yet: its adoption builds the model and logs
         for warning in warnings:
@@ -148,18 +148,18 @@ class CollisionInputs:
         try:
             self._apply(message)
         finally:
-            self._engine.collisions.handled_obstacle()
+            self._robot.collisions.handled_obstacle()
 
     def _apply(self, message: CollisionObject) -> None:
         # Not throttled: each obstacle is an order, and each refusal says which one failed.
         try:
             frame_id, obstacle = obstacle_request(message)
         except IKError as error:
-            self._engine.collisions.refused(str(error))
+            self._robot.collisions.refused(str(error))
             self._node.get_logger().warning('%s; refused, the obstacles in place are kept' % error)
             return
         try:
-            obstacles = self._engine.apply_obstacle(obstacle, frame_id, self._parameters.settings)
+            obstacles = self._robot.apply_obstacle(obstacle, frame_id, self._parameters.settings)
         except IKError as error:
             self._node.get_logger().warning('%s; refused, the obstacles in place are kept' % error)
             return

@@ -13,7 +13,7 @@ from typing import Callable, Tuple
 
 from .outcome_log import OutcomeLog
 from ..engine.description_loader import DescriptionLoader
-from ..engine.pipeline import IKEngine
+from ..engine.robot_state import RobotState
 from ..exceptions import RobotModelError
 from ..kinematics.joint import DEFAULT_VELOCITY_LIMIT
 
@@ -27,18 +27,19 @@ LONG_PARSE_CHARACTERS = 1_000_000
 class DescriptionInput:
     """Hands descriptions to a loader thread that adopts them in an engine."""
 
-    def __init__(self, engine: IKEngine, links: Callable[[], Tuple[str, str]], logger,
+    def __init__(self, robot: RobotState, links: Callable[[], Tuple[str, str]], logger,
                  log: OutcomeLog) -> None:
         """
         Start the loader thread.
 
-        :param engine: Adopts each description that gives the configured chain.
+        :param robot: The engine's robot state; adopts each description that gives the
+            configured chain.
         :param links: Returns ``(base_link, tip_link)`` as configured now; read once a
             description is parsed, since the links may change during a long parse.
         :param logger: The node's logger.
         :param log: The node's throttled log of refusals.
         """
-        self._engine = engine
+        self._robot = robot
         self._links = links
         self._logger = logger
         self._log = log
@@ -64,20 +65,20 @@ class DescriptionInput:
             self._logger.info('parsing a description of %d characters from %s; the current '
                               'model serves until it is ready' % (len(urdf_xml), origin))
         try:
-            chain = self._engine.load_description_for(urdf_xml, self._links)
+            chain = self._robot.load_description_for(urdf_xml, self._links)
         except RobotModelError as error:
-            keeping = ('keeping the previous robot model' if self._engine.has_model
+            keeping = ('keeping the previous robot model' if self._robot.has_model
                        else 'waiting for a valid robot_description')
             self._log.warn('robot_description', 'refused the description from %s: %s; %s'
                            % (origin, error, keeping))
             return
         # The collision model of the chain is built here too, not in the first solve.
-        warnings = self._engine.collision_warnings(*self._links())
+        warnings = self._robot.collision_warnings(*self._links())
         self._logger.info('robot model from %s: chain %s -> %s, %d joints (%s), parsed with '
                           'its collision geometry in %.1f s; collisions: %s'
                           % (origin, chain.base_link, chain.tip_link, chain.num_joints,
                              ', '.join(chain.joint_names), time.monotonic() - started,
-                             self._engine.collision_summary()))
+                             self._robot.collision_summary()))
         for warning in warnings:
             self._logger.warning(warning)
         if chain.joints_without_velocity_limit:

@@ -47,7 +47,7 @@ from .outcome_log import LOG_THROTTLE_PERIOD, OutcomeLog
 from .parameter_services import guard_parameter_services
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
-from ..engine.command_gate import send_checked
+from ..engine.command_gate import publication
 from ..engine.error_codes import ErrorCode
 from ..engine.held_goal import EXACT, EXACT_TIMEOUT, final_outcome, HeldGoal
 from ..engine.latest_target import LatestSlot
@@ -79,12 +79,12 @@ class IKNode(Node):
         self._log = OutcomeLog(self.get_logger())
         self._engine = IKEngine(external_lookup=start_tf_lookup(self))
         try:
-            self._node_parameters = NodeParameters(self, self._engine.check_links,
-                                                   self._engine.adopt_links)
+            self._node_parameters = NodeParameters(self, self._engine.robot.check_links,
+                                                   self._engine.robot.adopt_links)
         except InvalidParameterError:
             super().destroy_node()  # nothing else was started yet
             raise
-        self._descriptions = DescriptionInput(self._engine, self._node_parameters.links,
+        self._descriptions = DescriptionInput(self._engine.robot, self._node_parameters.links,
                                               self.get_logger(), self._log)
         self._targets: LatestSlot[PoseStamped] = LatestSlot()
         # A target not followed by a newer one is driven on until reached (engine/held_goal.py).
@@ -95,7 +95,7 @@ class IKNode(Node):
         fallback = self._node_parameters.value('robot_description')
         if fallback:
             self._descriptions.submit(fallback, 'the robot_description parameter')
-        self._collision_inputs = CollisionInputs(self, self._engine, self._node_parameters)
+        self._collision_inputs = CollisionInputs(self, self._engine.robot, self._node_parameters)
         self._commands = TopicCommandSink(self)
         self._status_publisher = self.create_publisher(
             IKStatus, STATUS_TOPIC, QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
@@ -117,7 +117,8 @@ class IKNode(Node):
         self._path_service = CartesianPathService(
             self, self._engine, lambda: self._node_parameters.settings, self._on_path_outcome,
             self._joint_limits(), lambda: self._node_parameters.settings.max_pending_requests,
-            collision_model=lambda: self._engine.collision_model(self._node_parameters.settings),
+            collision_model=lambda: self._engine.robot.collision_model(
+                self._node_parameters.settings),
             publish=self._commands.send_path)
         solver = self._node_parameters.settings.solver
         # Compiled (or loaded from the disk cache) here, so that no drag ever waits for it.
@@ -175,7 +176,7 @@ class IKNode(Node):
 
     def _on_joint_states(self, message: JointState) -> None:
         try:
-            dropped = self._engine.update_joint_states(message.name, message.position)
+            dropped = self._engine.robot.update_joint_states(message.name, message.position)
         except InvalidSeedError as error:
             self._log.warn('joint_states', 'ignored a joint_states message: %s' % error)
             return
@@ -228,7 +229,7 @@ class IKNode(Node):
         if attempt == 0:
             return {}
         try:
-            chain = self._engine.chain(settings.base_link, settings.tip_link)
+            chain = self._engine.robot.chain(settings.base_link, settings.tip_link)
         except IKError:
             return {}
         seed = chain.random_configuration(np.random.default_rng(attempt))
@@ -241,16 +242,22 @@ class IKNode(Node):
         self._output(outcome, settings, 'target_pose')
 
     def _send(self, outcome: IKOutcome, settings) -> IKOutcome:
-        # Checked against the scene as it is now, not as it was when the request arrived.
-        return send_checked(self._engine, outcome, settings, self._commands.send,
-                            self._commands.send_path)
+        # Checked against the scene as it is now, not as it was when the request arrived, and
+        # timed from the controller's motion now; sent before the scene may change again.
+        with publication(self._engine.robot, self._engine.timing, outcome, settings) as sent:
+            if sent.command is not None:
+                self._commands.send(sent.command)
+            elif sent.path_command is not None:
+                self._commands.send_path(sent.path_command)
+        return sent
 
     def _output(self, outcome: IKOutcome, settings, source: str) -> None:
         with self._worker_output:
             if self._closing.is_set():
                 return  # the node is being destroyed while this solve ran
             outcome = self._send(outcome, settings)
-            if outcome.error_code == ErrorCode.NO_ROBOT_MODEL and not self._engine.has_model:
+            if (outcome.error_code == ErrorCode.NO_ROBOT_MODEL
+                    and not self._engine.robot.has_model):
                 self.get_logger().warning(
                     'waiting for robot_description on %s; targets are ignored until one '
                     'arrives' % self.resolve_topic_name(ROBOT_DESCRIPTION_TOPIC), once=True)

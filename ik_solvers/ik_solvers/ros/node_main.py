@@ -12,7 +12,7 @@ from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
 from .aside_executor import AsideExecutor
-from ..engine.stop_signals import StopRequested, StopSignals
+from .stop_signals import StopRequested, StopSignals
 from ..exceptions import IKError
 
 __all__ = ['run_node']
@@ -28,7 +28,7 @@ def run_node(make_node: Callable[[], Node], args: Optional[List[str]] = None) ->
     of their own (:class:`~.aside_executor.AsideExecutor`): the ik_node's CartesianPath
     service, whose huge requests rclpy converts for seconds while taking them.
     The first SIGINT or SIGTERM ends the spin, whether the executor is idle or in a callback
-    (see :mod:`ik_solvers.engine.stop_signals`); the node is then destroyed and the process exits.
+    (see :mod:`ik_solvers.ros.stop_signals`); the node is then destroyed and the process exits.
 
     :param make_node: called after ``rclpy.init``; returns the node to spin.
     :param args: command-line arguments for ``rclpy.init`` (None: ``sys.argv``).

@@ -3,28 +3,71 @@
 """
 The ik_node's parameters on the node: declared, checked when changed, and read as one snapshot.
 
-The names, defaults and ranges are plain data in :mod:`..engine.settings`; here they are
-declared with rclpy, changes are coerced and checked (a change of the links must give a chain
-of a received description), and every accepted change replaces one :class:`NodeSettings`
-snapshot that each request reads whole.
+Every parameter is one row of the table :data:`ik_solvers.engine.settings.PARAMETERS`; here
+each row is declared with rclpy under a descriptor built from it (:func:`describe`, what
+``ros2 param describe`` shows), changes are coerced and checked against it (and a change of the
+links must give a chain of a received description), and every accepted change replaces one
+:class:`NodeSettings` snapshot that each request reads whole.
+:mod:`.parameter_services` keeps rclpy's parameter services answering whatever a client sends.
 """
 
 from typing import Callable, List, Optional, Tuple
 
-from rcl_interfaces.msg import SetParametersResult
+from rcl_interfaces.msg import (
+    FloatingPointRange,
+    IntegerRange,
+    ParameterDescriptor,
+    ParameterType,
+    SetParametersResult,
+)
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
-from .parameters import describe
-from ..engine.settings import check_parameter, coerce_value, NodeSettings, PARAMETERS
+from ..engine.settings import (
+    check_parameter,
+    coerce_value,
+    NodeSettings,
+    ParameterSpec,
+    PARAMETERS,
+)
 from ..exceptions import InvalidParameterError, RobotModelError
 
-__all__ = ['NodeParameters']
+__all__ = ['NodeParameters', 'describe']
 
 #: ``check(base_link, tip_link)`` raises RobotModelError when no description gives the chain.
 LinksCheck = Callable[[str, str], None]
 #: ``adopt(base_link, tip_link)`` follows links that changed.
 LinksAdoption = Callable[[str, str], None]
+
+
+_TYPES = {bool: ParameterType.PARAMETER_BOOL, float: ParameterType.PARAMETER_DOUBLE,
+          int: ParameterType.PARAMETER_INTEGER, str: ParameterType.PARAMETER_STRING,
+          tuple: ParameterType.PARAMETER_DOUBLE_ARRAY}
+
+
+def describe(spec: ParameterSpec) -> ParameterDescriptor:
+    """
+    Build the descriptor rclpy declares ``spec`` with.
+
+    :param spec: The parameter.
+    :returns: Its descriptor, with type, description, constraints, range and read-only flag.
+    """
+    descriptor = ParameterDescriptor(
+        name=spec.name, type=_TYPES[type(spec.default)], description=spec.description,
+        additional_constraints=spec.constraints, read_only=spec.read_only)
+    if isinstance(spec.default, tuple) and not spec.default:
+        # rclpy types an empty list as a byte array and would then refuse every list of
+        # doubles: an array that may be empty is typed by its value (checked by the node).
+        descriptor.type = ParameterType.PARAMETER_NOT_SET
+        descriptor.dynamic_typing = True
+    if spec.floating_range is not None:
+        low, high = spec.floating_range
+        descriptor.floating_point_range = [
+            FloatingPointRange(from_value=float(low), to_value=float(high), step=0.0)]
+    if spec.integer_range is not None:
+        low, high = spec.integer_range
+        descriptor.integer_range = [IntegerRange(from_value=low, to_value=high, step=1)]
+    return descriptor
 
 
 class NodeParameters:

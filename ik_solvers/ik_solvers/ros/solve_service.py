@@ -26,7 +26,7 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from ..engine.error_codes import ErrorCode
 from .names import SOLVE_IK_SERVICE
-from ..engine.request_pool import RequestPool
+from .request_pool import RequestPool
 
 __all__ = ['SERVICE_QUEUE_DEPTH', 'SERVICE_WORKERS', 'SolveIKService']
 

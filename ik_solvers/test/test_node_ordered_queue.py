@@ -4,7 +4,7 @@
 
 import threading
 
-from ik_solvers.engine.ordered_queue import OrderedQueue
+from ik_solvers.ros.ordered_queue import OrderedQueue
 
 
 def test_items_are_handled_in_order_and_a_full_queue_refuses_and_counts():
