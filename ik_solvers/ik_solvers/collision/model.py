@@ -255,6 +255,38 @@ class CollisionModel:
                 return int(resume[1])
             resume[1] += resume[0]  # the boxes overlapped, the shapes do not: go on
 
+    def obstacle_distance(self, q) -> float:
+        """
+        Return the clearance between the chain's links and the obstacles at ``q``.
+
+        Servoing slows down with it. Links against links are not measured here (:meth:`check`
+        covers them); the padding is not subtracted.
+
+        :param q: (N,) joint positions of the chain, rad or m.
+        :returns: The smallest distance between a link's shape and an obstacle, m (negative
+            in penetration, as coal reports it); inf without obstacles.
+        :raises InvalidSeedError: ``q`` has the wrong length or non-finite values.
+        """
+        configuration = np.array(q, dtype=float)
+        if configuration.shape != self._configuration_shape \
+                or not np.all(np.isfinite(configuration)):
+            raise InvalidSeedError('a distance query needs %d finite joint positions, got %r'
+                                   % (self._chain.num_joints, q))
+        nearest = math.inf
+        with self._lock:
+            self._place_and_select(
+                self._segments, self._segment_motion, self._segment_variable, configuration,
+                self._table, self._pairs, self._placed, self._padding, self._selected)
+            for index in self._obstacle_pairs:
+                first, second = self._pairs[index]
+                self._transforms[first].setTransform(self._rotation_views[first],
+                                                     self._translation_views[first])
+                self._distance_result.clear()
+                nearest = min(nearest, self._distances[index](
+                    self._transforms[first], self._transforms[second], self._distance_request,
+                    self._distance_result))
+        return float(nearest)
+
     def _exact_tests(self, count: int, stop_at_first: bool, contacts: List) -> None:
         """Run coal on the first ``count`` selected pairs (under the lock)."""
         placed = set()
@@ -370,6 +402,12 @@ class CollisionModel:
                 shapes[b][0] if hulls[b] is None else hulls[b])
             for a, b in pairs]
         self._pair_names = [tuple(sorted((names[a], names[b]))) for a, b in pairs]
+        # Obstacles come after the links: a pair whose second shape is one is a clearance.
+        self._obstacle_pairs = [k for k, (a, b) in enumerate(pairs) if b >= robot_count]
+        self._distances = {k: coal.ComputeDistance(shapes[pairs[k][0]][0], shapes[pairs[k][1]][0])
+                           for k in self._obstacle_pairs}
+        self._distance_request = coal.DistanceRequest()
+        self._distance_result = coal.DistanceResult()
         # Whether shapes touch, not where: contact points on meshes cost many times more.
         self._request = coal.CollisionRequest(coal.CollisionRequestFlag.NO_REQUEST, 1)
         self._request.security_margin = self._padding

@@ -1,0 +1,282 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Servoing: one cycle at a time, the latest velocity command becomes the next controller point.
+
+Each cycle integrates the command over one period into the next tip pose, taken from forward
+kinematics of the last point (so that a part of a command the arm cannot follow never piles
+up into a jump later), and steps toward it from there:
+
+1. the selected heuristic solves that pose from the last point (one start, a fraction of a
+   millisecond); its answer gives the joint velocities the command wants;
+2. if those velocities fit the cycle's :class:`~.servo_limits.VelocityBox` (speed,
+   acceleration and braking before position limits), they are taken; if only speed or
+   acceleration holds them back, they are scaled by one factor, which keeps the direction;
+3. otherwise (near a singularity the wanted velocities grow without bound; at a position limit
+   a joint must stop) :func:`ik_solvers.solvers.approach` finds the point within the box that
+   brings the tip closest to the pose: the arm moves along whatever part of the command is
+   achievable, and stops only where no part is.
+
+Near obstacles the command is scaled by the clearance, to 0 at the collision padding; every
+point is checked for collisions before it is returned.
+"""
+
+import math
+from typing import Optional, Tuple, Union
+
+import numpy as np
+from transforms3d.axangles import axangle2mat, mat2axangle
+
+from .servo_command import JointJogCommand, ServoSettings, ServoStep, TwistCommand
+from .servo_limits import velocity_box, VelocityBox
+from ..collision import CollisionModel
+from ..exceptions import IKError, InvalidSeedError
+from ..solvers import approach, Goal, PreparedSolver, SearchOptions
+from ..solvers.request import ORIENTATION_WEIGHT_PER_LENGTH
+
+__all__ = ['ServoLoop']
+
+Command = Union[TwistCommand, JointJogCommand]
+
+# The exact step must land on the integrated pose much more closely than one cycle moves
+# (0.1 m/s at 500 Hz is 0.2 mm): a looser answer would add its error to the tip's velocity.
+_STEP_TOLERANCE = 1e-7
+# Below this share of the wanted velocities, scaling would all but stop the arm: the bounded
+# search moves it along the achievable part instead.
+_SMALLEST_USEFUL_SCALE = 0.5
+# Least-squares steps of the bounded search in one cycle.
+_APPROACH_ITERATIONS = 8
+
+
+class ServoLoop:
+    """
+    Turns the latest velocity command into one controller point per cycle.
+
+    :param chain: the :class:`ik_solvers.Chain` servoed.
+    :param settings: the :class:`ServoSettings`.
+    :param solver: the heuristic's name, one of :data:`ik_solvers.SOLVERS`.
+    :param collision_model: checks every point and gives the clearance; None: no checks.
+    :raises UnknownSolverError: the solver is not registered.
+    """
+
+    def __init__(self, chain, settings: ServoSettings, *, solver: str = 'jacobian_transpose',
+                 collision_model: Optional[CollisionModel] = None) -> None:
+        self.chain = chain
+        self.settings = settings
+        self._collision = collision_model
+        goal = Goal(position_tolerance=_STEP_TOLERANCE, orientation_tolerance=_STEP_TOLERANCE)
+        self._solver = PreparedSolver(chain, goal, SearchOptions(
+            solver=solver, timeout=settings.solve_timeout, max_attempts=1))
+        self._goal = goal
+        self._speeds = chain.velocity_limits * settings.velocity_scale
+        self._continuous = chain.is_continuous
+        # Weighs rotation against translation in the achieved fraction, m per rad.
+        self._rotation_weight = ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
+        self._q: Optional[np.ndarray] = None
+        self._v: Optional[np.ndarray] = None
+        self._command: Optional[Command] = None
+
+    @property
+    def active(self) -> bool:
+        """Whether the loop has a last point (it started and has not come to rest)."""
+        return self._q is not None
+
+    def start(self, q: np.ndarray) -> None:
+        """
+        Start from the arm at rest at ``q`` (the joint state).
+
+        :param q: (N,) joint positions, rad or m.
+        :raises InvalidSeedError: ``q`` has the wrong length or non-finite values.
+        """
+        q = np.array(q, dtype=float).reshape(-1)
+        if q.shape != (self.chain.num_joints,) or not np.all(np.isfinite(q)):
+            raise InvalidSeedError('servoing starts from %d finite joint positions, got %r'
+                                   % (self.chain.num_joints, q))
+        self._q = self.chain.clip(q)
+        self._v = np.zeros_like(q)
+
+    def stop(self) -> None:
+        """Forget the last point and the command (another mode took over the arm)."""
+        self._q = self._v = None
+        self._command = None
+
+    def command(self, command: Command) -> None:
+        """
+        Take a new command; it holds until a newer one or ``incoming_command_timeout``.
+
+        :raises IKError: a joint of a :class:`JointJogCommand` is not in the chain.
+        """
+        if isinstance(command, JointJogCommand):
+            unknown = set(command.velocities) - set(self.chain.joint_names)
+            if unknown:
+                raise IKError('joint_cmds name joints the chain does not have: %s'
+                              % ', '.join(sorted(unknown)))
+        self._command = command
+
+    def step(self, now: float) -> Optional[ServoStep]:
+        """
+        Compute the next point.
+
+        :param now: the loop's clock, s (the one commands were stamped with on arrival).
+        :returns: The :class:`ServoStep`, or None when the loop has not started.
+        """
+        if self._q is None:
+            return None
+        q, v = self._q, self._v
+        command = self._command
+        if command is not None and now - command.received > self.settings.incoming_command_timeout:
+            command = self._command = None
+        box = velocity_box(q, v, lower=self.chain.lower, upper=self.chain.upper,
+                           velocity_limit=self._speeds,
+                           acceleration=self.settings.acceleration_limit,
+                           period=self.settings.period)
+        clearance = self._clearance_scale(q)
+        if isinstance(command, TwistCommand):
+            velocity, limiter = self._follow_twist(q, v, box, command, clearance)
+        else:
+            wanted = self._jog_velocities(command) * clearance
+            velocity = box.clip(wanted)
+            limiter = self._limiter_of(box, velocity, wanted, v, clearance)
+        velocity, collided = self._checked(q, v, box, velocity)
+        # The braking bound is exact; the clip only removes rounding past a limit.
+        positions = np.clip(q + 0.5 * (v + velocity) * self.settings.period, self.chain.lower,
+                            self.chain.upper)
+        fraction = self._fraction(q, positions, command)
+        moving = bool(np.any(np.abs(velocity) > 1e-12) or np.any(np.abs(v) > 1e-12))
+        if collided:
+            limiter = 'obstacle'
+        elif fraction >= 0.99:
+            limiter = 'none'
+        self._q, self._v = positions, velocity
+        return ServoStep(positions=positions.copy(), velocities=velocity.copy(),
+                         fraction=fraction, limiter=limiter, moving=moving)
+
+    # --- the twist ------------------------------------------------------------------------
+
+    def _target(self, q: np.ndarray, command: TwistCommand, scale: float) -> np.ndarray:
+        pose = self.chain.fk(q)
+        linear, angular = self._base_twist(pose, command)
+        dt = self.settings.period * scale
+        target = pose.copy()
+        target[:3, 3] += linear * dt
+        angle = float(np.linalg.norm(angular)) * dt
+        if angle > 0.0:
+            target[:3, :3] = axangle2mat(angular, angle) @ pose[:3, :3]
+        return target
+
+    @staticmethod
+    def _base_twist(pose: np.ndarray, command: TwistCommand) -> Tuple[np.ndarray, np.ndarray]:
+        linear, angular = np.array(command.linear), np.array(command.angular)
+        if command.frame == 'tip':
+            linear, angular = pose[:3, :3] @ linear, pose[:3, :3] @ angular
+        return linear, angular
+
+    def _follow_twist(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
+                      command: TwistCommand, clearance: float) -> Tuple[np.ndarray, str]:
+        target = self._target(q, command, clearance)
+        period = self.settings.period
+        answer = self._solver.solve(target, q)
+        if answer.success:
+            change = answer.q - q
+            # A continuous joint's answer may come a turn away: the motion is the short way.
+            change[self._continuous] = np.remainder(change[self._continuous] + math.pi,
+                                                    2.0 * math.pi) - math.pi
+            wanted = change / period
+            if box.contains(wanted):
+                return wanted, 'obstacle' if clearance < 1.0 else 'none'
+            scale = box.scale_toward(v, wanted)
+            blocked_by_limit = bool(np.any(box.braking & ((wanted > box.high) | (wanted < box.low))))
+            if not blocked_by_limit and (scale >= _SMALLEST_USEFUL_SCALE
+                                         or not self._near_singular(q)):
+                return v + scale * (wanted - v), 'velocity_limit'
+        return self._bounded_step(q, v, box, target)
+
+    def _bounded_step(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
+                      target: np.ndarray) -> Tuple[np.ndarray, str]:
+        period = self.settings.period
+        low = q + 0.5 * (v + box.low) * period
+        high = q + 0.5 * (v + box.high) * period
+        half = np.maximum(0.5 * (high - low), 1e-12)
+        found = approach(self.chain, target, start=0.5 * (low + high), max_joint_step=half,
+                         goal=self._goal, max_iterations=_APPROACH_ITERATIONS,
+                         timeout=self.settings.solve_timeout)
+        velocity = box.clip(2.0 * (found.q - q) / period - v)
+        # The search starts from the box's centre, which carries the last velocity on; where
+        # no direction brings the tip closer, braking does better than that momentum.
+        braking = box.clip(np.zeros_like(v))
+        if self._pose_error(q + 0.5 * (v + braking) * period, target) \
+                < self._pose_error(q + 0.5 * (v + velocity) * period, target):
+            velocity = braking
+        if np.any(box.braking & ((velocity >= box.high - 1e-12) | (velocity <= box.low + 1e-12))):
+            return velocity, 'joint_limit'
+        return velocity, 'singularity' if self._near_singular(q) else 'velocity_limit'
+
+    def _pose_error(self, q: np.ndarray, target: np.ndarray) -> float:
+        """The weighted pose error the bounded search reduces, m."""
+        pose = self.chain.fk(q)
+        angle = mat2axangle(target[:3, :3] @ pose[:3, :3].T, unit_thresh=1e-3)[1]
+        return float(np.hypot(np.linalg.norm(target[:3, 3] - pose[:3, 3]),
+                              self._rotation_weight * angle))
+
+    def _near_singular(self, q: np.ndarray) -> bool:
+        values = np.linalg.svd(self.chain.jacobian(q), compute_uv=False)
+        return bool(values[-1] < self.settings.singular_ratio * values[0])
+
+    # --- joints, obstacles, status -------------------------------------------------------
+
+    def _jog_velocities(self, command: Optional[JointJogCommand]) -> np.ndarray:
+        wanted = np.zeros(self.chain.num_joints)
+        if command is not None:
+            for index, name in enumerate(self.chain.joint_names):
+                wanted[index] = command.velocities.get(name, 0.0)
+        return wanted
+
+    @staticmethod
+    def _limiter_of(box: VelocityBox, velocity: np.ndarray, wanted: np.ndarray,
+                    previous: np.ndarray, clearance: float) -> str:
+        if clearance < 1.0:
+            return 'obstacle'
+        held = np.abs(velocity - wanted) > 1e-9
+        if np.any(held & box.braking):
+            return 'joint_limit'
+        return 'velocity_limit' if np.any(held) else 'none'
+
+    def _clearance_scale(self, q: np.ndarray) -> float:
+        if self._collision is None or not len(self._collision.obstacles):
+            return 1.0
+        clearance = self._collision.obstacle_distance(q) - self._collision.padding
+        return float(min(1.0, max(0.0, clearance / self.settings.slow_down_distance)))
+
+    def _checked(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
+                 velocity: np.ndarray) -> Tuple[np.ndarray, bool]:
+        """Return the velocity whose point is free: the chosen one, else the hardest braking."""
+        if self._collision is None:
+            return velocity, False
+        period = self.settings.period
+        if not self._collision.check(q + 0.5 * (v + velocity) * period, True).colliding:
+            return velocity, False
+        braking = box.clip(np.zeros_like(v))
+        if not self._collision.check(q + 0.5 * (v + braking) * period, True).colliding:
+            return braking, True
+        return -v, True  # back to where the last point was: that one was checked free
+
+    def _fraction(self, q: np.ndarray, positions: np.ndarray,
+                  command: Optional[Command]) -> float:
+        period = self.settings.period
+        if isinstance(command, TwistCommand):
+            before, after = self.chain.fk(q), self.chain.fk(positions)
+            linear, angular = self._base_twist(before, command)
+            axis, angle = mat2axangle(after[:3, :3] @ before[:3, :3].T)
+            turned = np.asarray(axis) * angle
+            achieved = np.concatenate([(after[:3, 3] - before[:3, 3]) / period,
+                                       self._rotation_weight * turned / period])
+            wanted = np.concatenate([linear, self._rotation_weight * angular])
+        elif isinstance(command, JointJogCommand):
+            achieved = (positions - q) / period
+            wanted = self._jog_velocities(command)
+        else:
+            return 1.0
+        size = float(wanted @ wanted)
+        if size <= 0.0:
+            return 1.0
+        return float(min(1.0, max(0.0, achieved @ wanted / size)))
