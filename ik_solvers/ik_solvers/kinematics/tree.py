@@ -210,6 +210,10 @@ class KinematicTree:
                                                  q.shape))
         return q
 
+    def clip_into_limits(self, q) -> np.ndarray:
+        """Return a copy of ``q`` moved into the limits (continuous joints untouched)."""
+        return np.clip(self.configuration(q), self._lower, self._upper)
+
     def mid_configuration(self) -> np.ndarray:
         """Middle of the limits, (N,); 0 for continuous joints."""
         return self._mid.copy()
