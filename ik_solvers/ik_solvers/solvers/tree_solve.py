@@ -10,7 +10,8 @@ prioritised finisher (:mod:`.tree_finisher`). Every answer is checked by forward
 each tip against its own tolerances: :attr:`TreeResult.met` says which tips are met. Attempts
 stop at the first configuration meeting every tip, at ``timeout`` or ``max_attempts``, or
 when the required tips are met and the best-effort ones stopped improving; the best answer
-is the one meeting most required tips, then with the least weighted error.
+is the one meeting most required tips, then, when all are met, the one with the least weighted
+best-effort error (otherwise the least required error).
 """
 
 import time
@@ -162,10 +163,12 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
         errors = tip_errors(packed, tree.fk(q))
         met = (errors[:, 0] <= packed.tolerances[:, 0]) & (errors[:, 1] <= packed.tolerances[:, 1])
         weighted = packed.weights ** 2 * (errors[:, 0] ** 2 + (packed.scale * errors[:, 1]) ** 2)
-        score = (-int(np.sum(met & required)), float(np.sum(weighted[required])),
-                 float(np.sum(weighted[~required])))
+        all_required = bool(met[required].all())
+        score = (-int(np.sum(met & required)),
+                 float(np.sum(weighted[~required] if all_required else weighted[required])))
         if best_score is None or score < best_score:
-            improved = best_score is None or score[2] < best_score[2] * (1 - 1e-6)
+            improved = (best_score is None or score[0] < best_score[0]
+                        or score[1] < best_score[1] * (1 - 1e-6))
             best, best_score, best_met, best_errors = q, score, met, errors
             since = 0 if improved else since + 1
         else:
