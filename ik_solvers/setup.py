@@ -18,6 +18,7 @@ setup(
         ('share/' + PACKAGE_NAME + '/launch', glob('launch/*.launch.py')),
         ('share/' + PACKAGE_NAME + '/config', glob('config/*.yaml') + glob('config/*.rviz')),
         ('share/' + PACKAGE_NAME + '/urdf', glob('urdf/*.urdf') + glob('urdf/*.xacro')),
+        ('share/' + PACKAGE_NAME + '/urdf/trees', glob('urdf/trees/*.urdf')),
     ],
     install_requires=['setuptools', 'numpy', 'numba', 'transforms3d', 'lxml', 'toppra',
                       'pyyaml', 'coal', 'trimesh', 'pycollada', 'scipy', 'ompl',

@@ -1,0 +1,56 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Cyclic coordinate descent on a tree, with Welman's objective summed over the goals below.
+
+One iteration visits every variable from the tips inward (deepest first): each turns (or
+slides) about its own axis to the closed-form optimum of the weighted sum, over the tips below
+it, of the position errors and of the orientation errors (the target frame's axes, or the aimed
+axis, at the goals' length scale), as :func:`.tree_points.turn_toward` computes it. A joint
+shared by several tips (a waist) so weighs all its tips at once, where a chain's CCD would
+serve one.
+"""
+
+import numpy as np
+
+from .tree_goals import TreeGoals
+from .tree_points import node_positions, track, TreeKernel, turn_toward
+from ..kinematics.jit import compiled
+from ..kinematics.tree_kernels import tree_frames
+
+__all__ = ['tree_ccd']
+
+
+@compiled
+def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int,
+             stall: int) -> int:
+    """
+    Run CCD on ``q`` in place until every tip is met, ``stall`` iterations bring no gain, or
+    ``iterations`` ran; ``q`` ends at the best configuration seen.
+
+    :returns: the iterations run.
+    """
+    n, count = kernel.gain.shape[0], kernel.tip_rows.shape[0]
+    frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
+    current = np.empty((kernel.parent.shape[0], 3))
+    desired = np.zeros((kernel.parent.shape[0], 3))
+    use = np.zeros(kernel.parent.shape[0], dtype=np.bool_)
+    for t in range(count):
+        desired[n + t] = goals.targets[t, :3, 3]
+        use[n + t] = True
+    best, state = q.copy(), np.array([np.inf, 0.0])
+    for iteration in range(iterations):
+        if track(kernel, goals, q, frames, best, state):
+            return iteration
+        if state[1] > stall:
+            break
+        for k in range(kernel.order.shape[0] - 1, -1, -1):
+            v = kernel.order[k]
+            if v >= n:
+                continue
+            tree_frames(kernel.arrays, q, frames)
+            node_positions(kernel, frames, current)
+            turn_toward(kernel, goals, v, frames, current, desired, use, q)
+    track(kernel, goals, q, frames, best, state)
+    q[:] = best
+    return iterations

@@ -1,0 +1,76 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+FABRIK on a tree: Aristidou and Lasenby's procedure for several end effectors.
+
+One iteration:
+
+1. forward kinematics gives the points of the point tree (:mod:`.tree_points`);
+2. every tip is fixed at its target, and for a full pose the joint before it where the target
+   puts it (the paper fixes the end effector's orientation so);
+3. the backward pass runs from every end effector inward; a sub-base (a joint where branches
+   meet) is placed at the centroid of the positions its branches propose, and the pass goes on
+   to the root (:func:`.tree_points.fabrik_passes`);
+4. the forward pass runs outward along every branch separately from the root, sub-bases of
+   sub-bases alike;
+5. the joints are set from the root outward, each turning about its own axis (Welman's closed
+   form) to bring the points below it onto the forward pass's points, and the tips' frames
+   toward their targets' orientations.
+
+Step 5 differs from the chain version, which sets each joint from its own segment: on a tree
+a sub-base joint has one segment per branch, so it weighs all the points below it.
+"""
+
+import numpy as np
+
+from .tree_goals import TreeGoals
+from .tree_points import (fabrik_passes, node_positions, pin_wrists, track, TreeKernel,
+                          turn_toward)
+from ..kinematics.jit import compiled
+from ..kinematics.tree_kernels import tree_frames
+
+__all__ = ['tree_fabrik', 'realise']
+
+
+@compiled
+def realise(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarray,
+            current: np.ndarray, desired: np.ndarray, use: np.ndarray) -> None:
+    """Set every variable from the root outward toward the points ``desired``."""
+    n = kernel.gain.shape[0]
+    for k in range(kernel.order.shape[0]):
+        v = kernel.order[k]
+        if v >= n:
+            continue
+        tree_frames(kernel.arrays, q, frames)
+        node_positions(kernel, frames, current)
+        turn_toward(kernel, goals, v, frames, current, desired, use, q)
+
+
+@compiled
+def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int,
+                stall: int) -> int:
+    """
+    Run FABRIK on ``q`` in place until every tip is met, ``stall`` iterations bring no gain,
+    or ``iterations`` ran; ``q`` ends at the best configuration seen.
+
+    :returns: the iterations run.
+    """
+    nodes = kernel.parent.shape[0]
+    frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
+    points, current = np.empty((nodes, 3)), np.empty((nodes, 3))
+    backward, forward = np.empty((nodes, 3)), np.empty((nodes, 3))
+    fixed, fixed_at = np.zeros(nodes, dtype=np.bool_), np.zeros((nodes, 3))
+    use = np.ones(nodes, dtype=np.bool_)
+    best, state = q.copy(), np.array([np.inf, 0.0])
+    for iteration in range(iterations):
+        if track(kernel, goals, q, frames, best, state):
+            return iteration
+        if state[1] > stall:
+            break
+        node_positions(kernel, frames, points)
+        pin_wrists(kernel, goals, frames, points, fixed, fixed_at)
+        fabrik_passes(kernel.parent, kernel.order, points, fixed, fixed_at, backward, forward)
+        realise(kernel, goals, q, frames, current, forward, use)
+    track(kernel, goals, q, frames, best, state)
+    q[:] = best
+    return iterations

@@ -1,0 +1,97 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+The finisher on a tree: Levenberg–Marquardt on the stacked, weighted residual, by priority.
+
+Required tips come first: each step is the damped least-squares step of their rows, plus the
+best-effort tips' step in the null space of the required rows (the classic task-priority
+split), so best-effort goals come as close as the required ones allow and never pull these
+off. A step is kept when it lowers the required error (the best-effort one at equal required
+error), the damping falls; otherwise it is refused and the damping rises. Limits clamp every
+step.
+"""
+
+import numpy as np
+
+from .tree_goals import TreeGoals
+from .tree_jacobian_transpose import stacked
+from .tree_points import goal_cost, TreeKernel
+from ..kinematics.jit import compiled
+
+__all__ = ['tree_finish']
+
+# A required error (m^2, weighted) this small counts as met while best-effort tips improve.
+_SETTLED = 1e-14
+
+
+@compiled
+def _split(goals: TreeGoals, residual: np.ndarray, rows: np.ndarray) -> tuple:
+    count = goals.weights.shape[0]
+    required = 0
+    for t in range(count):
+        required += int(goals.required[t] != 0.0)
+    n = rows.shape[1]
+    e1, j1 = np.empty(6 * required), np.empty((6 * required, n))
+    e2, j2 = np.empty(6 * (count - required)), np.empty((6 * (count - required), n))
+    a, b = 0, 0
+    for t in range(count):
+        if goals.required[t] != 0.0:
+            e1[a:a + 6], j1[a:a + 6] = residual[6 * t:6 * t + 6], rows[6 * t:6 * t + 6]
+            a += 6
+        else:
+            e2[b:b + 6], j2[b:b + 6] = residual[6 * t:6 * t + 6], rows[6 * t:6 * t + 6]
+            b += 6
+    return e1, j1, e2, j2
+
+
+@compiled
+def _damped(jacobian: np.ndarray, error: np.ndarray, damping: float) -> np.ndarray:
+    n = jacobian.shape[1]
+    if jacobian.shape[0] == 0:
+        return np.zeros(n)
+    normal = jacobian.T @ jacobian + damping * np.eye(n)
+    return np.linalg.solve(normal, jacobian.T @ error)
+
+
+@compiled
+def tree_finish(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int) -> int:
+    """
+    Refine ``q`` in place by prioritised Levenberg–Marquardt steps until every tip is met or
+    ``iterations`` steps were tried.
+
+    :returns: the steps tried.
+    """
+    n, count = kernel.gain.shape[0], kernel.tip_rows.shape[0]
+    frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
+    jacobians = np.empty((count, 6, n))
+    residual, rows = np.empty(6 * count), np.empty((6 * count, n))
+    damping = 1e-6 * goals.scale * goals.scale
+    trial = q.copy()
+    stacked(kernel, goals, q, frames, jacobians, residual, rows)
+    e1, j1, e2, j2 = _split(goals, residual, rows)
+    errors = np.array([np.dot(e1, e1), np.dot(e2, e2)])
+    for step in range(iterations):
+        if goal_cost(kernel, goals, q, frames)[1]:
+            return step
+        dq = _damped(j1, e1, damping)
+        if j2.shape[0] > 0:
+            if j1.shape[0] > 0:
+                projector = np.eye(n) - np.linalg.pinv(j1, rcond=1e-9) @ j1
+            else:
+                projector = np.eye(n)
+            dq += projector @ _damped(j2 @ projector, e2 - j2 @ dq, damping)
+        for v in range(n):
+            trial[v] = min(max(q[v] + dq[v], kernel.lower[v]), kernel.upper[v])
+        stacked(kernel, goals, trial, frames, jacobians, residual, rows)
+        f1, k1, f2, k2 = _split(goals, residual, rows)
+        new1, new2 = np.dot(f1, f1), np.dot(f2, f2)
+        if new1 < errors[0] or (new1 < _SETTLED and new2 < errors[1]):
+            q[:] = trial
+            e1, j1, e2, j2 = f1, k1, f2, k2
+            errors[0], errors[1] = new1, new2
+            damping = max(damping * 0.3, 1e-12 * goals.scale * goals.scale)
+        else:
+            damping *= 10.0
+            if damping > 1e6 * goals.scale * goals.scale:
+                break
+    return iterations

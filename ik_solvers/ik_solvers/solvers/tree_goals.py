@@ -1,0 +1,220 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+One goal per tip of a tree: the request's types, their packing, and the compiled residual.
+
+Each tip's :class:`TipGoal` holds a target pose and a :class:`.request.Goal` (full pose, aimed
+axis or position only, with its own tolerances), a weight and whether it is required. A tip
+given no goal holds its pose at the start configuration (a required full-pose goal).
+
+The residual of tip t is 6 rows: the position error (m), then the orientation error as a
+rotation vector (rad) times the tree's length scale, both times the tip's weight. For an
+aimed axis the rotation is the one taking the current axis onto the target's, and the angular
+Jacobian rows lose their component about the current axis; a position-only tip has zero
+orientation rows.
+"""
+
+import math
+from dataclasses import dataclass, field
+from typing import NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from .request import Goal
+from ..exceptions import InvalidTargetError
+from ..kinematics.jit import compiled
+from ..kinematics.tree import KinematicTree
+
+__all__ = ['TipGoal', 'TreeGoals', 'pack_goals', 'tip_residual', 'tip_errors', 'MODES']
+
+#: Goal.mode to the packed integer.
+MODES = {'full': 0, 'axis': 1, 'none': 2}
+
+
+@dataclass(frozen=True)
+class TipGoal:
+    """
+    The target of one tip.
+
+    :ivar tip: the tip link's name (one of the tree's).
+    :ivar target: (4, 4) pose in the tree's base frame (m).
+    :ivar goal: what of the pose counts and how closely.
+    :ivar weight: the tip's weight in the heuristics and the finisher, > 0.
+    :ivar required: met before any best-effort tip; best-effort tips come as close as the
+        required ones allow.
+    :raises InvalidTargetError: a target that is not a finite rigid transform, a weight that is
+        not positive, or a goal with bounds or the orientation fallback (not offered on trees).
+    """
+
+    tip: str
+    target: np.ndarray = field(compare=False)
+    goal: Goal = Goal()
+    weight: float = 1.0
+    required: bool = True
+
+    def __post_init__(self) -> None:
+        target = np.array(self.target, dtype=float)
+        if target.shape != (4, 4) or not np.all(np.isfinite(target)):
+            raise InvalidTargetError('the target of tip %r is not a finite 4x4 pose' % self.tip)
+        rotation = target[:3, :3]
+        if (not np.allclose(rotation @ rotation.T, np.eye(3), atol=1e-6)
+                or np.linalg.det(rotation) < 0 or not np.allclose(target[3], (0, 0, 0, 1))):
+            raise InvalidTargetError('the target of tip %r is not a rigid transform' % self.tip)
+        if not (math.isfinite(self.weight) and self.weight > 0):
+            raise InvalidTargetError('the weight of tip %r must be positive, got %r'
+                                     % (self.tip, self.weight))
+        if (self.goal.position_bounds is not None or self.goal.rotation_bounds is not None
+                or self.goal.orientation_fallback):
+            raise InvalidTargetError('tip %r: bounds and the orientation fallback are not '
+                                     'offered on trees; give tolerances' % self.tip)
+        object.__setattr__(self, 'target', target)
+
+
+class TreeGoals(NamedTuple):
+    """
+    Every tip's goal as the arrays the compiled kernels read (T tips, tree order).
+
+    :ivar targets: (T, 4, 4) target poses.
+    :ivar modes: (T,) int64, :data:`MODES`.
+    :ivar axes: (T, 3) the aimed axis in the tip frame.
+    :ivar weights: (T,) weights.
+    :ivar required: (T,) 1.0 for a required tip, 0.0 for a best-effort one.
+    :ivar tolerances: (T, 2) position (m) and orientation (rad) tolerances.
+    :ivar scale: m per rad of orientation error in the residual.
+    """
+
+    targets: np.ndarray
+    modes: np.ndarray
+    axes: np.ndarray
+    weights: np.ndarray
+    required: np.ndarray
+    tolerances: np.ndarray
+    scale: float
+
+
+def pack_goals(tree: KinematicTree, goals: Sequence[TipGoal],
+               start: Optional[np.ndarray]) -> TreeGoals:
+    """
+    Pack the goals, a held full pose at ``start`` for every tip given none.
+
+    :raises InvalidTargetError: a goal for a link that is not a tip of the tree, a tip given
+        twice, or a tip without a goal and no ``start`` to hold it at.
+    """
+    count = len(tree.tip_links)
+    by_tip = {}
+    for goal in goals:
+        if goal.tip not in tree.tip_links:
+            raise InvalidTargetError('%r is not a tip of the tree (tips: %s)'
+                                     % (goal.tip, ', '.join(tree.tip_links)))
+        if goal.tip in by_tip:
+            raise InvalidTargetError('tip %r has two goals' % goal.tip)
+        by_tip[goal.tip] = goal
+    held = [tip for tip in tree.tip_links if tip not in by_tip]
+    if held and start is None:
+        raise InvalidTargetError('tip(s) %s have no goal: give a seed, where they hold'
+                                 % ', '.join(held))
+    poses = tree.fk(start) if held else None
+    targets, modes, axes = np.empty((count, 4, 4)), np.zeros(count, np.int64), np.zeros((count, 3))
+    weights, required, tolerances = np.ones(count), np.ones(count), np.empty((count, 2))
+    for t, tip in enumerate(tree.tip_links):
+        goal = by_tip.get(tip)
+        if goal is None:
+            targets[t], axes[t], tolerances[t] = poses[t], (0, 0, 1), (1e-5, 1e-5)
+            continue
+        targets[t], modes[t], axes[t] = goal.target, MODES[goal.goal.mode], goal.goal.tip_axis
+        weights[t], required[t] = goal.weight, float(goal.required)
+        tolerances[t] = goal.goal.position_tolerance, goal.goal.orientation_tolerance
+    return TreeGoals(targets, modes, axes, weights, required, tolerances, tree.length_scale)
+
+
+@compiled(leaf=True)
+def _rotation_vector(r: np.ndarray, out: np.ndarray) -> float:
+    """Write the rotation vector of the 3x3 rotation ``r`` into ``out``; return its angle."""
+    cosine = min(1.0, max(-1.0, 0.5 * (r[0, 0] + r[1, 1] + r[2, 2] - 1.0)))
+    angle = math.acos(cosine)
+    sx, sy, sz = r[2, 1] - r[1, 2], r[0, 2] - r[2, 0], r[1, 0] - r[0, 1]
+    sine = math.sin(angle)
+    if sine > 1e-6:
+        gain = 0.5 * angle / sine
+        out[0], out[1], out[2] = gain * sx, gain * sy, gain * sz
+    elif angle < 1.0:
+        out[0], out[1], out[2] = 0.5 * sx, 0.5 * sy, 0.5 * sz
+    else:
+        # Near a half turn the skew part vanishes: the axis from the diagonal.
+        for i in range(3):
+            out[i] = math.sqrt(max(0.0, 0.5 * (r[i, i] + 1.0)))
+        if sx < 0.0 and out[0] >= out[1] and out[0] >= out[2]:
+            out[0] = -out[0]
+        if r[0, 1] + r[1, 0] < 0.0:
+            out[1] = -out[1]
+        if r[0, 2] + r[2, 0] < 0.0:
+            out[2] = -out[2]
+        for i in range(3):
+            out[i] *= angle
+    return angle
+
+
+@compiled
+def tip_residual(goals: TreeGoals, t: int, pose: np.ndarray, jacobian: np.ndarray,
+                 residual: np.ndarray, rows: np.ndarray) -> None:
+    """
+    Write tip t's weighted residual (6,) and its Jacobian rows (6, N).
+
+    :param pose: (4, 4) the tip's pose; :param jacobian: (6, N) its geometric Jacobian.
+    """
+    weight, scale = goals.weights[t], goals.scale
+    target = goals.targets[t]
+    for i in range(3):
+        residual[i] = weight * (target[i, 3] - pose[i, 3])
+        for c in range(rows.shape[1]):
+            rows[i, c] = weight * jacobian[i, c]
+            rows[i + 3, c] = 0.0
+        residual[i + 3] = 0.0
+    mode = goals.modes[t]
+    if mode == 2:
+        return
+    vector = residual[3:]
+    if mode == 0:
+        _rotation_vector(np.ascontiguousarray(target[:3, :3])
+                         @ np.ascontiguousarray(pose[:3, :3]).T, vector)
+        for i in range(3):
+            vector[i] *= weight * scale
+            for c in range(rows.shape[1]):
+                rows[i + 3, c] = weight * scale * jacobian[i + 3, c]
+        return
+    axis = goals.axes[t]
+    current = np.ascontiguousarray(pose[:3, :3]) @ axis
+    wanted = np.ascontiguousarray(target[:3, :3]) @ axis
+    cx = current[1] * wanted[2] - current[2] * wanted[1]
+    cy = current[2] * wanted[0] - current[0] * wanted[2]
+    cz = current[0] * wanted[1] - current[1] * wanted[0]
+    norm = math.sqrt(cx * cx + cy * cy + cz * cz)
+    angle = math.atan2(norm, current[0] * wanted[0] + current[1] * wanted[1]
+                       + current[2] * wanted[2])
+    gain = weight * scale * angle / norm if norm > 1e-15 else 0.0
+    vector[0], vector[1], vector[2] = gain * cx, gain * cy, gain * cz
+    for c in range(rows.shape[1]):
+        wx, wy, wz = jacobian[3, c], jacobian[4, c], jacobian[5, c]
+        along = wx * current[0] + wy * current[1] + wz * current[2]
+        rows[3, c] = weight * scale * (wx - along * current[0])
+        rows[4, c] = weight * scale * (wy - along * current[1])
+        rows[5, c] = weight * scale * (wz - along * current[2])
+
+
+@compiled
+def tip_errors(goals: TreeGoals, poses: np.ndarray) -> np.ndarray:
+    """Return each tip's position error (m) and orientation error (rad), (T, 2)."""
+    count = poses.shape[0]
+    out = np.zeros((count, 2))
+    vector = np.empty(3)
+    for t in range(count):
+        d = goals.targets[t, :3, 3] - poses[t, :3, 3]
+        out[t, 0] = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+        if goals.modes[t] == 0:
+            out[t, 1] = _rotation_vector(np.ascontiguousarray(goals.targets[t, :3, :3])
+                                         @ np.ascontiguousarray(poses[t, :3, :3]).T, vector)
+        elif goals.modes[t] == 1:
+            a = np.ascontiguousarray(poses[t, :3, :3]) @ goals.axes[t]
+            b = np.ascontiguousarray(goals.targets[t, :3, :3]) @ goals.axes[t]
+            out[t, 1] = math.acos(min(1.0, max(-1.0, a[0] * b[0] + a[1] * b[1] + a[2] * b[2])))
+    return out

@@ -1,0 +1,95 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Length relaxation (after Čejka) on a tree's points, with FABRIK's passes.
+
+One iteration: forward kinematics gives the points; the tips (and, for a full pose, the joint
+before each) are fixed from their goals as in :mod:`.tree_fabrik`; then ``sweeps`` times, a
+sweep outward from the root restores each segment's length by moving its far point (fixed
+points stay), and a sweep inward from the tips moves each parent point to its segment's length
+from its child in FABRIK's way: **the sub-base rule** places a joint where branches meet at the centroid of the
+positions its branches propose. The joints are then set from the root outward toward the
+relaxed points (:func:`.tree_fabrik.realise`); there is no outward pass on the points, the
+realisation plays its part, as the chain version's backward pass does.
+"""
+
+import numpy as np
+
+from .tree_fabrik import realise
+from .tree_goals import TreeGoals
+from .tree_points import node_positions, pin_wrists, track, TreeKernel
+from ..kinematics.jit import compiled
+
+__all__ = ['tree_length_relaxation', 'relax_points']
+
+
+@compiled
+def relax_points(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
+                 fixed: np.ndarray, fixed_at: np.ndarray, sweeps: int,
+                 out: np.ndarray) -> None:
+    """
+    Relax the point tree: ``sweeps`` sweeps out then in, lengths from ``points``; see the module.
+
+    :param out: (P, 3) the relaxed points.
+    """
+    count = points.shape[0]
+    lengths = np.zeros(count)
+    for node in range(count):
+        if parent[node] >= 0:
+            lengths[node] = np.linalg.norm(points[node] - points[parent[node]])
+        out[node] = fixed_at[node] if fixed[node] else points[node]
+    sums = np.zeros((count, 3))
+    proposals = np.zeros(count)
+    for _ in range(sweeps):
+        for k in range(count):
+            node = order[k]
+            up = parent[node]
+            if up < 0 or fixed[node]:
+                continue
+            d = out[node] - out[up]
+            norm = np.linalg.norm(d)
+            if norm > 1e-12:
+                out[node] = out[up] + lengths[node] / norm * d
+        sums[:, :] = 0.0
+        proposals[:] = 0.0
+        for k in range(count - 1, -1, -1):
+            node = order[k]
+            up = parent[node]
+            if up < 0:
+                continue
+            if proposals[node] > 0 and not fixed[node]:
+                out[node] = sums[node] / proposals[node]
+            d = out[up] - out[node]
+            norm = np.linalg.norm(d)
+            gain = lengths[node] / norm if norm > 1e-12 else 0.0
+            sums[up] += out[node] + gain * d
+            proposals[up] += 1.0
+
+
+@compiled
+def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
+                           iterations: int, stall: int) -> int:
+    """
+    Run length relaxation on ``q`` in place until every tip is met, ``stall`` iterations bring
+    no gain, or ``iterations`` ran; ``q`` ends at the best configuration seen.
+
+    :returns: the iterations run.
+    """
+    nodes = kernel.parent.shape[0]
+    frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
+    points, current, relaxed = np.empty((nodes, 3)), np.empty((nodes, 3)), np.empty((nodes, 3))
+    fixed, fixed_at = np.zeros(nodes, dtype=np.bool_), np.zeros((nodes, 3))
+    use = np.ones(nodes, dtype=np.bool_)
+    best, state = q.copy(), np.array([np.inf, 0.0])
+    for iteration in range(iterations):
+        if track(kernel, goals, q, frames, best, state):
+            return iteration
+        if state[1] > stall:
+            break
+        node_positions(kernel, frames, points)
+        pin_wrists(kernel, goals, frames, points, fixed, fixed_at)
+        relax_points(kernel.parent, kernel.order, points, fixed, fixed_at, 1, relaxed)
+        realise(kernel, goals, q, frames, current, relaxed, use)
+    track(kernel, goals, q, frames, best, state)
+    q[:] = best
+    return iterations

@@ -1,0 +1,241 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+What the tree heuristics share: the tree as compiled arrays, its points, the sub-base passes
+of FABRIK, Welman's turn of one joint toward several goals, and the stall-aware loop's checks.
+
+The point tree has one node per variable (its joint's origin, on its axis), one per tip and a
+root (the base frame's origin); a node's parent is the previous variable on its tip's path.
+A node with several children is a sub-base. Lengths in metres, angles in radians.
+"""
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from .tree_goals import tip_errors, TreeGoals
+from ..kinematics.jit import compiled
+from ..kinematics.tree import KinematicTree
+from ..kinematics.tree_kernels import tree_frames, TreeArrays
+
+__all__ = ['TreeKernel', 'tree_kernel', 'node_positions', 'fabrik_passes', 'turn_toward',
+           'goal_cost', 'pin_wrists', 'track']
+
+
+class TreeKernel(NamedTuple):
+    """
+    A tree as its heuristics read it.
+
+    :ivar arrays: the kinematic arrays.
+    :ivar parent: (P,) int64 parent node of each node (-1 for the root, the last node).
+    :ivar order: (P,) int64 nodes root first, each after its parent.
+    :ivar below: (N, P) bool: node p lies below (is moved by) variable v.
+    :ivar gain: (N,) multiplier of each variable's own frame.
+    :ivar lower: (N,) lower limits; :ivar upper: (N,) upper limits.
+    :ivar prismatic: (N,) 1.0 for a prismatic variable.
+    :ivar tip_rows: (T,) frame row of each tip.
+    """
+
+    arrays: TreeArrays
+    parent: np.ndarray
+    order: np.ndarray
+    below: np.ndarray
+    gain: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    prismatic: np.ndarray
+    tip_rows: np.ndarray
+
+
+def tree_kernel(tree: KinematicTree) -> TreeKernel:
+    """Return the compiled kernels' view of ``tree``."""
+    return TreeKernel(tree.arrays, tree.node_parent, tree.node_order, tree.node_below,
+                      tree.joint_gain, np.array(tree.lower), np.array(tree.upper),
+                      tree.is_prismatic.astype(float), tree.arrays.starts[1:] - 1)
+
+
+@compiled(leaf=True)
+def node_positions(kernel: TreeKernel, frames: np.ndarray, out: np.ndarray) -> None:
+    """Write every node's position (P, 3) from the frames of :func:`tree_frames`."""
+    n, count = kernel.gain.shape[0], kernel.tip_rows.shape[0]
+    for v in range(n):
+        for i in range(3):
+            out[v, i] = frames[kernel.arrays.joint_row[v], i, 3]
+    for t in range(count):
+        for i in range(3):
+            out[n + t, i] = frames[kernel.tip_rows[t], i, 3]
+    out[n + count, :] = 0.0
+
+
+@compiled(leaf=True)
+def _place(anchor: np.ndarray, toward: np.ndarray, length: float, out: np.ndarray) -> None:
+    """Put ``out`` at ``length`` from ``anchor`` on the line toward ``toward``."""
+    dx, dy, dz = toward[0] - anchor[0], toward[1] - anchor[1], toward[2] - anchor[2]
+    norm = math.sqrt(dx * dx + dy * dy + dz * dz)
+    gain = length / norm if norm > 1e-12 else 0.0
+    out[0], out[1], out[2] = anchor[0] + gain * dx, anchor[1] + gain * dy, anchor[2] + gain * dz
+
+
+@compiled
+def fabrik_passes(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
+                  fixed: np.ndarray, fixed_at: np.ndarray, backward: np.ndarray,
+                  forward: np.ndarray) -> None:
+    """
+    One FABRIK iteration on a tree of points, the paper's sub-base procedure.
+
+    Backward pass, from every end effector inward: a fixed node (a tip with a target, a
+    wrist pinned by an orientation) is put at ``fixed_at``; every other node at the centroid of
+    what its children propose, each child proposing the point at its segment's length from its
+    own new place on the line toward the node's former place. The root stays. Forward pass,
+    outward along every branch: each node at its segment's length from its parent's new place
+    on the line toward its backward-pass place.
+
+    :param parent: (P,) parent of each node, -1 for the root.
+    :param order: (P,) nodes root first, each after its parent.
+    :param points: (P, 3) the current points; segment lengths are taken from them.
+    :param fixed: (P,) bool; :param fixed_at: (P, 3) where fixed nodes go.
+    :param backward: (P, 3) output of the backward pass; :param forward: (P, 3) the iterate.
+    """
+    count = points.shape[0]
+    sums = np.zeros((count, 3))
+    proposals = np.zeros(count)
+    proposal = np.empty(3)
+    for k in range(count - 1, -1, -1):
+        node = order[k]
+        up = parent[node]
+        if up < 0:
+            backward[node] = points[node]
+            continue
+        if fixed[node]:
+            backward[node] = fixed_at[node]
+        elif proposals[node] > 0:
+            backward[node] = sums[node] / proposals[node]
+        else:
+            backward[node] = points[node]
+        length = np.linalg.norm(points[node] - points[up])
+        _place(backward[node], points[up], length, proposal)
+        sums[up] += proposal
+        proposals[up] += 1.0
+    for k in range(count):
+        node = order[k]
+        up = parent[node]
+        if up < 0:
+            forward[node] = points[node]
+            continue
+        length = np.linalg.norm(points[node] - points[up])
+        _place(forward[up], backward[node], length, forward[node])
+
+
+@compiled
+def pin_wrists(kernel: TreeKernel, goals: TreeGoals, frames: np.ndarray, points: np.ndarray,
+               fixed: np.ndarray, fixed_at: np.ndarray) -> None:
+    """
+    Fix every tip node at its target, and for a full pose the tip's parent joint at the place
+    the target puts it (the goal times the inverse of the constant offset), as the paper fixes
+    an end effector's orientation.
+    """
+    n = kernel.gain.shape[0]
+    fixed[:] = False
+    for t in range(kernel.tip_rows.shape[0]):
+        node = n + t
+        fixed[node] = True
+        pose = frames[kernel.tip_rows[t]]
+        target = goals.targets[t]
+        fixed_at[node] = target[:3, 3]
+        wrist = kernel.parent[node]
+        if goals.modes[t] != 0 or wrist >= n:
+            continue
+        rotation = np.ascontiguousarray(pose[:3, :3])
+        local = rotation.T @ (points[wrist] - pose[:3, 3])
+        fixed[wrist] = True
+        fixed_at[wrist] = np.ascontiguousarray(target[:3, :3]) @ local + target[:3, 3]
+
+
+@compiled
+def turn_toward(kernel: TreeKernel, goals: TreeGoals, v: int, frames: np.ndarray,
+                current: np.ndarray, desired: np.ndarray, use: np.ndarray,
+                q: np.ndarray) -> None:
+    """
+    Move variable v to Welman's optimum: the turn (or slide) about its own axis that best
+    brings the used nodes below it from ``current`` to ``desired`` (tips weighted by their
+    goal's weight) and the tips' frames below it toward their targets' orientations (scaled
+    by the goals' length scale); clamped to the limits.
+    """
+    n = kernel.gain.shape[0]
+    row = kernel.arrays.joint_row[v]
+    u = np.ascontiguousarray(frames[row, :3, 2])
+    o = np.ascontiguousarray(frames[row, :3, 3])
+    numerator, denominator, slide, weights = 0.0, 0.0, 0.0, 0.0
+    for node in range(current.shape[0]):
+        if not kernel.below[v, node] or not use[node]:
+            continue
+        weight = goals.weights[node - n] if node >= n else 1.0
+        c, d = current[node] - o, desired[node] - o
+        numerator += weight * np.dot(u, np.cross(c, d))
+        denominator += weight * (np.dot(c, d) - np.dot(u, c) * np.dot(u, d))
+        slide += weight * np.dot(u, desired[node] - current[node])
+        weights += weight
+    if kernel.prismatic[v] != 0.0:
+        if weights > 0.0:
+            q[v] += slide / weights / kernel.gain[v]
+    else:
+        for t in range(kernel.tip_rows.shape[0]):
+            if not kernel.below[v, n + t] or goals.modes[t] == 2:
+                continue
+            weight = goals.weights[t] * goals.scale * goals.scale
+            pose, target = frames[kernel.tip_rows[t]], goals.targets[t]
+            for k in range(3):
+                if goals.modes[t] == 1:
+                    c = np.ascontiguousarray(pose[:3, :3]) @ goals.axes[t]
+                    d = np.ascontiguousarray(target[:3, :3]) @ goals.axes[t]
+                else:
+                    c = np.ascontiguousarray(pose[:3, k])
+                    d = np.ascontiguousarray(target[:3, k])
+                numerator += weight * np.dot(u, np.cross(c, d))
+                denominator += weight * (np.dot(c, d) - np.dot(u, c) * np.dot(u, d))
+                if goals.modes[t] == 1:
+                    break
+        q[v] += math.atan2(numerator, denominator) / kernel.gain[v]
+    q[v] = min(max(q[v], kernel.lower[v]), kernel.upper[v])
+
+
+@compiled
+def goal_cost(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
+              frames: np.ndarray) -> tuple:
+    """
+    Return the weighted squared error (m^2) of every tip at ``q`` and whether all are met.
+
+    Writes the frames of ``q`` into ``frames``.
+    """
+    tree_frames(kernel.arrays, q, frames)
+    poses = np.empty((kernel.tip_rows.shape[0], 4, 4))
+    for t in range(kernel.tip_rows.shape[0]):
+        poses[t] = frames[kernel.tip_rows[t]]
+    errors = tip_errors(goals, poses)
+    cost, met = 0.0, True
+    for t in range(errors.shape[0]):
+        w = goals.weights[t]
+        cost += w * w * (errors[t, 0] ** 2 + (goals.scale * errors[t, 1]) ** 2)
+        if errors[t, 0] > goals.tolerances[t, 0] or errors[t, 1] > goals.tolerances[t, 1]:
+            met = False
+    return cost, met
+
+
+@compiled
+def track(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarray,
+          best: np.ndarray, state: np.ndarray) -> bool:
+    """
+    Check ``q`` in a heuristic's loop: keep the best configuration in ``best`` and count the
+    iterations without improvement in ``state`` ([best cost, iterations since]).
+
+    :returns: whether every tip meets its goal at ``q``.
+    """
+    cost, met = goal_cost(kernel, goals, q, frames)
+    if cost < state[0] * (1.0 - 1e-9):
+        state[0] = cost
+        state[1] = 0.0
+        best[:] = q
+    else:
+        state[1] += 1.0
+    return met
