@@ -118,9 +118,9 @@ def test_a_timing_over_max_path_duration_is_path_too_long_and_no_timing_is_not()
 def test_the_node_times_5000_waypoints_4_um_apart_and_names_a_timing_failure_apart(
         monkeypatch):
     engine = IKEngine()
-    chain = engine.load_description((URDF_DIRECTORY / 'panda_like.urdf').read_text(), '',
-                                    'panda_hand_tcp')
-    engine.update_joint_states(chain.joint_names, PANDA_READY)
+    chain = engine.robot.load_description(
+        (URDF_DIRECTORY / 'panda_like.urdf').read_text(), '', 'panda_hand_tcp')
+    engine.robot.update_joint_states(chain.joint_names, PANDA_READY)
     start = chain.fk(PANDA_READY)
     waypoints = [PathWaypoint(position=tuple(pose[:3, 3]),
                               orientation=tuple(xyzw_quaternion(pose)))
