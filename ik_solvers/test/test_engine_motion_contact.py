@@ -31,7 +31,7 @@ def test_a_streamed_motion_through_a_box_names_the_box_in_the_motion_fields():
     box = np.eye(4)
     box[:3, 3] = chain.fk(middle)[:3, 3]
     engine.robot.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.1, 0.1, 0.1))),), ADD),
-                          'base_link', SETTINGS)
+                                'base_link', SETTINGS)
     goal = chain.fk(goal_q)
     outcome = engine.handle(IKRequest(position=tuple(goal[:3, 3]),
                                       orientation=tuple(xyzw_quaternion(goal)), streamed=True,

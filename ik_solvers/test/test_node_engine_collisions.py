@@ -47,7 +47,7 @@ def _engine_with_box(**options):
     box = np.eye(4)
     box[:3, 3] = chain.fk(Q_IN_BOX)[:3, 3]
     engine.robot.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.15, 0.15, 0.15))),)),
-                          '', SETTINGS)
+                                '', SETTINGS)
     return engine, chain
 
 
@@ -153,7 +153,7 @@ def test_an_obstacle_keeps_its_place_in_the_cell_when_a_joint_above_the_chain_mo
     box = np.eye(4)
     box[:3, 3] = chain.fk(Q_IN_BOX)[:3, 3]
     engine.robot.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.15, 0.15, 0.15))),)),
-                          'cell', SETTINGS)
+                                'cell', SETTINGS)
     settings = dataclasses.replace(SETTINGS, approximate_tracking=False)
     before = engine.handle(_request(chain.fk(Q_IN_BOX), execute=True), settings)
     assert before.error_code == ErrorCode.IN_COLLISION, before.message

@@ -58,8 +58,8 @@ def _duration(arm, length, count):
 @pytest.mark.parametrize('make_arm, length, count', [
     (_panda, 0.02, 2001), (_panda, 0.2, 10000), (_snake, 0.02, 10000), (_snake, 0.2, 2001)],
     ids=['panda_2cm_2001', 'panda_20cm_10000', 'snake7_2cm_10000', 'snake7_20cm_2001'])
-def test_a_line_given_densely_takes_the_time_of_the_line_given_by_its_ends(make_arm, length,
-                                                                          count):
+def test_a_line_given_densely_takes_the_time_of_the_line_given_by_its_ends(
+        make_arm, length, count):
     arm = make_arm()
     sparse = _duration(arm, length, 2)
     dense = _duration(arm, length, count)

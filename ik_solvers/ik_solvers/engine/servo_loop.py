@@ -185,7 +185,8 @@ class ServoLoop:
             if box.contains(wanted):
                 return wanted, 'obstacle' if clearance < 1.0 else 'none'
             scale = box.scale_toward(v, wanted)
-            blocked_by_limit = bool(np.any(box.braking & ((wanted > box.high) | (wanted < box.low))))
+            outside = (wanted > box.high) | (wanted < box.low)
+            blocked_by_limit = bool(np.any(box.braking & outside))
             if not blocked_by_limit and (scale >= _SMALLEST_USEFUL_SCALE
                                          or not self._near_singular(q)):
                 return v + scale * (wanted - v), 'velocity_limit'

@@ -60,7 +60,8 @@ def tree_frames(tree: TreeArrays, q: np.ndarray, frames: np.ndarray) -> None:
         for j in range(first, last + 1):
             if j > first:
                 for row in range(3):
-                    a0, a1, a2 = frames[j - 1, row, 0], frames[j - 1, row, 1], frames[j - 1, row, 2]
+                    a0, a1 = frames[j - 1, row, 0], frames[j - 1, row, 1]
+                    a2 = frames[j - 1, row, 2]
                     for column in range(4):
                         frames[j, row, column] = (a0 * segments[j, 0, column]
                                                   + a1 * segments[j, 1, column]
