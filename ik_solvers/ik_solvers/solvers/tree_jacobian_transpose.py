@@ -4,7 +4,8 @@
 Jacobian transpose on a tree: the transpose of the stacked, weighted Jacobian of every tip.
 
 One iteration stacks each tip's 6 residual rows and Jacobian rows
-(:func:`.tree_goals.tip_residual`: weighted, orientation at the goals' length scale, aimed axes projected) into e (6T,) and
+(:func:`.tree_goals.tip_residual`: weighted, orientation at the goals' length scale, aimed axes
+projected) into e (6T,) and
 J (6T, N), and steps ``dq = a J^T e`` with Buss's step length ``a = <e, J J^T e> / |J J^T e|^2``,
 clamped to the limits. Where a chain's step serves one tip, a shared joint here sums the pulls
 of all the tips it moves.

@@ -8,7 +8,8 @@ before each) are fixed from their goals as in :mod:`.tree_fabrik`; then ``sweeps
 sweep outward from the root restores each segment's length by moving its far point (fixed
 points stay), and a sweep inward from the tips moves each parent point to its segment's length
 from its child in FABRIK's way: **the sub-base rule** places a joint where branches meet at
-the centroid of the positions its branches propose. The joints are then set from the root outward toward the
+the centroid of the positions its branches propose. The joints are then set from the root
+outward toward the
 relaxed points (:func:`.tree_fabrik.realise`); there is no outward pass on the points, the
 realisation plays its part, as the chain version's backward pass does.
 """
