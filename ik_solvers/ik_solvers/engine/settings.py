@@ -259,6 +259,30 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         '(rad or m), base to tip; empty means the middle of the joint limits.',
         constraints='finite numbers, one per chain joint, or empty',
         check=_rest_posture_problem),
+    ParameterSpec(
+        'servo_rate', 100.0,
+        'Cycles per second of servoing (~/delta_twist_cmds, ~/delta_joint_cmds), Hz.',
+        floating_range=(1.0, 500.0), read_only=True),
+    ParameterSpec(
+        'incoming_command_timeout', 0.1,
+        'How long a servo command holds, in seconds; then the arm decelerates to rest.',
+        floating_range=(1e-3, 10.0)),
+    ParameterSpec(
+        'servo_output', 'trajectory',
+        'Where servoing sends its points: trajectory (a JointTrajectory on the command topic) '
+        'or position_array (a Float64MultiArray on servo_position_topic).',
+        constraints='one of: trajectory, position_array',
+        check=lambda value: None if value in ('trajectory', 'position_array')
+        else 'servo_output is trajectory or position_array, got %r' % (value,)),
+    ParameterSpec(
+        'servo_position_topic', '/forward_position_controller/commands',
+        'Topic of the Float64MultiArray points when servo_output is position_array.',
+        read_only=True),
+    ParameterSpec(
+        'slow_down_distance', 0.1,
+        'Clearance beyond collision_padding, in m, below which servoing slows down toward '
+        'obstacles, to rest at the padding.',
+        floating_range=(1e-3, 10.0)),
 )
 
 #: Every parameter's spec by name.
@@ -355,6 +379,11 @@ class NodeSettings:
     max_path_duration: float = _SPECS['max_path_duration'].default
     preference: str = _SPECS['preference'].default
     rest_posture: Tuple[float, ...] = _SPECS['rest_posture'].default
+    servo_rate: float = _SPECS['servo_rate'].default
+    incoming_command_timeout: float = _SPECS['incoming_command_timeout'].default
+    servo_output: str = _SPECS['servo_output'].default
+    servo_position_topic: str = _SPECS['servo_position_topic'].default
+    slow_down_distance: float = _SPECS['slow_down_distance'].default
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> 'NodeSettings':

@@ -45,6 +45,7 @@ from .node_main import run_node
 from .node_parameters import NodeParameters
 from .outcome_log import LOG_THROTTLE_PERIOD, OutcomeLog
 from .parameter_services import guard_parameter_services
+from .servo_input import ServoInput
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
 from ..engine.command_gate import publication
@@ -97,6 +98,9 @@ class IKNode(Node):
             self._descriptions.submit(fallback, 'the robot_description parameter')
         self._collision_inputs = CollisionInputs(self, self._engine.robot, self._node_parameters)
         self._commands = TopicCommandSink(self)
+        # Velocity commands from a teleoperation device (docs/servo.md).
+        self._servo = ServoInput(self, self._engine.robot, self._node_parameters,
+                                 self._commands.destination)
         self._status_publisher = self.create_publisher(
             IKStatus, STATUS_TOPIC, QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
         self._marker_publisher = self.create_publisher(MarkerArray, MARKERS_TOPIC, 10)
@@ -201,6 +205,9 @@ class IKNode(Node):
                     self.get_logger().error('streamed solve failed: %r' % error)
 
     def _drive_held_goal(self) -> None:
+        if self._servo.active:
+            self._goal.cancel()  # a twist or joint command took the arm over
+            return
         due = self._goal.due(time.monotonic())
         if due is None:
             return
@@ -236,6 +243,7 @@ class IKNode(Node):
         return {'seed_names': tuple(chain.joint_names), 'seed_positions': tuple(seed.tolist())}
 
     def _solve_streamed(self, target: PoseStamped) -> None:
+        self._servo.stop()  # a pose takes the arm over from servoing
         settings = self._node_parameters.settings
         outcome = self._engine.handle(target_request(target), settings)
         self._goal.streamed(target, outcome, time.monotonic())
@@ -272,6 +280,7 @@ class IKNode(Node):
         outcome = self._engine.handle(service_request(request), settings)
         if outcome.commanded:
             self._goal.cancel()  # the arm was given another motion
+            self._servo.stop()
         outcome = self._send(outcome, settings)
         self._log.outcome(outcome, 'solve_ik')
         self._publish_feedback(outcome, settings.base_link, status=False)

@@ -1,0 +1,181 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""
+Servoing's ROS side: velocity commands in, one controller point per cycle out, and the status.
+
+The cycle itself is :class:`~ik_solvers.engine.servo_loop.ServoLoop`; this module converts
+messages, runs it on a timer at ``servo_rate`` and publishes what it returns (docs/servo.md).
+"""
+
+import threading
+import time
+from typing import Optional, Tuple
+
+from builtin_interfaces.msg import Duration
+from geometry_msgs.msg import TwistStamped
+from ik_solvers_interfaces.msg import ServoStatus
+import numpy as np
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+from .node_parameters import NodeParameters
+from ..engine.frames import frame_to_base
+from ..engine.robot_state import RobotState
+from ..engine.servo_command import (JointJogCommand, ServoSettings, ServoStep, TwistCommand)
+from ..engine.servo_loop import ServoLoop
+from ..exceptions import IKError
+from ..kinematics import RobotModel
+
+__all__ = ['DELTA_JOINT_TOPIC', 'DELTA_TWIST_TOPIC', 'SERVO_STATUS_TOPIC', 'ServoInput']
+
+DELTA_TWIST_TOPIC = '~/delta_twist_cmds'
+DELTA_JOINT_TOPIC = '~/delta_joint_cmds'
+SERVO_STATUS_TOPIC = '~/servo_status'
+
+
+class ServoInput:
+    """Follows twist and joint velocity commands at a fixed rate."""
+
+    def __init__(self, node: Node, robot: RobotState, parameters: NodeParameters,
+                 trajectory_topic: str) -> None:
+        """
+        Open the command topics, the outputs and the cycle's timer.
+
+        :param node: the node owning them.
+        :param robot: the engine's model and joint states.
+        :param parameters: the node's parameters (``servo_*``, ``solver``, limits).
+        :param trajectory_topic: the JointTrajectory command topic.
+        """
+        self._node = node
+        self._robot = robot
+        self._parameters = parameters
+        self._lock = threading.Lock()
+        self._loop: Optional[ServoLoop] = None
+        self._loop_key: Tuple = ()
+        settings = parameters.settings
+        reliable = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE)
+        self._trajectories = node.create_publisher(JointTrajectory, trajectory_topic, reliable)
+        self._positions = node.create_publisher(Float64MultiArray,
+                                                settings.servo_position_topic, reliable)
+        self._status = node.create_publisher(ServoStatus, SERVO_STATUS_TOPIC, 10)
+        # Best effort matches reliable and best-effort senders alike (teleop_twist_joy and web
+        # bridges publish with sensor-data QoS).
+        commands = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
+        node.create_subscription(TwistStamped, DELTA_TWIST_TOPIC, self._on_twist, commands)
+        node.create_subscription(JointState, DELTA_JOINT_TOPIC, self._on_joints, commands)
+        self._timer = node.create_timer(1.0 / settings.servo_rate, self._on_cycle)
+
+    @property
+    def active(self) -> bool:
+        """Whether servoing drives the arm now."""
+        with self._lock:
+            return self._loop is not None and self._loop.active
+
+    def stop(self) -> None:
+        """Hand the arm over to another motion: the command and the loop's state are dropped."""
+        with self._lock:
+            if self._loop is not None:
+                self._loop.stop()
+
+    # --- commands -------------------------------------------------------------------------
+
+    def _on_twist(self, message: TwistStamped) -> None:
+        try:
+            loop, model = self._ready_loop()
+            frame = message.header.frame_id.strip().lstrip('/')
+            linear = np.array([message.twist.linear.x, message.twist.linear.y,
+                               message.twist.linear.z])
+            angular = np.array([message.twist.angular.x, message.twist.angular.y,
+                                message.twist.angular.z])
+            if frame == loop.chain.tip_link:
+                command = TwistCommand(linear, angular, 'tip', received=time.monotonic())
+            else:
+                # Any other frame: its orientation now turns the twist into the base frame.
+                rotation = frame_to_base(
+                    model, loop.chain.base_link, frame,
+                    self._robot.joint_positions(),
+                    external_lookup=self._robot.external_lookup)[:3, :3]
+                command = TwistCommand(rotation @ linear, rotation @ angular, 'base',
+                                       received=time.monotonic())
+            self._take(loop, command)
+        except IKError as error:
+            self._node.get_logger().warning('delta_twist_cmds ignored: %s' % error,
+                                            throttle_duration_sec=1.0)
+
+    def _on_joints(self, message: JointState) -> None:
+        try:
+            if len(message.velocity) != len(message.name):
+                raise IKError('a joint command needs one velocity per name (%d names, %d '
+                              'velocities)' % (len(message.name), len(message.velocity)))
+            loop, _ = self._ready_loop()
+            self._take(loop, JointJogCommand(dict(zip(message.name, message.velocity)),
+                                             received=time.monotonic()))
+        except IKError as error:
+            self._node.get_logger().warning('delta_joint_cmds ignored: %s' % error,
+                                            throttle_duration_sec=1.0)
+
+    def _take(self, loop: ServoLoop, command) -> None:
+        with self._lock:
+            loop.command(command)
+            if not loop.active:
+                start, notes = self._robot.current_configuration(loop.chain)
+                if notes:
+                    loop.stop()
+                    raise IKError('servoing starts from the joint states; %s' % '; '.join(notes))
+                loop.start(start)
+
+    def _ready_loop(self) -> Tuple[ServoLoop, RobotModel]:
+        """The loop for the chain, solver and limits configured now (new if they changed)."""
+        settings = self._parameters.settings
+        chain, model = self._robot.chain_and_model(settings)
+        collision = self._robot.collision_model(settings)
+        key = (id(chain), settings.solver, settings.servo_rate, settings.velocity_scale,
+               settings.acceleration_limit, settings.incoming_command_timeout,
+               settings.slow_down_distance, id(collision))
+        with self._lock:
+            if self._loop is None or key != self._loop_key:
+                self._loop = ServoLoop(chain, ServoSettings(
+                    rate=settings.servo_rate,
+                    incoming_command_timeout=settings.incoming_command_timeout,
+                    velocity_scale=settings.velocity_scale,
+                    acceleration_limit=settings.acceleration_limit,
+                    slow_down_distance=settings.slow_down_distance),
+                    solver=settings.solver, collision_model=collision)
+                self._loop_key = key
+            return self._loop, model
+
+    # --- the cycle ------------------------------------------------------------------------
+
+    def _on_cycle(self) -> None:
+        with self._lock:
+            loop = self._loop
+            if loop is None or not loop.active:
+                return
+            step = loop.step(time.monotonic())
+            if step is None:
+                return
+            if not step.moving:
+                loop.stop()  # at rest with no command: the arm is free for other motions
+        if step.moving:
+            self._publish(loop, step)
+        status = ServoStatus(fraction=step.fraction, limiter=step.limiter, moving=step.moving)
+        status.header.stamp = self._node.get_clock().now().to_msg()
+        status.header.frame_id = loop.chain.base_link
+        self._status.publish(status)
+
+    def _publish(self, loop: ServoLoop, step: ServoStep) -> None:
+        self._robot.set_last_command(loop.chain.joint_names, step.positions)
+        if self._parameters.settings.servo_output == 'position_array':
+            self._positions.publish(Float64MultiArray(data=step.positions.tolist()))
+            return
+        nanoseconds = int(round(loop.settings.period * 1e9))
+        point = JointTrajectoryPoint(
+            positions=step.positions.tolist(), velocities=step.velocities.tolist(),
+            time_from_start=Duration(sec=nanoseconds // 1_000_000_000,
+                                     nanosec=nanoseconds % 1_000_000_000))
+        # An empty stamp: the controller starts the trajectory when it arrives.
+        self._trajectories.publish(JointTrajectory(joint_names=list(loop.chain.joint_names),
+                                                   points=[point]))
