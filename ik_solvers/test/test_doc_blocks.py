@@ -20,18 +20,19 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 from ament_index_python.packages import get_package_prefix
 from ik_solvers.engine.settings import check_parameter, PARAMETERS
 from ik_solvers.ros.ik_node import IKNode
 from ik_solvers.visualization.sim_executor import SimulatedExecutor
-from ik_solvers_interfaces.msg import ErrorCodes
+from ik_solvers_interfaces.msg import ErrorCodes, ServoStatus
 import pytest
 import rclpy
 from rclpy.parameter import Parameter
 from rcl_interfaces.srv import SetParameters
 from test_launch_files import _argument_defaults, _share_paths, _tree
-from test_node_support import Probe, Spinner, unique_namespace, WAIT, wait_until
+from test_node_support import Collector, Probe, Spinner, unique_namespace, WAIT, wait_until
 import yaml
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -304,7 +305,10 @@ def _service_call(launch, words) -> None:
 
 def _topic_pub(launch, words) -> None:
     namespace, ik_node, probe = launch
-    topic, message_type, text = [word for word in words[3:] if not word.startswith('-')][:3]
+    # Options and the value of --rate are not the topic, type or message.
+    kept = [word for index, word in enumerate(words[3:], 3)
+            if not word.startswith('-') and words[index - 1] not in ('--rate', '-r')]
+    topic, message_type, text = kept[:3]
     message = _type(message_type)()
     _set_fields(message, yaml.safe_load(text))
     if namespace + topic == ik_node.resolve_topic_name('target_pose'):
@@ -321,8 +325,25 @@ def _topic_pub(launch, words) -> None:
         line = probe.logs.wait_for(lambda log: "obstacle '%s'" % message.id in log.msg,
                                    start=start)
         assert "'%s': %s;" % (message.id, operation) in line.msg, line.msg
+    elif namespace + topic == ik_node.resolve_topic_name('~/delta_twist_cmds'):
+        _servo_moves(probe, namespace, message)
     else:
         raise AssertionError('no check for messages on %s' % topic)
+
+
+def _servo_moves(probe, namespace: str, message) -> None:
+    """Publish a twist at 50 Hz for 0.4 s, as --rate does: servoing must report motion."""
+    statuses = Collector()
+    probe.node.create_subscription(ServoStatus, namespace + '/ik_node/servo_status', statuses,
+                                   100)
+    publisher = probe.node.create_publisher(type(message), namespace + '/ik_node/'
+                                            'delta_twist_cmds', 10)
+    assert wait_until(lambda: publisher.get_subscription_count() > 0)
+    for _ in range(20):
+        publisher.publish(message)
+        time.sleep(0.02)
+    status = statuses.wait_for(lambda s: s.moving and s.fraction > 0.5)
+    assert status.limiter in ('none', 'velocity_limit'), status.limiter
 
 
 def _param_set(launch, words) -> None:
