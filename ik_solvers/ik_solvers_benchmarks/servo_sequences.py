@@ -47,7 +47,7 @@ class ScriptedTwist:
 
 
 def _home(chain) -> np.ndarray:
-    """An elbow-bent, wrist-bent start within the limits (about a third of each range)."""
+    """Return an elbow-bent, wrist-bent start within the limits (a quarter of each range)."""
     lower = np.where(np.isfinite(chain.lower), chain.lower, -math.pi)
     upper = np.where(np.isfinite(chain.upper), chain.upper, math.pi)
     q = 0.5 * (lower + upper)

@@ -1,8 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The joint velocities one servo cycle may end at, from the velocity, acceleration and position
-limits.
+The joint velocities one servo cycle may end at, within speed, acceleration and position limits.
 
 A cycle goes from the last point ``(q, v)`` to the next ``(q', v')`` over one period ``dt``,
 with ``q' = q + (v + v') dt / 2``. The controller's cubic through two points with these

@@ -213,7 +213,7 @@ class ServoLoop:
         return velocity, 'singularity' if self._near_singular(q) else 'velocity_limit'
 
     def _pose_error(self, q: np.ndarray, target: np.ndarray) -> float:
-        """The weighted pose error the bounded search reduces, m."""
+        """Return the weighted pose error the bounded search reduces, m."""
         pose = self.chain.fk(q)
         angle = mat2axangle(target[:3, :3] @ pose[:3, :3].T, unit_thresh=1e-3)[1]
         return float(np.hypot(np.linalg.norm(target[:3, 3] - pose[:3, 3]),

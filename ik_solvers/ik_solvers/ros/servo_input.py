@@ -128,7 +128,7 @@ class ServoInput:
                 loop.start(start)
 
     def _ready_loop(self) -> Tuple[ServoLoop, RobotModel]:
-        """The loop for the chain, solver and limits configured now (new if they changed)."""
+        """Return the loop for the chain, solver and limits set now (new if they changed)."""
         settings = self._parameters.settings
         chain, model = self._robot.chain_and_model(settings)
         collision = self._robot.collision_model(settings)

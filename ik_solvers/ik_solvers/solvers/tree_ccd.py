@@ -25,8 +25,10 @@ __all__ = ['tree_ccd']
 def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int,
              stall: int) -> int:
     """
-    Run CCD on ``q`` in place until every tip is met, ``stall`` iterations bring no gain, or
-    ``iterations`` ran; ``q`` ends at the best configuration seen.
+    Run CCD on ``q`` in place; return the iterations run.
+
+    It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
+    ran; ``q`` ends at the best configuration seen.
 
     :returns: the iterations run.
     """

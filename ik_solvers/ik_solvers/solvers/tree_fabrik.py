@@ -50,8 +50,10 @@ def realise(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndar
 def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int,
                 stall: int) -> int:
     """
-    Run FABRIK on ``q`` in place until every tip is met, ``stall`` iterations bring no gain,
-    or ``iterations`` ran; ``q`` ends at the best configuration seen.
+    Run FABRIK on ``q`` in place; return the iterations run.
+
+    It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
+    ran; ``q`` ends at the best configuration seen.
 
     :returns: the iterations run.
     """

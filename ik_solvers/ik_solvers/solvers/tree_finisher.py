@@ -56,8 +56,9 @@ def _damped(jacobian: np.ndarray, error: np.ndarray, damping: float) -> np.ndarr
 @compiled
 def tree_finish(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int) -> int:
     """
-    Refine ``q`` in place by prioritised Levenberg–Marquardt steps until every tip is met or
-    ``iterations`` steps were tried.
+    Refine ``q`` in place by prioritised Levenberg–Marquardt steps.
+
+    The steps go on until every tip is met or ``iterations`` steps were tried.
 
     :returns: the steps tried.
     """

@@ -36,8 +36,10 @@ def stacked(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndar
 def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
                             iterations: int, stall: int) -> int:
     """
-    Run the Jacobian transpose on ``q`` in place until every tip is met, ``stall`` iterations
-    bring no gain, or ``iterations`` ran; ``q`` ends at the best configuration seen.
+    Run the Jacobian transpose on ``q`` in place; return the iterations run.
+
+    It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
+    ran; ``q`` ends at the best configuration seen.
 
     :returns: the iterations run.
     """

@@ -71,8 +71,10 @@ def relax_points(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
 def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
                            iterations: int, stall: int) -> int:
     """
-    Run length relaxation on ``q`` in place until every tip is met, ``stall`` iterations bring
-    no gain, or ``iterations`` ran; ``q`` ends at the best configuration seen.
+    Run length relaxation on ``q`` in place; return the iterations run.
+
+    It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
+    ran; ``q`` ends at the best configuration seen.
 
     :returns: the iterations run.
     """

@@ -1,8 +1,10 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-What the tree heuristics share: the tree as compiled arrays, its points, the sub-base passes
-of FABRIK, Welman's turn of one joint toward several goals, and the stall-aware loop's checks.
+What the tree heuristics share.
+
+The tree as compiled arrays, its points, the sub-base passes of FABRIK, Welman's turn of one
+joint toward several goals, and the stall-aware loop's checks.
 
 The point tree has one node per variable (its joint's origin, on its axis), one per tip and a
 root (the base frame's origin); a node's parent is the previous variable on its tip's path.
@@ -131,8 +133,9 @@ def fabrik_passes(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
 def pin_wrists(kernel: TreeKernel, goals: TreeGoals, frames: np.ndarray, points: np.ndarray,
                fixed: np.ndarray, fixed_at: np.ndarray) -> None:
     """
-    Fix every tip node at its target, and for a full pose the tip's parent joint at the place
-    the target puts it (the goal times the inverse of the constant offset), as the paper fixes
+    Fix every tip node at its target.
+
+    For a full pose the tip's parent joint is fixed too, at the place the target puts it (the goal times the inverse of the constant offset), as the paper fixes
     an end effector's orientation.
     """
     n = kernel.gain.shape[0]
@@ -157,7 +160,9 @@ def turn_toward(kernel: TreeKernel, goals: TreeGoals, v: int, frames: np.ndarray
                 current: np.ndarray, desired: np.ndarray, use: np.ndarray,
                 q: np.ndarray) -> None:
     """
-    Move variable v to Welman's optimum: the turn (or slide) about its own axis that best
+    Move variable v to Welman's optimum.
+
+    That is the turn (or slide) about its own axis that best
     brings the used nodes below it from ``current`` to ``desired`` (tips weighted by their
     goal's weight) and the tips' frames below it toward their targets' orientations (scaled
     by the goals' length scale); clamped to the limits.
@@ -226,8 +231,10 @@ def goal_cost(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
 def track(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarray,
           best: np.ndarray, state: np.ndarray) -> bool:
     """
-    Check ``q`` in a heuristic's loop: keep the best configuration in ``best`` and count the
-    iterations without improvement in ``state`` ([best cost, iterations since]).
+    Check ``q`` in a heuristic's loop.
+
+    Keeps the best configuration in ``best`` and counts the iterations without improvement in
+    ``state`` ([best cost, iterations since]).
 
     :returns: whether every tip meets its goal at ``q``.
     """
