@@ -135,8 +135,9 @@ def pin_wrists(kernel: TreeKernel, goals: TreeGoals, frames: np.ndarray, points:
     """
     Fix every tip node at its target.
 
-    For a full pose the tip's parent joint is fixed too, at the place the target puts it (the goal times the inverse of the constant offset), as the paper fixes
-    an end effector's orientation.
+    For a full pose the tip's parent joint is fixed too, at the place the target puts it (the
+    goal times the inverse of the constant offset), as the paper fixes an end effector's
+    orientation.
     """
     n = kernel.gain.shape[0]
     fixed[:] = False
