@@ -6,14 +6,15 @@ A fifth heuristic from outside the package, in one module (no tests here): a ran
 Each step draws a direction in joint space from a generator kept in the step's memory, turns
 it downhill (against the gradient of the weighted error), and moves along it by the exact line
 search of the linearised error, within the trust region and the limits. It is no good as a
-heuristic; it shows that a heuristic is one module and one :func:`register` call.
+heuristic; it shows that a heuristic is one module and one :func:`register` call, which
+its test makes (at import it would change ``SOLVERS`` for every test collected after it).
 """
 
 import numpy as np
 
 from ik_solvers.kinematics.jit import compiled
 from ik_solvers.kinematics.kernels import jacobian_from_frames, LIMIT_LOWER, LIMIT_UPPER
-from ik_solvers.solvers import register, Solver
+from ik_solvers.solvers import Solver
 from ik_solvers.solvers.step_api import run_search, weighted_system
 
 __all__ = ['NAME', 'RandomDirectionSolver']
@@ -76,6 +77,3 @@ class RandomDirectionSolver(Solver):
     def pack_options(self, chain) -> np.ndarray:
         """Pack the generator's first state."""
         return np.array([20260101.0])
-
-
-register(RandomDirectionSolver)
