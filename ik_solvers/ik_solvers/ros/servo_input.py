@@ -66,7 +66,10 @@ class ServoInput:
         commands = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
         node.create_subscription(TwistStamped, DELTA_TWIST_TOPIC, self._on_twist, commands)
         node.create_subscription(JointState, DELTA_JOINT_TOPIC, self._on_joints, commands)
+        # Runs only while servoing: an idle 100 Hz callback would cost the executor's thread
+        # (and every other callback on it) for nothing.
         self._timer = node.create_timer(1.0 / settings.servo_rate, self._on_cycle)
+        self._timer.cancel()
 
     @property
     def active(self) -> bool:
@@ -126,6 +129,7 @@ class ServoInput:
                     loop.stop()
                     raise IKError('servoing starts from the joint states; %s' % '; '.join(notes))
                 loop.start(start)
+                self._timer.reset()
 
     def _ready_loop(self) -> Tuple[ServoLoop, RobotModel]:
         """Return the loop for the chain, solver and limits set now (new if they changed)."""
@@ -153,12 +157,14 @@ class ServoInput:
         with self._lock:
             loop = self._loop
             if loop is None or not loop.active:
+                self._timer.cancel()
                 return
             step = loop.step(time.monotonic())
             if step is None:
                 return
             if not step.moving:
                 loop.stop()  # at rest with no command: the arm is free for other motions
+                self._timer.cancel()
         if step.moving:
             self._publish(loop, step)
         status = ServoStatus(fraction=step.fraction, limiter=step.limiter, moving=step.moving)
