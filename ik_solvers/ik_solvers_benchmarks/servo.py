@@ -5,7 +5,7 @@ The servo benchmark: scripted teleoperation through singularities, per solver, a
 
 Run ``python -m ik_solvers_benchmarks.servo`` (``--robots``, ``--solvers``, ``--rate``). For
 each arm, each sequence of :mod:`.servo_sequences` and each solver it steps
-:class:`ik_solvers.engine.servo_loop.ServoLoop` cycle by cycle and reports:
+:class:`ik_solvers.servo.servo_loop.ServoLoop` cycle by cycle and reports:
 
 - ``stops``: cycles where the arm stood still (every joint below 1e-6 rad/s) while part of the
   command was achievable (its projection on the Jacobian's range above 5 % of it);
@@ -32,8 +32,8 @@ import numpy as np
 from .servo_sequences import arm_sequences, DampedLeastSquaresServo, ScriptedTwist
 from ik_solvers.collision import (Box, CollisionModel, load_robot_geometry, Obstacle,
                                   ObstacleSet, Primitive)
-from ik_solvers.engine.servo_command import ServoSettings, TwistCommand
-from ik_solvers.engine.servo_loop import ServoLoop
+from ik_solvers.servo.servo_command import ServoSettings, TwistCommand
+from ik_solvers.servo.servo_loop import ServoLoop
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.reach.named_robots import load_robot
 from ik_solvers.solvers import SOLVERS, warm_up

@@ -19,8 +19,8 @@ from typing import List, Sequence
 import numpy as np
 from transforms3d.axangles import mat2axangle
 
-from ik_solvers.engine.servo_command import TwistCommand
-from ik_solvers.engine.servo_limits import velocity_box
+from ik_solvers.servo.servo_command import TwistCommand
+from ik_solvers.servo.servo_limits import velocity_box
 
 __all__ = ['DampedLeastSquaresServo', 'ScriptedTwist', 'arm_sequences']
 

@@ -93,7 +93,7 @@ def test_the_table_has_a_row_for_every_folder_of_the_package():
 
 def test_the_core_rows_allow_neither_rclpy_nor_messages():
     table = _layer_table()
-    for folder in ('kinematics', 'solvers', 'paths', 'collision', 'reach'):
+    for folder in ('kinematics', 'solvers', 'paths', 'collision', 'reach', 'servo'):
         inside, outside = table[folder]
         assert not inside & {'ros', 'visualization', 'demo', BENCHMARKS_ROW}, folder
         ros_like = [name for name in outside if name.startswith('rcl')
@@ -102,7 +102,7 @@ def test_the_core_rows_allow_neither_rclpy_nor_messages():
     assert table[BENCHMARKS_ROW][0] <= {'exceptions', 'kinematics', 'solvers', 'paths',
                                         'collision', 'demo.scripted_drag',
                                         'demo.played_limits', 'reach',
-                                        'preferences'}
+                                        'preferences', 'servo'}
 
 
 @pytest.mark.parametrize('path', _modules(),

@@ -3,7 +3,7 @@
 """
 Servoing's ROS side: velocity commands in, one controller point per cycle out, and the status.
 
-The cycle itself is :class:`~ik_solvers.engine.servo_loop.ServoLoop`; this module converts
+The cycle itself is :class:`~ik_solvers.servo.servo_loop.ServoLoop`; this module converts
 messages, runs it on a timer at ``servo_rate`` and publishes what it returns (docs/servo.md).
 """
 
@@ -24,8 +24,8 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 from .node_parameters import NodeParameters
 from ..engine.frames import frame_to_base
 from ..engine.robot_state import RobotState
-from ..engine.servo_command import (JointJogCommand, ServoSettings, ServoStep, TwistCommand)
-from ..engine.servo_loop import ServoLoop
+from ..servo.servo_command import (JointJogCommand, ServoSettings, ServoStep, TwistCommand)
+from ..servo.servo_loop import ServoLoop
 from ..exceptions import IKError
 from ..kinematics import RobotModel
 

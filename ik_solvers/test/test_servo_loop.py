@@ -10,9 +10,9 @@ import pytest
 
 from ik_solvers.collision import (Box, CollisionModel, load_robot_geometry, Obstacle,
                                   ObstacleSet, Primitive)
-from ik_solvers.engine.servo_command import (JointJogCommand, ServoSettings, TwistCommand)
-from ik_solvers.engine.servo_limits import velocity_box
-from ik_solvers.engine.servo_loop import ServoLoop
+from ik_solvers.servo.servo_command import (JointJogCommand, ServoSettings, TwistCommand)
+from ik_solvers.servo.servo_limits import velocity_box
+from ik_solvers.servo.servo_loop import ServoLoop
 from ik_solvers.exceptions import IKError, InvalidParameterError
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.solvers import SOLVERS
