@@ -202,22 +202,9 @@ class ServoLoop:
                          goal=self._goal, max_iterations=_APPROACH_ITERATIONS,
                          timeout=self.settings.solve_timeout)
         velocity = box.clip(2.0 * (found.q - q) / period - v)
-        # The search starts from the box's centre, which carries the last velocity on; where
-        # no direction brings the tip closer, braking does better than that momentum.
-        braking = box.clip(np.zeros_like(v))
-        if self._pose_error(q + 0.5 * (v + braking) * period, target) \
-                < self._pose_error(q + 0.5 * (v + velocity) * period, target):
-            velocity = braking
         if np.any(box.braking & ((velocity >= box.high - 1e-12) | (velocity <= box.low + 1e-12))):
             return velocity, 'joint_limit'
         return velocity, 'singularity' if self._near_singular(q) else 'velocity_limit'
-
-    def _pose_error(self, q: np.ndarray, target: np.ndarray) -> float:
-        """Return the weighted pose error the bounded search reduces, m."""
-        pose = self.chain.fk(q)
-        angle = mat2axangle(target[:3, :3] @ pose[:3, :3].T, unit_thresh=1e-3)[1]
-        return float(np.hypot(np.linalg.norm(target[:3, 3] - pose[:3, 3]),
-                              self._rotation_weight * angle))
 
     def _near_singular(self, q: np.ndarray) -> bool:
         values = np.linalg.svd(self.chain.jacobian(q), compute_uv=False)
