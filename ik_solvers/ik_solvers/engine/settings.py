@@ -262,7 +262,7 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec(
         'servo_rate', 100.0,
         'Cycles per second of servoing (~/delta_twist_cmds, ~/delta_joint_cmds), Hz.',
-        floating_range=(1.0, 500.0), read_only=True),
+        floating_range=(1.0, 500.0)),
     ParameterSpec(
         'incoming_command_timeout', 0.1,
         'How long a servo command holds, in seconds; then the arm decelerates to rest.',

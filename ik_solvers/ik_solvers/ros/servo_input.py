@@ -70,6 +70,7 @@ class ServoInput:
         # (and every other callback on it) for nothing.
         self._timer = node.create_timer(1.0 / settings.servo_rate, self._on_cycle)
         self._timer.cancel()
+        self._timer_rate = settings.servo_rate
 
     @property
     def active(self) -> bool:
@@ -140,6 +141,11 @@ class ServoInput:
                settings.acceleration_limit, settings.incoming_command_timeout,
                settings.slow_down_distance, id(collision))
         with self._lock:
+            if settings.servo_rate != self._timer_rate:  # set at runtime: a new period
+                self._node.destroy_timer(self._timer)
+                self._timer = self._node.create_timer(1.0 / settings.servo_rate, self._on_cycle)
+                self._timer.cancel()
+                self._timer_rate = settings.servo_rate
             if self._loop is None or key != self._loop_key:
                 self._loop = ServoLoop(chain, ServoSettings(
                     rate=settings.servo_rate,
