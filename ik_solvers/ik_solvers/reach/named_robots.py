@@ -38,6 +38,7 @@ __all__ = [
 BUNDLED_CHAINS: Dict[str, Tuple[str, str]] = {
     'panda_like': ('panda_link0', 'panda_hand_tcp'),
     'so101_like': ('base_link', 'gripper_frame_link'),
+    'ur10_like': ('base_link', 'tool0'),
     'ur5_like': ('base_link', 'tool0'),
 }
 
