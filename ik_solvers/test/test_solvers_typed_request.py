@@ -90,8 +90,18 @@ def test_goal_keywords_beside_a_goal_are_refused(ur5_like):
         solve(ur5_like, target, options=SearchOptions(), timeout=0.01)
 
 
-def test_a_status_is_an_integer_and_its_name():
-    assert Status.SUCCESS == 0 and Status.SUCCESS == 'success'
-    assert Status.IN_COLLISION == 3 and str(Status.IN_COLLISION) == 'in_collision'
-    assert Status.TIMED_OUT != 'success' and '%s' % Status.CLOSEST_ORIENTATION == \
-        'closest_orientation'
+def test_a_status_compares_as_an_enum_and_prints_its_name():
+    assert Status.SUCCESS == Status.SUCCESS and Status.SUCCESS != Status.NO_SOLUTION
+    assert Status(3) is Status.IN_COLLISION and int(Status.IN_COLLISION) == 3
+    assert str(Status.IN_COLLISION) == 'in_collision'
+    assert '%s' % Status.CLOSEST_ORIENTATION == 'closest_orientation'
+    assert Status.SUCCESS != 1.5 and Status.SUCCESS != None  # noqa: E711
+
+
+@pytest.mark.parametrize('other, equal', [('success', True), (0, True), ('timed_out', False),
+                                          (2, False)])
+def test_comparing_a_status_with_a_name_or_integer_warns_and_still_answers(other, equal):
+    with pytest.warns(DeprecationWarning, match='Status.SUCCESS'):
+        assert (Status.SUCCESS == other) is equal
+    with pytest.warns(DeprecationWarning, match='Status.SUCCESS'):
+        assert (Status.SUCCESS != other) is not equal

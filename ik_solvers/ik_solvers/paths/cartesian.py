@@ -30,7 +30,7 @@ import numpy as np
 
 from ..exceptions import InvalidPathError, InvalidSeedError, InvalidSolverOptionError
 from ..kinematics import Chain
-from ..solvers import CollisionCheck, PreparedSolver
+from ..solvers import CollisionCheck, PreparedSolver, Status
 from .interpolation import interpolate_path
 from .knot_refinement import refine_knots
 from .jumps import check_jump_options, relative_jump_index
@@ -326,10 +326,10 @@ def _follow(prepared: PreparedSolver, targets: np.ndarray, positions: np.ndarray
                                             point_timeout=point_timeout, deadline=deadline,
                                             timeout_retries=_TIMEOUT_RETRIES)
         if answer is not None:
-            if answer.status == 'timed_out' and answer.position_error == 0.0:
+            if answer.status is Status.TIMED_OUT and answer.position_error == 0.0:
                 return _Stop(stop, 'timed_out', 'the path timeout ran out before point %d'
                              % stop, None, handed_over)
-            reason = 'timed_out' if answer.status == 'timed_out' else 'unreachable'
+            reason = 'timed_out' if answer.status is Status.TIMED_OUT else 'unreachable'
             return _Stop(stop, reason, 'point %d: %s, %.3g m and %.3g rad away' % (
                 stop, answer.status, answer.position_error, answer.orientation_error), None,
                 handed_over)

@@ -4,6 +4,7 @@
 
 import enum
 from typing import Any
+import warnings
 
 __all__ = ['Status']
 
@@ -12,8 +13,10 @@ class Status(enum.IntEnum):
     """
     The outcome of a solve; the integers are those of the compiled search and the batch arrays.
 
-    A member compares equal to its lower-case name (``Status.SUCCESS == 'success'``) and prints
-    as it, so code written against the string statuses keeps working.
+    A member prints as its lower-case name. It compares as an enum member: equal to itself
+    only. For one release a comparison with a lower-case name (``Status.SUCCESS == 'success'``)
+    or a plain integer still answers as before, with a :class:`DeprecationWarning` naming the
+    member to compare with instead.
     """
 
     #: The forward kinematics of ``q`` meets every tolerance of the goal.
@@ -45,13 +48,26 @@ class Status(enum.IntEnum):
         return format(self.name.lower(), spec)
 
     def __eq__(self, other: Any) -> bool:
-        """Compare with another status, an integer, or a lower-case name."""
-        if isinstance(other, str):
-            return self.name.lower() == other
-        return int.__eq__(self, other)
+        """Compare with another status; a name or an integer is deprecated (see the class)."""
+        return self._compare(other)
 
     def __ne__(self, other: Any) -> bool:
         """Negate :meth:`__eq__`."""
-        return not self.__eq__(other)
+        equal = self._compare(other)
+        return equal if equal is NotImplemented else not equal
+
+    def _compare(self, other: Any) -> bool:
+        if isinstance(other, Status):
+            return self is other
+        if isinstance(other, (str, int)) and not isinstance(other, bool):
+            # stacklevel 3: the warning names the line that wrote ``==`` or ``!=``.
+            warnings.warn(
+                'comparing a Status with %r is deprecated and will be unequal in the next '
+                'release; compare with a member, e.g. Status.%s' % (other, self.name),
+                DeprecationWarning, stacklevel=3)
+            if isinstance(other, str):
+                return self.name.lower() == other
+            return int.__eq__(self, other)
+        return NotImplemented
 
     __hash__ = int.__hash__
