@@ -36,6 +36,7 @@ from .rtb_anchor import LevenbergMarquardtAnchor
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.kinematics.jit import compiled
 from ik_solvers.solvers import solve, solve_batch, warm_up
+from ik_solvers.solvers.request import from_keywords
 
 __all__ = ['main']
 
@@ -158,6 +159,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                            'median is printed')
     options = arguments.parse_args(argv)
     solver_options = dict(_option(pair) for pair in options.option)
+    loop_goal, loop_options = from_keywords(dict(solver_options, solver=options.solver))
     warm_up((options.solver,))
     _series(10)  # compile (or load) the machine's own loops before they are timed
     _products(10)
@@ -180,8 +182,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         loop_q = np.empty_like(seeds)
         loop_claimed = np.zeros(count, dtype=bool)
         for k in range(count):
-            answer = solve(chain, targets[k], seed=seeds[k], solver=options.solver,
-                           **solver_options)
+            answer = solve(chain, targets[k], seeds[k], goal=loop_goal, options=loop_options)
             loop_q[k], loop_claimed[k] = answer.q, answer.success
         loop_wall = time.perf_counter() - wall
         _row(rows, name, 'loop over solve()', count,

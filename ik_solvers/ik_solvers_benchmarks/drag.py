@@ -39,7 +39,7 @@ from ik_solvers.demo.scripted_drag import (
     start_configuration,
 )
 from ik_solvers.kinematics import Chain, RobotModel
-from ik_solvers.solvers import approach, solve, SOLVERS
+from ik_solvers.solvers import approach, Goal, SearchOptions, solve, SOLVERS
 from ik_solvers.solvers.approximate import STREAMED_EXACT_ATTEMPTS, STREAMED_EXACT_BUDGET
 
 __all__ = ['DragFigures', 'drag', 'main']
@@ -119,9 +119,10 @@ def _track(chain: Chain, goal: np.ndarray, commanded: np.ndarray, solver: str,
 
     ``kind`` is 'exact', 'approximate' or '' (nothing commanded; ``q`` is None then).
     """
-    result = solve(chain, goal, seed=commanded, solver=solver, timeout=budget,
-                   max_attempts=attempts, position_tolerance=_POSITION_TOLERANCE,
-                   orientation_tolerance=_ORIENTATION_TOLERANCE)
+    result = solve(chain, goal, commanded,
+                   goal=Goal(position_tolerance=_POSITION_TOLERANCE,
+                             orientation_tolerance=_ORIENTATION_TOLERANCE),
+                   options=SearchOptions(solver=solver, timeout=budget, max_attempts=attempts))
     seconds = result.elapsed
     bound = max_joint_jump if max_joint_jump > 0.0 else math.inf
     if result.success and float(np.max(np.abs(result.q - commanded))) <= bound:

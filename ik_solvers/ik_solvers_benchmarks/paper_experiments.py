@@ -33,7 +33,8 @@ import numpy as np
 
 from .paper_report import summaries, write_plot
 from .planar_chains import bending, paper_fabrik, planar_chain, random_lengths
-from ik_solvers.solvers import solve
+from ik_solvers.solvers import Goal, SearchOptions, solve
+from ik_solvers.solvers.request import from_keywords
 
 __all__ = ['EXPERIMENTS', 'main', 'run_cejka', 'run_fabrik', 'run_welman']
 
@@ -48,9 +49,9 @@ WELMAN_JOINTS = (5, 10, 20, 40)
 
 
 def _solve(chain, target, seed, solver: str, tolerance: float):
-    options = dict(PAPER_OPTIONS, **SOLVER_OPTIONS.get(solver, {}))
-    return solve(chain, target, seed=seed, solver=solver, position_tolerance=tolerance,
-                 **options)
+    goal, options = from_keywords(dict(PAPER_OPTIONS, solver=solver, position_tolerance=tolerance,
+                                       **SOLVER_OPTIONS.get(solver, {})))
+    return solve(chain, target, seed, goal=goal, options=options)
 
 
 def _random_chain(rng: np.random.Generator, joints: int):
@@ -105,8 +106,9 @@ def run_fabrik(rng_seed: int, *, targets: int = 1000,
                                  iterations=result.iterations,
                                  converged=bool(result.success), bending=bending(result.q)))
             # The library's own defaults alone: trust region, stall rule and restarts on.
-            result = solve(chain, goal, seed=seed, solver='fabrik', position_only=True,
-                           position_tolerance=tolerance, polish=False, timeout=1.0)
+            result = solve(chain, goal, seed, goal=Goal(position_only=True,
+                                                        position_tolerance=tolerance),
+                           options=SearchOptions(solver='fabrik', polish=False, timeout=1.0))
             rows.append(dict(experiment='fabrik', case=case, method='fabrik, defaults',
                              iterations=result.iterations, converged=bool(result.success),
                              bending=bending(result.q)))

@@ -28,7 +28,7 @@ import numpy as np
 from ik_solvers.reach.named_robots import load_robot
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.reach import reachability_map
-from ik_solvers.solvers import solve
+from ik_solvers.solvers import SearchOptions, solve
 
 __all__ = ['main']
 
@@ -104,6 +104,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     generator = np.random.default_rng(20)
     centres = local.centres().reshape(-1, 3)
     index = local.index.ravel()
+    brute_force = SearchOptions(max_attempts=400, timeout=2.0)
     for label, pool in (('voxels solved for', np.flatnonzero(local.evaluated.ravel())),
                         ('voxels with index > 0', np.flatnonzero(index > 0.0))):
         picked = generator.choice(pool, min(options.voxels, pool.size), replace=False)
@@ -114,8 +115,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 target = np.eye(4)
                 target[:3, :3] = rotation
                 target[:3, 3] = centres[voxel]
-                reached += solve(chain, target, seed=chain.random_configuration(generator),
-                                 max_attempts=400, timeout=2.0).success
+                reached += solve(chain, target, chain.random_configuration(generator),
+                                 options=brute_force).success
             differences.append(abs(reached / local.rotations.shape[0] - index[voxel]))
         print('brute force at %d random %s: largest |index - brute force| %.4f, mean %.4f'
               % (len(picked), label, max(differences), float(np.mean(differences))),

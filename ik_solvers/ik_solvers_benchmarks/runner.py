@@ -21,6 +21,7 @@ from .protocol import check_solution, draw_seeds, TargetSet
 from .summary import add_anchor_ratios, Attempt, claimed_rate, heuristic_share, summarize
 from ik_solvers.kinematics import Chain, RobotModel
 from ik_solvers.solvers import solve
+from ik_solvers.solvers.request import from_keywords
 
 __all__ = ['default_log', 'run_benchmark', 'run_method']
 
@@ -67,6 +68,10 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
         orientation_mode = 'none' if position_only else 'full'
     position_only = orientation_mode == 'none'
     attempts = []
+    if anchor is None:
+        goal, options = from_keywords(dict(
+            method.options, solver=method.solver, orientation_mode=orientation_mode,
+            position_tolerance=tolerance, orientation_tolerance=tolerance))
     for index, seed in enumerate(seeds):
         target = targets.poses[index]
         error = None
@@ -80,10 +85,7 @@ def run_method(chain: Chain, method: Method, targets: TargetSet, seeds: np.ndarr
                 elapsed = time.perf_counter() - start
                 claimed = claimed if anchor.claims_success else True
             else:
-                result = solve(chain, target, seed=seed, solver=method.solver,
-                               orientation_mode=orientation_mode, position_tolerance=tolerance,
-                               orientation_tolerance=tolerance, timeout=budget,
-                               **method.options)
+                result = solve(chain, target, seed, goal=goal, options=options, timeout=budget)
                 elapsed = time.perf_counter() - start
                 claimed, q, iterations = bool(result.success), result.q, int(result.iterations)
                 share = heuristic_share(result.costs)
@@ -105,10 +107,11 @@ def _preflight(item: PreparedRobot, config: BenchConfig) -> None:
     chain, target = item.chain, item.targets.poses[0]
     for method in config_methods(config):
         try:
-            solve(chain, target, seed=chain.mid_configuration(), solver=method.solver,
-                  position_only=False, position_tolerance=config.tolerance,
-                  orientation_tolerance=config.tolerance, timeout=max(config.budgets),
-                  **method.options)
+            goal, options = from_keywords(dict(
+                method.options, solver=method.solver, position_tolerance=config.tolerance,
+                orientation_tolerance=config.tolerance))
+            solve(chain, target, chain.mid_configuration(), goal=goal, options=options,
+                  timeout=max(config.budgets))
         except Exception as error:  # noqa: B902
             raise BenchmarkSetupError('%s cannot run on %s: %s: %s'
                                       % (method.label, item.robot.name,

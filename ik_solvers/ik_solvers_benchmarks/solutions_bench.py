@@ -31,7 +31,7 @@ from .ur_closed_form import URClosedForm
 from ik_solvers.demo.scripted_drag import figure_eight, start_configuration
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.preferences import make_preference
-from ik_solvers.solvers import solve
+from ik_solvers.solvers import Goal, SearchOptions, solve
 from ik_solvers.solvers.approximate import STREAMED_EXACT_ATTEMPTS, STREAMED_EXACT_BUDGET
 from ik_solvers.solvers.null_space import null_space_improve
 from ik_solvers.solvers.solutions import joint_distance, solve_many, turn_joints
@@ -141,12 +141,13 @@ def drag_loop(name: str, *, preference: str, goals: int, laps: int = 2,
     lap = figure_eight(chain.fk(commanded), count=goals)
     ranking = make_preference(preference, chain, rest_posture=first)
     exact, largest, count = 0, 0.0, 0
+    streamed_goal = Goal(position_tolerance=_DRAG_POSITION_TOLERANCE,
+                         orientation_tolerance=_DRAG_ORIENTATION_TOLERANCE)
+    streamed_options = SearchOptions(timeout=STREAMED_EXACT_BUDGET,
+                                     max_attempts=STREAMED_EXACT_ATTEMPTS)
     for goal in lap * laps:
         count += 1
-        result = solve(chain, goal, seed=commanded, timeout=STREAMED_EXACT_BUDGET,
-                       max_attempts=STREAMED_EXACT_ATTEMPTS,
-                       position_tolerance=_DRAG_POSITION_TOLERANCE,
-                       orientation_tolerance=_DRAG_ORIENTATION_TOLERANCE)
+        result = solve(chain, goal, commanded, goal=streamed_goal, options=streamed_options)
         if not result.success:
             continue
         q = result.q

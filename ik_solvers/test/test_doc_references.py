@@ -4,8 +4,8 @@
 Every cross-reference in docstrings and docs/ names something that exists.
 
 The roles checked are ``:mod:``, ``:class:``, ``:func:``, ``:meth:``, ``:attr:``, ``:data:``
-and ``:exc:``. The sources are read, not imported, so modules whose ROS dependencies are missing here
-(launch, interactive_markers) are checked too. A reference resolves as a reader would
+and ``:exc:``. The sources are read, not imported, so modules whose ROS dependencies are missing
+here (launch, interactive_markers) are checked too. A reference resolves as a reader would
 resolve it: absolute; relative to the module it is written in (leading dots as in an
 import); below the module or one of its enclosing packages; or, for a bare name written in
 a module that defines classes, as a member of one of them. A name a module imports counts
@@ -13,6 +13,7 @@ as defined there, and is followed to where it is defined.
 """
 
 import ast
+import builtins
 from pathlib import Path
 import re
 from typing import Dict, Iterator, Optional, Set, Tuple
@@ -125,6 +126,8 @@ def _in_module(module: _Module, rest, depth: int) -> bool:
 
 def _resolves(target: str, context: Optional[_Module]) -> bool:
     target = target.split('<')[-1].rstrip('>').strip().lstrip('~').rstrip('()')
+    if hasattr(builtins, target):
+        return True
     if context is None:
         return _exists(target)
     if target.startswith('.'):

@@ -3,7 +3,10 @@
 """The typed request of a solve: Goal, SearchOptions, Status, and solve() over them."""
 
 import dataclasses
+import inspect
 import math
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -64,9 +67,12 @@ def test_the_typed_request_gives_the_answer_of_the_keywords(ur5_like):
     for _ in range(5):
         target = ur5_like.fk(ur5_like.random_configuration(rng))
         seed = ur5_like.random_configuration(rng)
-        keywords = solve(ur5_like, target, seed=seed, solver='ccd', orientation_mode='axis',
-                         position_tolerance=1e-4, timeout=1.0, max_attempts=4,
-                         trust_region=2.0)
+        with pytest.warns(DeprecationWarning,
+                          match=r"goal=Goal\(orientation_mode='axis'\).*options=SearchOptions\("
+                                r"solver_options=\{'trust_region': 2.0\}\)"):
+            keywords = solve(ur5_like, target, seed=seed, solver='ccd', orientation_mode='axis',
+                             position_tolerance=1e-4, timeout=1.0, max_attempts=4,
+                             trust_region=2.0)
         typed = solve(ur5_like, target, seed=seed,
                       goal=Goal(mode='axis', position_tolerance=1e-4),
                       options=SearchOptions(solver='ccd', timeout=1.0, max_attempts=4,
@@ -86,8 +92,48 @@ def test_goal_keywords_beside_a_goal_are_refused(ur5_like):
     target = ur5_like.fk(ur5_like.mid_configuration())
     with pytest.raises(InvalidTargetError, match='position_tolerance'):
         solve(ur5_like, target, goal=Goal(), position_tolerance=1e-3)
+    with pytest.raises(InvalidSolverOptionError, match='solver'):
+        solve(ur5_like, target, options=SearchOptions(), solver='ccd')
+
+
+def test_solve_has_ten_parameters_and_one_way_to_ask(ur5_like):
+    named = [parameter for parameter in inspect.signature(solve).parameters.values()
+             if parameter.kind is not inspect.Parameter.VAR_KEYWORD]
+    assert len(named) <= 10
+    rng = np.random.default_rng(8)
+    target = ur5_like.fk(ur5_like.random_configuration(rng))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # the typed form and the everyday keywords never warn
+        answer = solve(ur5_like, target, ur5_like.mid_configuration(), solver='fabrik',
+                       timeout=0.5, position_tolerance=1e-4, orientation_tolerance=1e-4)
+        typed = solve(ur5_like, target, ur5_like.mid_configuration(),
+                      goal=Goal(position_tolerance=1e-4, orientation_tolerance=1e-4),
+                      options=SearchOptions(solver='fabrik', timeout=0.5))
+    assert answer.success and typed.success and np.array_equal(answer.q, typed.q)
+
+
+def test_a_timeout_beside_options_is_accepted_as_this_calls_deadline(ur5_like):
+    rng = np.random.default_rng(9)
+    target = ur5_like.fk(ur5_like.random_configuration(rng))
+    seed = ur5_like.random_configuration(rng)
+    beside = solve(ur5_like, target, seed, options=SearchOptions(timeout=5.0), timeout=0.5)
+    inside = solve(ur5_like, target, seed, options=SearchOptions(timeout=0.5))
+    assert beside.success and np.array_equal(beside.q, inside.q)
     with pytest.raises(InvalidSolverOptionError, match='timeout'):
-        solve(ur5_like, target, options=SearchOptions(), timeout=0.01)
+        solve(ur5_like, target, seed, options=SearchOptions(), timeout=-1.0)
+
+
+@pytest.mark.parametrize('keyword, form', [
+    (dict(position_only=True), "goal=Goal(position_only=True)"),
+    (dict(polish=False), "options=SearchOptions(polish=False)"),
+    (dict(max_attempts=3), "options=SearchOptions(max_attempts=3)"),
+    (dict(handoff_ratio=0.5), "options=SearchOptions(solver_options={'handoff_ratio': 0.5})"),
+])
+def test_a_keyword_of_the_previous_release_warns_with_its_new_form(ur5_like, keyword, form):
+    target = ur5_like.fk(ur5_like.mid_configuration())
+    with pytest.warns(DeprecationWarning, match=re.escape(form)):
+        answer = solve(ur5_like, target, ur5_like.mid_configuration(), timeout=0.5, **keyword)
+    assert answer.success
 
 
 def test_a_status_compares_as_an_enum_and_prints_its_name():

@@ -205,8 +205,8 @@ class RobotState:
 
         :returns: The joints whose position was NaN or infinite; they keep their old position.
         :raises InvalidSeedError: If the message is larger than the bound of
-            :class:`.joint_state_store.JointStateStore`, names and positions do not pair up, or a name repeats
-            or is empty; nothing is merged then.
+            :class:`.joint_state_store.JointStateStore`, names and positions do not pair up, or a
+            name repeats or is empty; nothing is merged then.
         """
         return self._joint_states.update(names, positions)
 

@@ -51,7 +51,7 @@ _SCRATCH = 4
 @compiled(leaf=True)
 def jacobian_transpose_step(chain, target, goal, settings, options, q, frames, error, radius,
                             memory) -> None:
-    """One step along the gradient, or a conjugate direction; see :func:`._core.search.run_search`."""
+    """One step along the gradient, or a conjugate direction (:func:`._core.search.run_search`)."""
     count = q.shape[0]
     # The scratch columns of the memory: on a chain this small allocating arrays per step
     # costs more than the arithmetic.

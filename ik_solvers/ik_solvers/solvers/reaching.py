@@ -198,8 +198,8 @@ def realise_joints(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
     :param over_relaxation: the heuristic's option; see :func:`._core.search.relaxation_gain`.
     :param q: (N,) current configuration, changed in place.
     :param frames: forward kinematics of ``q``.
-    :param points: (N + 1, 3) the points of ``q`` (:func:`.point_chain.chain_points`), m; overwritten:
-        they follow the joints as these are set.
+    :param points: (N + 1, 3) the points of ``q`` (:func:`.point_chain.chain_points`), m;
+        overwritten: they follow the joints as these are set.
     :param desired: (N + 1, 3) the desired points (after the forward pass), m.
     :param radius: largest motion of a revolute joint, rad (prismatic: times the length, m).
     """

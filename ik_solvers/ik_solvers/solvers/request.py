@@ -18,7 +18,8 @@ from ..exceptions import InvalidSolverOptionError, InvalidTargetError
 from .base import Solver
 from .registry import solver_class
 
-__all__ = ['Goal', 'ORIENTATION_MODES', 'SearchOptions', 'from_keywords', 'is_positive_number']
+__all__ = ['Goal', 'GOAL_KEYWORDS', 'ORIENTATION_MODES', 'SEARCH_KEYWORDS', 'SearchOptions',
+           'from_keywords', 'is_positive_number']
 
 #: The orientation modes: the whole pose, one tip axis aimed (spin free), position only.
 ORIENTATION_MODES = ('full', 'axis', 'none')
@@ -236,11 +237,13 @@ def _bounds(name: str, value: Any) -> Optional[Triple]:
     return tuple(float(bound) for bound in bounds)
 
 
-_GOAL_KEYWORDS = frozenset(('orientation_mode', 'tip_axis', 'position_only', 'position_tolerance',
-                            'orientation_tolerance', 'position_bounds', 'rotation_bounds',
-                            'orientation_fallback'))
-_SEARCH_KEYWORDS = frozenset(('solver', 'timeout', 'polish', 'polish_iterations',
-                              'max_attempts'))
+#: The keywords :func:`from_keywords` gives to :meth:`Goal.of`.
+GOAL_KEYWORDS = frozenset(('orientation_mode', 'tip_axis', 'position_only', 'position_tolerance',
+                           'orientation_tolerance', 'position_bounds', 'rotation_bounds',
+                           'orientation_fallback'))
+#: The keywords :func:`from_keywords` gives to :class:`SearchOptions` itself.
+SEARCH_KEYWORDS = frozenset(('solver', 'timeout', 'polish', 'polish_iterations',
+                             'max_attempts'))
 
 
 def from_keywords(keywords: Mapping[str, Any], *, goal: Optional[Goal] = None,
@@ -260,14 +263,14 @@ def from_keywords(keywords: Mapping[str, Any], *, goal: Optional[Goal] = None,
         :class:`SearchOptions`.
     :raises UnknownSolverError: as :class:`SearchOptions`.
     """
-    goal_keywords = {name: value for name, value in keywords.items() if name in _GOAL_KEYWORDS}
+    goal_keywords = {name: value for name, value in keywords.items() if name in GOAL_KEYWORDS}
     search_keywords = {name: value for name, value in keywords.items()
-                       if name not in _GOAL_KEYWORDS}
+                       if name not in GOAL_KEYWORDS}
     if options is None:
         solver_options = {name: value for name, value in search_keywords.items()
-                          if name not in _SEARCH_KEYWORDS}
+                          if name not in SEARCH_KEYWORDS}
         options = SearchOptions(solver_options=solver_options, **{
-            name: value for name, value in search_keywords.items() if name in _SEARCH_KEYWORDS})
+            name: value for name, value in search_keywords.items() if name in SEARCH_KEYWORDS})
     elif search_keywords:
         raise InvalidSolverOptionError('options= replaces %s; give them in SearchOptions'
                                        % ', '.join(sorted(search_keywords)))

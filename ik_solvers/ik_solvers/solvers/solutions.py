@@ -44,7 +44,7 @@ from ..exceptions import InvalidSolverOptionError
 from ..preferences import make_preference
 from .branch_flips import branch_flips, flip_kinds, half_turns
 from .null_space import null_space_improve
-from .request import Goal, SearchOptions
+from .request import from_keywords, Goal, SearchOptions
 from .result import IKResult
 from .solve import nearest_turn, solve
 from .status import Status
@@ -190,13 +190,13 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     deadline = started + float(timeout)
     searches = 0
 
+    # One typed request for every search; each search only changes its deadline and starts.
+    request_goal, request_options = from_keywords(solve_options, goal=goal, options=options)
+
     def search(start: Optional[np.ndarray], seconds: float, **budget: Any) -> IKResult:
-        if options is None:
-            return solve(chain, target, seed=start, collision=collision, goal=goal,
-                         **dict(solve_options, timeout=seconds, **budget))
-        return solve(chain, target, seed=start, collision=collision, goal=goal,
-                     options=dataclasses.replace(options, timeout=seconds, **budget),
-                     **solve_options)
+        searched = dataclasses.replace(request_options, **budget) if budget else request_options
+        return solve(chain, target, start, goal=request_goal, options=searched, timeout=seconds,
+                     collision=collision)
 
     if first is None or not first.success:
         first = search(seed, timeout)

@@ -14,12 +14,14 @@ in docs/DECISIONS.md.
 
 import time
 from typing import Any, Dict, Optional
+import warnings
 
 import numpy as np
 
 from .prepared import PreparedSolver
-from .request import Goal, SearchOptions
+from .request import Goal, GOAL_KEYWORDS, SEARCH_KEYWORDS, SearchOptions
 from .result import IKResult
+from ._core.collision_avoidance import CollisionCheck
 from ._core.nearest_turn import nearest_turn as _nearest_turn_kernel
 
 __all__ = ['nearest_turn', 'solve']
@@ -31,116 +33,88 @@ _PREPARED: Dict[tuple, PreparedSolver] = {}
 _PREPARED_CAPACITY = 256
 
 
-def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
-          solver: str = 'jacobian_transpose', orientation_mode: str = 'full',
-          tip_axis: Any = (0.0, 0.0, 1.0), position_only: bool = False,
-          position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
-          position_bounds: Any = None, rotation_bounds: Any = None,
-          orientation_fallback: bool = False, timeout: float = 0.005,
-          polish: Optional[bool] = None, polish_iterations: int = 20,
-          max_attempts: Optional[int] = None, collision: Any = None,
+def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
           goal: Optional[Goal] = None, options: Optional[SearchOptions] = None,
-          **solver_options: Any) -> IKResult:
+          solver: Optional[str] = None, timeout: Optional[float] = None,
+          position_tolerance: Optional[float] = None,
+          orientation_tolerance: Optional[float] = None,
+          collision: Optional[CollisionCheck] = None, **deprecated: Any) -> IKResult:
     """
     Find joint positions that bring the chain's tip to ``target``.
 
     Each start runs the heuristic until it meets the tolerances, stalls, or (with the
     finisher on) slows down (one iteration leaves more than the solver's ``handoff_ratio`` of
-    the cost it started from) or comes within the solver's hand-over errors; then, with
-    ``polish`` on, a few damped least-squares steps finish (see
-    :mod:`ik_solvers.solvers._core.finisher`). A seed already within 5 % of the chain's length hands
-    over after two steps. The first start is ``seed``; later ones are drawn by a generator with
-    a fixed seed. The heuristic runs first in every start; its trust region keeps a seed close
+    the cost it started from) or comes within the solver's hand-over errors; then, with the
+    finisher on, a few damped least-squares steps finish (see
+    :mod:`ik_solvers.solvers._core.finisher`). A seed already within 5 % of the chain's length
+    hands over after two steps. The first start is ``seed``; later ones are drawn by a generator
+    with a fixed seed. The heuristic runs first in every start; its trust region keeps a seed close
     to a solution near that solution. The best configuration wins, each revolute joint on the
     turn nearest the seed, and its errors are measured by forward kinematics.
 
-    The request is a :class:`Goal` and :class:`SearchOptions` (``goal=``, ``options=``); the
-    keyword arguments below build them, as a convenience, when those are not given.
+    A request is a :class:`Goal` (what counts as reaching the target) and
+    :class:`SearchOptions` (how to search). The everyday keywords fill in those two when they
+    are not given whole; beside a whole ``goal`` or ``options`` their keywords are refused,
+    except ``timeout``, which is this call's deadline either way.
 
     :param chain: a :class:`ik_solvers.Chain`.
     :param target: (4, 4) pose of the tip in the chain's base frame (m).
     :param seed: start configuration, (N,), rad or m; values outside the limits are clamped.
         None starts from the middle of the limits.
-    :param solver: one of :data:`ik_solvers.SOLVERS`.
-    :param orientation_mode: what of the target's orientation counts: ``'full'`` (all of
-        it), ``'axis'`` (the tip axis ``tip_axis`` must point along the same axis of the target
-        frame; the spin about it is free) or ``'none'`` (position only).
-    :param tip_axis: the aimed axis in ``'axis'`` mode, 3 numbers in the tip frame (normalised;
-        default the tip's z axis).
-    :param position_only: an alias of ``orientation_mode='none'``.
-    :param position_tolerance: largest accepted position error (its norm), m.
-    :param orientation_tolerance: largest accepted orientation error, rad: the rotation angle
-        in ``'full'`` mode, the angle between the tip axis and the target direction in
-        ``'axis'`` mode.
-    :param position_bounds: optional largest position error per axis of the base frame, 3
-        values, m (``math.inf`` leaves an axis free); when given they replace
-        ``position_tolerance``.
-    :param rotation_bounds: optional largest orientation error per axis of the target frame (the
-        rotation vector's components), 3 values, rad (``math.inf`` free); ``'full'`` mode only;
-        when given they replace ``orientation_tolerance``.
-    :param orientation_fallback: ``'full'`` mode only: when no configuration meets the pose,
-        return the one that meets the position with the orientation as close as the arm gets
-        (for arms with fewer than six joints). Such a result has ``status``
-        ``CLOSEST_ORIENTATION`` and is never a success. The search then has 70 % of the
-        timeout, the fallback the rest.
-    :param timeout: hard deadline, s, from the call.
-    :param polish: run the finisher after the heuristic in every start; None takes the
-        solver's ``polish_by_default`` (on for all four). Off, the heuristic alone must reach
-        the tolerances.
-    :param polish_iterations: cap on finisher steps per start.
-    :param max_attempts: cap on the number of starts (None: until the deadline).
-    :param goal: the whole goal; then no goal keyword may be given.
-    :param options: the whole search options; then no search keyword (``solver``, ``timeout``,
-        ``polish``, ``polish_iterations``, ``max_attempts``, solver options) may be given.
+    :param goal: the whole goal: orientation mode, tip axis, tolerances, bounds, fallback.
+        None: the whole pose within ``position_tolerance`` and ``orientation_tolerance``.
+    :param options: the whole search options: solver, timeout, finisher, starts, the solver's
+        own options. None: the defaults with ``solver`` and ``timeout``.
+    :param solver: one of :data:`ik_solvers.SOLVERS` (default ``'jacobian_transpose'``).
+    :param timeout: hard deadline, s, from the call (default: the options', 0.005 s); beside
+        ``options`` it replaces their timeout for this call.
+    :param position_tolerance: largest accepted position error (its norm), m (default 1e-5).
+    :param orientation_tolerance: largest accepted orientation error, rad (default 1e-5).
     :param collision: an exact collision check (e.g. ``ik_solvers.collision.CollisionModel``
         of this chain); every success is checked, and a colliding one is rejected and the
         search reseeded from random configurations until the deadline. None checks nothing.
-    :param solver_options: options of the chosen solver (see its ``option_schema()``), plus
-        ``orientation_weight`` (m per rad) to override how orientation errors weigh against
-        position errors.
+    :param deprecated: the keywords of the previous release (``orientation_mode``,
+        ``tip_axis``, ``position_only``, ``position_bounds``, ``rotation_bounds``,
+        ``orientation_fallback``, ``polish``, ``polish_iterations``, ``max_attempts`` and the
+        solver's options) still work for one release, each with a :class:`DeprecationWarning`
+        naming its place in :class:`Goal` or :class:`SearchOptions`.
 
     :returns: An :class:`IKResult`; ``q`` is within the limits even when ``success`` is false.
         ``status`` (a :class:`Status`) is ``NO_SOLUTION`` when the target is beyond the chain's
         reach, when the best error stopped improving over the later half of the starts, or when
         ``max_attempts`` ran out; ``TIMED_OUT`` when the deadline came while it improved;
         ``IN_COLLISION`` when every solution found collided (``collision_pair`` names the
-        pair).
+        pair); ``CLOSEST_ORIENTATION`` with the goal's orientation fallback.
 
     :raises InvalidTargetError: ``target`` is not a finite 4x4 rigid transform, a tolerance is
-        not a finite positive number, or the goal options (mode, axis, bounds, fallback) are
-        invalid or contradict each other.
+        not a finite positive number, a tolerance is given beside ``goal``, or the goal options
+        (mode, axis, bounds, fallback) are invalid or contradict each other.
     :raises InvalidSeedError: ``seed`` has the wrong length or non-finite values.
     :raises UnknownSolverError: ``solver`` is not registered.
-    :raises InvalidSolverOptionError: an option is unknown or out of range, ``timeout`` is not
-        a finite positive number, or ``collision`` has no ``check`` method.
+    :raises InvalidSolverOptionError: an option is unknown or out of range, ``solver`` is
+        given beside ``options``, ``timeout`` is not a finite positive number, or
+        ``collision`` has no ``check`` method.
     """
     start_time = time.perf_counter()
     arrays = chain.arrays
-    if goal is None and options is None:
-        # Equal values of other types (True and 1, 20 and 20.0) are checked differently.
-        key = (solver, orientation_mode, tip_axis, position_only, position_tolerance,
-               orientation_tolerance, position_bounds, rotation_bounds, orientation_fallback,
-               polish, polish_iterations, max_attempts, id(arrays), type(position_only),
-               type(position_tolerance), type(orientation_tolerance), type(orientation_fallback),
-               type(polish), type(polish_iterations), type(max_attempts),
-               tuple((name, value, type(value)) for name, value in solver_options.items())
-               if solver_options else ())
-    else:
-        # Only the keywords given beside a Goal or SearchOptions, which then must not overlap.
-        keywords = {name: value for name, value in _keywords(locals()).items()
-                    if name not in _DEFAULTS or not _same(value, _DEFAULTS[name])}
-        if options is not None:
-            if not _same(timeout, 0.005):
-                keywords['timeout'] = timeout  # refused beside options
-            timeout = options.timeout
-        key = (goal, options, id(arrays), tuple(keywords.items()))
+    if deprecated:
+        _warn_deprecated(deprecated)
+    if options is not None and timeout is None:
+        timeout = options.timeout
+    # Equal values of other types (True and 1, 20 and 20.0) are checked differently.
+    key = (goal, options, id(arrays), solver, position_tolerance, type(position_tolerance),
+           orientation_tolerance, type(orientation_tolerance),
+           tuple((name, value, type(value)) for name, value in deprecated.items())
+           if deprecated else ())
     try:
         prepared = _PREPARED.get(key)
     except TypeError:  # an option is not hashable (a list, an array): checked every time
         prepared, key = None, None
     if prepared is None or prepared.chain.arrays is not arrays:
-        if goal is None and options is None:
-            keywords = _keywords(locals())  # built on a miss only: it costs a microsecond
+        keywords = {name: value for name, value in (
+            ('solver', solver), ('position_tolerance', position_tolerance),
+            ('orientation_tolerance', orientation_tolerance)) if value is not None}
+        keywords.update(deprecated)
         prepared = PreparedSolver(chain, goal, options, **keywords)
         # A first use may compile the kernels: never let that eat the deadline.
         start_time = max(start_time, prepared.ready_time)
@@ -152,21 +126,21 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
                           start_time=start_time)
 
 
-_DEFAULTS = dict(solver='jacobian_transpose', orientation_mode='full', tip_axis=(0.0, 0.0, 1.0),
-                 position_only=False, position_tolerance=1e-5, orientation_tolerance=1e-5,
-                 position_bounds=None, rotation_bounds=None, orientation_fallback=False,
-                 polish=None, polish_iterations=20, max_attempts=None)
-
-
-def _keywords(arguments: Dict[str, Any]) -> Dict[str, Any]:
-    """Gather the request keywords from solve()'s ``locals()``, solver options included."""
-    keywords = {name: arguments[name] for name in _DEFAULTS}
-    keywords.update(arguments['solver_options'])
-    return keywords
-
-
-def _same(value: Any, default: Any) -> bool:
-    return type(value) is type(default) and value == default
+def _warn_deprecated(keywords: Dict[str, Any]) -> None:
+    """Name the new form of each keyword of the previous release's ``solve()``."""
+    forms = []
+    for name, value in sorted(keywords.items()):
+        if name in GOAL_KEYWORDS:
+            forms.append('goal=Goal(%s=%r)' % (name, value))
+        elif name in SEARCH_KEYWORDS:
+            forms.append('options=SearchOptions(%s=%r)' % (name, value))
+        else:
+            forms.append('options=SearchOptions(solver_options={%r: %r})' % (name, value))
+    # stacklevel 3: the warning names the caller of solve().
+    warnings.warn('solve() keyword%s %s %s deprecated; give %s'
+                  % ('s' if len(keywords) > 1 else '', ', '.join(sorted(keywords)),
+                     'are' if len(keywords) > 1 else 'is', ', '.join(forms)),
+                  DeprecationWarning, stacklevel=3)
 
 
 def nearest_turn(q: np.ndarray, start: np.ndarray, chain) -> np.ndarray:
