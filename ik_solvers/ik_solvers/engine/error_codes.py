@@ -35,6 +35,7 @@ class ErrorCode(enum.IntEnum):
     APPROXIMATE = 12
     IN_COLLISION = 13
     CHAIN_REFUSED = 14
+    INVALID_TIPS = 15
     JOINT_JUMP = 20
     INVALID_STEP = 22
     TOO_MANY_POINTS = 23

@@ -24,6 +24,7 @@ from ..solvers import Goal, ORIENTATION_MODES, solver_class, SOLVERS
 
 __all__ = [
     'MAX_TIMEOUT',
+    'LinkNames',
     'NodeSettings',
     'PARAMETERS',
     'SPECS',
@@ -59,6 +60,22 @@ def _rest_posture_problem(value: Any) -> Optional[str]:
         return 'rest_posture must be a list of numbers; got %r' % (value,)
     if not all(math.isfinite(number) for number in numbers):
         return 'rest_posture must be finite numbers; got %r' % (list(numbers),)
+    return None
+
+
+class LinkNames(tuple):
+    """The default of a parameter that is a list of link names (a string array)."""
+
+
+def _tip_links_problem(value: Any) -> Optional[str]:
+    if isinstance(value, str) or not _is_sequence(value):
+        return 'tip_links must be a list of link names; got %r' % (value,)
+    names = list(value)
+    if not all(isinstance(name, str) and name.strip() for name in names):
+        return 'tip_links must be non-empty link names; got %r' % (names,)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        return 'tip_links names %s twice' % ', '.join(twice)
     return None
 
 
@@ -104,7 +121,14 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec(
         'tip_link', 'tool0',
         'Link whose pose is controlled (tool0 is the ROS-Industrial name of the flange); the '
-        'node does not solve while it is empty.'),
+        'node does not solve while it is empty. Ignored while tip_links is set.'),
+    ParameterSpec(
+        'tip_links', LinkNames(),
+        'Several end effectors: the tips of the tree base_link -> tip_links solved together '
+        '(shared joints are one variable), each with a target topic target_pose/<tip> and '
+        'SolveIK tip_links; the first is also the tip of everything that serves one chain. '
+        'Empty means tip_link alone.',
+        constraints='link names, each once, or empty', check=_tip_links_problem),
     ParameterSpec(
         'position_only', False,
         'Reach the target position and leave the orientation free (orientation_mode none).'),
@@ -355,6 +379,7 @@ class NodeSettings:
     solver: str = _SPECS['solver'].default
     base_link: str = _SPECS['base_link'].default
     tip_link: str = _SPECS['tip_link'].default
+    tip_links: Tuple[str, ...] = _SPECS['tip_links'].default
     position_only: bool = _SPECS['position_only'].default
     orientation_mode: str = _SPECS['orientation_mode'].default
     tip_axis: Tuple[float, ...] = _SPECS['tip_axis'].default
@@ -397,13 +422,18 @@ class NodeSettings:
         picked = {name: values[name] for name in fields if name in values}
         if 'tip_axis' in picked:  # rclpy hands arrays back as array.array or lists
             picked['tip_axis'] = tuple(float(item) for item in picked['tip_axis'])
+        if picked.get('tip_links'):  # the first tip is the chain's tip
+            picked['tip_links'] = tuple(str(name) for name in picked['tip_links'])
+            picked['tip_link'] = picked['tip_links'][0]
+        elif 'tip_links' in picked:
+            picked['tip_links'] = ()
         if 'rest_posture' in picked:  # empty: rclpy's byte array; else array.array or a list
             picked['rest_posture'] = tuple(float(item) for item in picked['rest_posture'])
         return cls(**picked)
 
 
 _TYPE_NAMES = {bool: 'bool', float: 'double', int: 'integer', str: 'string',
-               tuple: 'double array'}
+               tuple: 'double array', LinkNames: 'string array'}
 
 
 def parameter_table() -> str:
