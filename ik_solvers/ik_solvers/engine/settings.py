@@ -128,7 +128,8 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         '(shared joints are one variable), each with a target topic target_pose/<tip> and '
         'SolveIK tip_links; the first is also the tip of everything that serves one chain. '
         'Empty means tip_link alone.',
-        constraints='link names, each once, or empty', check=_tip_links_problem),
+        constraints='link names, each once, or empty', read_only=True,
+        check=_tip_links_problem),
     ParameterSpec(
         'position_only', False,
         'Reach the target position and leave the orientation free (orientation_mode none).'),
