@@ -14,7 +14,7 @@ from ik_solvers_interfaces.msg import ErrorCodes as Codes
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
-from test_node_support import Collector, wait_until
+from test_node_support import wait_until
 
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'trees' / 'dual_arm_waist.urdf').read_text()
 TIPS = ('left_tool', 'right_tool')

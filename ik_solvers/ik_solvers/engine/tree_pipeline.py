@@ -254,9 +254,9 @@ def _command(robot: RobotState, tree: KinematicTree, model: RobotModel,
     step = np.abs(q - start)
     if request.streamed and settings.max_joint_jump > 0.0 and step.max() > settings.max_joint_jump:
         name = tree.joint_names[int(np.argmax(step))]
-        return None, (ErrorCode.EXECUTION_FAILED, 'not commanded: joint %s would move %.3g, '
-                      'more than max_joint_jump %.3g' % (name, step.max(),
-                                                          settings.max_joint_jump))
+        return None, (ErrorCode.EXECUTION_FAILED,
+                      'not commanded: joint %s would move %.3g, more than max_joint_jump %.3g'
+                      % (name, step.max(), settings.max_joint_jump))
     if checked:
         samples = max(1, int(np.ceil(step.max() / MOTION_STEP)))
         for s in np.linspace(0.0, 1.0, samples + 1)[1:-1]:

@@ -30,7 +30,7 @@ __all__ = ['asks_for_tree', 'fill_tree_response', 'tip_target', 'tree_service_re
 
 
 def asks_for_tree(request: SolveIK.Request, settings: NodeSettings) -> bool:
-    """Tell whether a SolveIK call is solved on the tree: it names tips, or the node has several."""
+    """Tell whether a SolveIK call is solved on the tree: it names tips, or the node has two."""
     return bool(request.tip_links) or bool(request.tip_targets) or len(settings.tip_links) > 1
 
 
