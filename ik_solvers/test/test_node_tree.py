@@ -6,6 +6,7 @@ from pathlib import Path
 
 from conftest import UrdfOracle
 from geometry_msgs.msg import PoseStamped
+from ik_solvers.exceptions import InvalidParameterError
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.kinematics.tree import KinematicTree
 from ik_solvers.ros.conversions import matrix_to_pose
@@ -14,7 +15,8 @@ from ik_solvers_interfaces.msg import ErrorCodes as Codes
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
-from test_node_support import wait_until
+from test_node_support import Collector, wait_until
+from trajectory_msgs.msg import JointTrajectory
 
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'trees' / 'dual_arm_waist.urdf').read_text()
 TIPS = ('left_tool', 'right_tool')
@@ -140,3 +142,52 @@ def test_a_target_on_a_tip_topic_is_reached_and_the_other_tip_holds(ros):
     positions = command.points[-1].positions
     assert _close(_oracle_pose('left_tool', command.joint_names, positions), goal)
     assert _close(_oracle_pose('right_tool', command.joint_names, positions), held)
+
+
+LEFT = tuple(name for name in TREE.joint_names if name.startswith('left_'))
+RIGHT = tuple(name for name in TREE.joint_names if name.startswith('right_'))
+
+
+def _mapping(*groups):
+    return ['%s: %s' % (topic, ' '.join(joints)) for topic, joints in groups]
+
+
+def test_each_controller_gets_only_its_joints_with_one_stamp_and_duration(ros):
+    mapping = _mapping(('left_arm', LEFT), ('right_arm', RIGHT), ('torso', ('waist',)))
+    node, probe = _start(ros, controller_joints=mapping)
+    collectors = {topic: Collector() for topic in ('left_arm', 'right_arm', 'torso')}
+    for topic, collector in collectors.items():
+        probe.node.create_subscription(JointTrajectory, topic, collector, 10)
+    assert wait_until(lambda: all(probe.node.count_publishers(
+        probe.node.resolve_topic_name(topic)) > 0 for topic in collectors))
+    response = probe.call(_request(TIPS, TREE.fk(GOAL_Q), execute=True))
+    assert response.success, response.message
+    answer = dict(zip(response.solution.name, response.solution.position))
+    parts = {topic: collector.wait_for(lambda message: True)
+             for topic, collector in collectors.items()}
+    for (topic, joints), message in zip((('left_arm', LEFT), ('right_arm', RIGHT),
+                                         ('torso', ('waist',))), parts.values()):
+        assert tuple(message.joint_names) == joints, topic
+        assert np.allclose(message.points[-1].positions, [answer[name] for name in joints])
+    stamps = {(m.header.stamp.sec, m.header.stamp.nanosec) for m in parts.values()}
+    durations = {(m.points[-1].time_from_start.sec, m.points[-1].time_from_start.nanosec)
+                 for m in parts.values()}
+    assert len(stamps) == 1 and len(durations) == 1
+    assert probe.commands.count() == 0  # nothing on the single command topic
+
+
+def test_a_joint_no_controller_takes_is_refused_and_nothing_moves(ros):
+    node, probe = _start(ros, controller_joints=_mapping(('left_arm', LEFT),
+                                                         ('right_arm', RIGHT)))
+    left = Collector()
+    probe.node.create_subscription(JointTrajectory, 'left_arm', left, 10)
+    response = probe.call(_request(TIPS, TREE.fk(GOAL_Q), execute=True))
+    assert response.error_code == Codes.EXECUTION_FAILED, response.message
+    assert 'waist' in response.message and 'controller_joints' in response.message
+    assert not wait_until(lambda: left.count() > 0 or probe.commands.count() > 0, timeout=0.5)
+
+
+def test_a_joint_named_by_two_controllers_stops_the_node_from_starting(ros):
+    with pytest.raises(InvalidParameterError, match='waist twice'):
+        ros.start(base_link='base_link', tip_links=list(TIPS), controller_joints=_mapping(
+            ('left_arm', LEFT + ('waist',)), ('torso', ('waist',))))

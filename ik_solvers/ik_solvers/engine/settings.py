@@ -18,13 +18,14 @@ from dataclasses import dataclass
 import math
 from typing import Any, Callable, Iterable, Mapping, Optional, Tuple
 
+from .controller_map import controller_map_problem
 from ..exceptions import InvalidTargetError, UnknownSolverError
 from ..preferences import PREFERENCES
 from ..solvers import Goal, ORIENTATION_MODES, solver_class, SOLVERS
 
 __all__ = [
     'MAX_TIMEOUT',
-    'LinkNames',
+    'NameList',
     'NodeSettings',
     'PARAMETERS',
     'SPECS',
@@ -63,8 +64,8 @@ def _rest_posture_problem(value: Any) -> Optional[str]:
     return None
 
 
-class LinkNames(tuple):
-    """The default of a parameter that is a list of link names (a string array)."""
+class NameList(tuple):
+    """The default of a parameter that is a list of names (a string array)."""
 
 
 def _tip_links_problem(value: Any) -> Optional[str]:
@@ -123,7 +124,7 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'Link whose pose is controlled (tool0 is the ROS-Industrial name of the flange); the '
         'node does not solve while it is empty. Ignored while tip_links is set.'),
     ParameterSpec(
-        'tip_links', LinkNames(),
+        'tip_links', NameList(),
         'Several end effectors: the tips of the tree base_link -> tip_links solved together '
         '(shared joints are one variable), each with a target topic target_pose/<tip> and '
         'SolveIK tip_links; the first is also the tip of everything that serves one chain. '
@@ -263,6 +264,15 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'command_topic is empty.',
         read_only=True),
     ParameterSpec(
+        'controller_joints', NameList(),
+        'One controller per group of joints (an arm, the torso): entries "<command topic>: '
+        '<joint> <joint> ..."; each command is split into one JointTrajectory per controller '
+        'with only its joints, all with the same start stamp and duration. A command moving a '
+        'joint no entry names is refused (EXECUTION_FAILED). Empty: every command goes to '
+        'command_topic.',
+        constraints='"<topic>: <joints>" entries, each topic and joint once, or empty',
+        read_only=True, check=controller_map_problem),
+    ParameterSpec(
         'robot_description', '',
         'URDF used until one arrives on the robot_description topic (for setups without '
         'robot_state_publisher).',
@@ -381,6 +391,7 @@ class NodeSettings:
     base_link: str = _SPECS['base_link'].default
     tip_link: str = _SPECS['tip_link'].default
     tip_links: Tuple[str, ...] = _SPECS['tip_links'].default
+    controller_joints: Tuple[str, ...] = _SPECS['controller_joints'].default
     position_only: bool = _SPECS['position_only'].default
     orientation_mode: str = _SPECS['orientation_mode'].default
     tip_axis: Tuple[float, ...] = _SPECS['tip_axis'].default
@@ -428,13 +439,16 @@ class NodeSettings:
             picked['tip_link'] = picked['tip_links'][0]
         elif 'tip_links' in picked:
             picked['tip_links'] = ()
+        if 'controller_joints' in picked:
+            picked['controller_joints'] = tuple(str(entry) for entry in
+                                                (picked['controller_joints'] or ()))
         if 'rest_posture' in picked:  # empty: rclpy's byte array; else array.array or a list
             picked['rest_posture'] = tuple(float(item) for item in picked['rest_posture'])
         return cls(**picked)
 
 
 _TYPE_NAMES = {bool: 'bool', float: 'double', int: 'integer', str: 'string',
-               tuple: 'double array', LinkNames: 'string array'}
+               tuple: 'double array', NameList: 'string array'}
 
 
 def parameter_table() -> str:

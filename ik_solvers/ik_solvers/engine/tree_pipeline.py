@@ -27,6 +27,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .controller_map import controller_map, uncontrolled
 from .controller_motion import command_duration
 from .error_codes import ErrorCode
 from .frames import frame_to_base, UnknownFrameError
@@ -246,11 +247,16 @@ def _command(robot: RobotState, tree: KinematicTree, model: RobotModel,
              ) -> Tuple[Optional[Command], Optional[Tuple[ErrorCode, str]]]:
     if settings.joint_state_timeout > 0.0:
         ages = robot.joint_state_ages(tree.joint_names)
+        # As for chains, joints never reported are not checked (open loop).
         stale = [name for name in tree.joint_names
-                 if ages.get(name, np.inf) > settings.joint_state_timeout]
+                 if name in ages and ages[name] > settings.joint_state_timeout]
         if stale:
             return None, (ErrorCode.EXECUTION_FAILED, 'not commanded: no joint state within '
                           'joint_state_timeout for %s' % ', '.join(stale))
+    missing = uncontrolled(tree.joint_names, controller_map(settings.controller_joints))
+    if missing:
+        return None, (ErrorCode.EXECUTION_FAILED, 'not commanded: joint(s) %s are in no '
+                      'controller of controller_joints' % ', '.join(missing))
     step = np.abs(q - start)
     if request.streamed and settings.max_joint_jump > 0.0 and step.max() > settings.max_joint_jump:
         name = tree.joint_names[int(np.argmax(step))]

@@ -26,7 +26,7 @@ from rclpy.parameter import Parameter
 from ..engine.settings import (
     check_parameter,
     coerce_value,
-    LinkNames,
+    NameList,
     NodeSettings,
     ParameterSpec,
     PARAMETERS,
@@ -44,7 +44,7 @@ LinksAdoption = Callable[[str, str], None]
 _TYPES = {bool: ParameterType.PARAMETER_BOOL, float: ParameterType.PARAMETER_DOUBLE,
           int: ParameterType.PARAMETER_INTEGER, str: ParameterType.PARAMETER_STRING,
           tuple: ParameterType.PARAMETER_DOUBLE_ARRAY,
-          LinkNames: ParameterType.PARAMETER_STRING_ARRAY}
+          NameList: ParameterType.PARAMETER_STRING_ARRAY}
 
 
 def describe(spec: ParameterSpec) -> ParameterDescriptor:
@@ -193,9 +193,9 @@ class NodeParameters:
 
 def _wrong_type(name: str, default, value) -> str:
     """Say why ``value`` is not of the declared type of ``name``, or return ''."""
-    if isinstance(default, LinkNames):
+    if isinstance(default, NameList):
         return '' if isinstance(value, (list, tuple)) else (
-            '%s must be a list of link names; got %r' % (name, value))
+            '%s must be a list of strings; got %r' % (name, value))
     if isinstance(default, tuple):
         return '' if isinstance(value, (list, tuple)) or hasattr(value, 'typecode') else (
             '%s must be a list of numbers; got %r' % (name, value))
