@@ -15,7 +15,7 @@ from ik_solvers_interfaces.msg import ErrorCodes as Codes
 from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 import pytest
-from test_node_support import Collector, wait_until
+from test_node_support import Collector, start_ur5_node, UR5_CHAIN, UR5_HOME, wait_until
 from trajectory_msgs.msg import JointTrajectory
 
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'trees' / 'dual_arm_waist.urdf').read_text()
@@ -191,3 +191,15 @@ def test_a_joint_named_by_two_controllers_stops_the_node_from_starting(ros):
     with pytest.raises(InvalidParameterError, match='waist twice'):
         ros.start(base_link='base_link', tip_links=list(TIPS), controller_joints=_mapping(
             ('left_arm', LEFT + ('waist',)), ('torso', ('waist',))))
+
+
+def test_a_chain_command_with_a_joint_no_controller_takes_is_refused(ros):
+    arm = Collector()
+    node, probe = start_ur5_node(ros, controller_joints=_mapping(
+        ('arm', UR5_CHAIN.joint_names[:-1])))
+    probe.node.create_subscription(JointTrajectory, 'arm', arm, 10)
+    goal = UR5_CHAIN.fk(UR5_HOME + 0.05)
+    response = probe.call(probe.target_request(goal, execute=True))
+    assert response.error_code == Codes.EXECUTION_FAILED, response.message
+    assert UR5_CHAIN.joint_names[-1] in response.message
+    assert not wait_until(lambda: arm.count() > 0 or probe.commands.count() > 0, timeout=0.5)

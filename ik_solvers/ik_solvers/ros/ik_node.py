@@ -48,9 +48,8 @@ from .parameter_services import guard_parameter_services
 from .servo_input import ServoInput
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
-from .tree_conversions import (asks_for_tree, fill_tree_response, tree_service_request,
-                               tree_status_message)
-from .tree_input import TreeTargets
+from .tree_conversions import asks_for_tree, fill_tree_response, tree_status_message
+from .tree_input import solve_tree_call, TreeTargets
 from ..engine.command_gate import publication
 from ..engine.error_codes import ErrorCode
 from ..engine.held_goal import EXACT, EXACT_TIMEOUT, final_outcome, HeldGoal
@@ -58,7 +57,6 @@ from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKOutcome
 from ..engine.path_request import PathOutcome
 from ..engine.pipeline import IKEngine
-from ..engine.refusal import refusal_for
 from ..engine.tree_outcome import TreeOutcome
 from ..exceptions import IKError, InvalidLimitsError, InvalidParameterError, InvalidSeedError
 from ..paths import warm_up_timing
@@ -300,11 +298,7 @@ class IKNode(Node):
 
     def _on_solve_tree(self, request: SolveIK.Request, response: SolveIK.Response,
                        settings) -> SolveIK.Response:
-        try:
-            outcome = self._engine.handle_tree(tree_service_request(request), settings)
-        except IKError as error:
-            refusal = refusal_for(error)
-            outcome = TreeOutcome(refusal.code, refusal.message)
+        outcome = solve_tree_call(self._engine, request, settings)
         self._send_tree(outcome)
         self._log.outcome(outcome, 'solve_ik')
         return fill_tree_response(response, outcome, self.get_clock().now().to_msg())

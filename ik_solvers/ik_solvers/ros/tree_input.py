@@ -14,23 +14,43 @@ import threading
 from typing import Callable, Dict, Optional, Tuple
 
 from geometry_msgs.msg import PoseStamped
+from ik_solvers_interfaces.srv import SolveIK
 import numpy as np
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from .conversions import matrix_to_pose
 from .names import tip_target_topic
-from .tree_conversions import tip_target
+from .tree_conversions import tip_target, tree_service_request
 from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKRequest, TipTarget
 from ..engine.pipeline import IKEngine
+from ..engine.refusal import refusal_for
 from ..engine.settings import NodeSettings
 from ..engine.tree_outcome import TreeOutcome
+from ..exceptions import IKError
 
-__all__ = ['TreeTargets']
+__all__ = ['TreeTargets', 'solve_tree_call']
 
 #: Called on the worker thread with each streamed outcome.
 OutcomeOutput = Callable[[TreeOutcome, NodeSettings], None]
+
+
+def solve_tree_call(engine: IKEngine, request: SolveIK.Request,
+                    settings: NodeSettings) -> TreeOutcome:
+    """
+    Answer a SolveIK call of several tips; never raises.
+
+    :param engine: Solves it (:meth:`IKEngine.handle_tree`).
+    :param request: The call.
+    :param settings: The node's parameters.
+    :returns: The outcome; ``INVALID_TIPS`` when tips and targets differ in number.
+    """
+    try:
+        return engine.handle_tree(tree_service_request(request), settings)
+    except IKError as error:
+        refusal = refusal_for(error)
+        return TreeOutcome(refusal.code, refusal.message)
 
 
 class TreeTargets:
