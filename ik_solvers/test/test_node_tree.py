@@ -144,6 +144,24 @@ def test_a_target_on_a_tip_topic_is_reached_and_the_other_tip_holds(ros):
     assert _close(_oracle_pose('right_tool', command.joint_names, positions), held)
 
 
+def test_a_far_target_published_once_on_a_tip_topic_is_driven_to(ros):
+    node, probe = _start(ros)
+    held = TREE.fk(np.zeros(TREE.num_joints))[1]
+    # Too far for max_joint_jump in one streamed step: driven to as one motion.
+    left = np.zeros(TREE.num_joints)
+    for name in ('left_joint2', 'left_joint4'):
+        left[TREE.joint_names.index(name)] = 0.5
+    goal = TREE.fk(left)[0]
+    publisher = probe.node.create_publisher(PoseStamped, tip_target_topic('left_tool'), 10)
+    assert wait_until(lambda: publisher.get_subscription_count() > 0)
+    start = probe.commands.count()
+    publisher.publish(_stamped(goal))
+    command = probe.commands.wait_for(lambda message: True, start=start)
+    positions = command.points[-1].positions
+    assert list(command.joint_names) == list(TREE.joint_names)
+    assert _close(_oracle_pose('left_tool', command.joint_names, positions), goal)
+    assert _close(_oracle_pose('right_tool', command.joint_names, positions), held)
+
 LEFT = tuple(name for name in TREE.joint_names if name.startswith('left_'))
 RIGHT = tuple(name for name in TREE.joint_names if name.startswith('right_'))
 

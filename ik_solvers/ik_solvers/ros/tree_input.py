@@ -6,10 +6,15 @@ The target topics of several end effectors: ``target_pose/<tip>``, one per tip o
 Each topic keeps the latest target of its tip. Whenever one arrives, the goal is the latest
 target of every tip; a tip that never had one holds the pose it had when the first target of
 any tip came (that pose is kept as its target from then on, so that it does not creep). The
-worker solves the newest goal only: a burst costs one solve. The outcome goes to the node,
-which sends its command and publishes the status.
+worker solves the newest goal only: a burst costs one solve. A goal that was not commanded
+(too far for ``max_joint_jump``, or not found in a streamed solve's time) and that no newer
+target follows within :data:`~ik_solvers.engine.held_goal.HOLD_PERIOD` is driven to as one
+motion: solved again as a one-shot ``execute`` request from where the arms are, with
+:data:`~ik_solvers.engine.held_goal.EXACT_TIMEOUT`. Each outcome goes to the node, which sends
+its command and publishes the status.
 """
 
+import dataclasses
 import threading
 from typing import Callable, Dict, Optional, Tuple
 
@@ -22,6 +27,8 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from .conversions import matrix_to_pose
 from .names import tip_target_topic
 from .tree_conversions import tip_target, tree_service_request
+from ..engine.error_codes import ErrorCode
+from ..engine.held_goal import EXACT_TIMEOUT, HOLD_PERIOD
 from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKRequest, TipTarget
 from ..engine.pipeline import IKEngine
@@ -31,6 +38,10 @@ from ..engine.tree_outcome import TreeOutcome
 from ..exceptions import IKError
 
 __all__ = ['TreeTargets', 'solve_tree_call']
+
+#: Streamed outcomes whose goal a one-shot solve may still reach.
+_DRIVEN_ON = frozenset({ErrorCode.EXECUTION_FAILED, ErrorCode.NO_SOLUTION, ErrorCode.TIMED_OUT,
+                        ErrorCode.IN_COLLISION})
 
 #: Called on the worker thread with each streamed outcome.
 OutcomeOutput = Callable[[TreeOutcome, NodeSettings], None]
@@ -95,15 +106,29 @@ class TreeTargets:
         self._wake.close()
 
     def _work(self) -> None:
-        while self._wake.take() is not None:
+        pending: Optional[IKRequest] = None  # a goal not commanded yet
+        while True:
+            woken = self._wake.take(timeout=None if pending is None else HOLD_PERIOD)
+            if self._wake.closed:
+                return
+            settings = self._settings()
+            if woken is None:  # no newer target: drive to the goal as one motion
+                request = dataclasses.replace(pending, streamed=False, execute=True,
+                                              timeout=max(settings.timeout, EXACT_TIMEOUT))
+                self._output(self._engine.handle_tree(request, settings), settings)
+                pending = None
+                continue
             with self._lock:
                 targets = tuple(self._latest.values())
-            settings = self._settings()
-            outcome = self._engine.handle_tree(
-                IKRequest(position=(0.0, 0.0, 0.0), streamed=True, tip_targets=targets),
-                settings)
+            request = IKRequest(position=(0.0, 0.0, 0.0), streamed=True, tip_targets=targets)
+            outcome = self._engine.handle_tree(request, settings)
             self._hold_untargeted(outcome)
             self._output(outcome, settings)
+            pending = None
+            if not outcome.commanded and outcome.error_code in _DRIVEN_ON:
+                with self._lock:
+                    pending = dataclasses.replace(
+                        request, tip_targets=tuple(self._latest.values()))
 
     def _hold_untargeted(self, outcome: TreeOutcome) -> Optional[int]:
         # The pose each untargeted tip held in this solve becomes its target.
