@@ -162,6 +162,7 @@ def test_a_far_target_published_once_on_a_tip_topic_is_driven_to(ros):
     assert _close(_oracle_pose('left_tool', command.joint_names, positions), goal)
     assert _close(_oracle_pose('right_tool', command.joint_names, positions), held)
 
+
 LEFT = tuple(name for name in TREE.joint_names if name.startswith('left_'))
 RIGHT = tuple(name for name in TREE.joint_names if name.startswith('right_'))
 
