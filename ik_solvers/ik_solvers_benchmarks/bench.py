@@ -5,7 +5,7 @@
 
 It follows the protocol of the TRAC-IK benchmark (see :mod:`.protocol`) and writes
 ``results.md``, ``results.json``, ``readme_table.md`` and PNG plots to the output folder.
-``ik_solvers_bench --collision-free [options]`` runs :mod:`.collision_free` instead, and
+``ik_solvers_bench --collision-free [options]`` runs :mod:`.collision_free_bench` instead, and
 ``ik_solvers_bench --paper [cejka fabrik welman]`` the papers' experiments
 (:mod:`.paper_experiments`).
 The exit status is 1 when the independent check (forward kinematics by

@@ -87,7 +87,7 @@ def controller_limit_shares(trajectory: TimedTrajectory, limits, chain: Chain) -
 
     :param trajectory: A timed trajectory, sent as it is (positions, velocities and
         accelerations: quintic segments).
-    :param limits: The :class:`TrajectoryLimits` it was timed with.
+    :param limits: The :class:`ik_solvers.paths.path_limits.TrajectoryLimits` it was timed with.
     :param chain: The chain, for the URDF position limits.
     :returns: ``[max |v| / limit, max |a| / limit, max excursion past a position limit (rad
         or m)]`` over a 1 ms sampling of the controller's spline.

@@ -227,5 +227,5 @@ def cases(config: BenchConfig, item: PreparedRobot) -> Iterator[Case]:
 
 
 def count_work(config: BenchConfig, prepared: Sequence[PreparedRobot]) -> int:
-    """Return the number of solver calls :func:`run_benchmark` will make."""
+    """Return the number of solver calls :func:`.runner.run_benchmark` will make."""
     return sum(case[-1] for item in prepared for case in cases(config, item))

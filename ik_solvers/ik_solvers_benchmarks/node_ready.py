@@ -100,11 +100,11 @@ def prepare_arm(name: str, *, seed: int = 0) -> ReadyArm:
     """
     Load an arm and pick its joint states and a collision-free target.
 
-    :param name: One of :data:`ARMS`, or any name :func:`.robots.load_robot` knows (without
-        an SRDF unless it is a vendor arm of :data:`.collision_free.SRDF_FILES`).
+    :param name: One of :data:`ARMS`, or any name :func:`ik_solvers.reach.named_robots.load_robot` knows (without
+        an SRDF unless it is a vendor arm of :data:`.collision_free_bench.SRDF_FILES`).
     :param seed: Seed of the random offsets tried around the middle configuration.
     :returns: The arm.
-    :raises RobotModelError: The arm cannot be loaded (see :func:`.robots.load_robot`).
+    :raises RobotModelError: The arm cannot be loaded (see :func:`ik_solvers.reach.named_robots.load_robot`).
     :raises RuntimeError: No collision-free configuration was found near the middle one.
     """
     robot = load_robot(name)

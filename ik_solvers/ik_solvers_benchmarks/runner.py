@@ -121,7 +121,7 @@ def run_benchmark(config: BenchConfig, prepared: Sequence[PreparedRobot], *,
     Run the grid and summarize each (robot, mode, seed kind, budget, method).
 
     :param config: The benchmark configuration.
-    :param prepared: Robots from :func:`prepare_robots`.
+    :param prepared: Robots from :func:`.grid.prepare_robots`.
     :param progress: Bar to advance by one per call; none by default.
 
     :returns: One JSON-ready row per combination: ``robot``, ``dof``, ``mode``, ``seed``,

@@ -5,7 +5,7 @@ toppra against ruckig for timing a Cartesian path: the measurement behind the ch
 
 Run ``python -m ik_solvers_benchmarks.timing_libraries`` (ruckig is optional: its rows are left
 out when it is not installed). The joint path is the benchmark line of
-:mod:`.cartesian` (301 points); both libraries get the same velocity and acceleration limits.
+:mod:`ik_solvers.paths.cartesian` (301 points); both libraries get the same velocity and acceleration limits.
 
 * ``toppra``: :func:`ik_solvers.paths.time_parametrize`, TOPP-RA along the spline through the
   points (what the library uses).

@@ -190,7 +190,7 @@ class CommandedMotion:
 
         :param joint_names: The joints it moves, in the spline's order.
         :param spline: The controller's spline of the command.
-        :param started: s on the clock :meth:`velocity` is asked with.
+        :param started: s on the clock :meth:`state` is asked with.
         """
         self._names, self._spline, self._started = tuple(joint_names), spline, float(started)
 

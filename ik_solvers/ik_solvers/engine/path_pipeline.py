@@ -5,10 +5,10 @@ A Cartesian path request of the ik_node, without ROS: checked, solved, timed, ju
 
 The stages of :meth:`~.pipeline.IKEngine.handle` once more, for a request of many targets:
 
-1. inputs: :func:`~.inputs.check_request` once (names, the first waypoint, the timeout and
-   tolerances against the node's bounds), then :meth:`~.inputs.InputChecks.names` and
-   :meth:`~.inputs.InputChecks.target` per further waypoint and
-   :meth:`~.inputs.InputChecks.frame` per frame, the way SolveIK targets are resolved;
+1. inputs: :func:`~.request_checks.check_request` once (names, the first waypoint, the timeout and
+   tolerances against the node's bounds), then :meth:`~.request_checks.InputChecks.names` and
+   :meth:`~.request_checks.InputChecks.target` per further waypoint and
+   :meth:`~.request_checks.InputChecks.frame` per frame, the way SolveIK targets are resolved;
 2. the path: :func:`ik_solvers.paths.cartesian_path`, which solves point by point, checks
    every point by forward kinematics and times the reached part (toppra);
 3. judges: the end point of a path to be commanded goes through the engine's judges (within
@@ -96,8 +96,8 @@ def handle_path(robot: RobotState, timing: CommandTiming, request: PathRequest,
     :param checks: The engine's input checks.
     :param judges: The engine's judges, asked of the end point of a path to be commanded.
     :param external_lookup: Resolves frames outside the description (tf2).
-    :param joint_limits: Parsed joint_limits entries (see :func:`ik_solvers.paths.
-        parse_joint_limits`), or None.
+    :param joint_limits: Parsed joint_limits entries (see
+        :func:`ik_solvers.paths.path_limits.parse_joint_limits`), or None.
     :param collision: A collision model (``check(q)``), or None.
     :returns: The :class:`PathOutcome`.
     """

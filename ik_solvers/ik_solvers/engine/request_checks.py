@@ -139,7 +139,7 @@ class InputChecks:
               joint_positions: Mapping[str, float], external_lookup: Optional[ExternalLookup],
               lookup_timeout: float) -> np.ndarray:
         """
-        Give the pose of the request's frame in the chain's base (see :func:`.frame_to_base`).
+        Give the pose of the request's frame in the chain's base (see :func:`.frames.frame_to_base`).
 
         :raises UnknownFrameError: If no source knows the frame.
         """

@@ -77,7 +77,7 @@ class RobotState:
         The links are those configured once the description is parsed.
 
         Solves go on with the old model and its geometry while this runs (see
-        :class:`.ModelHolder`): a mesh that takes seconds to load delays no answer.
+        :class:`.model_holder.ModelHolder`): a mesh that takes seconds to load delays no answer.
 
         :param urdf_xml: The URDF text.
         :param current_links: Returns ``(base_link, tip_link)`` as configured now.
@@ -205,7 +205,7 @@ class RobotState:
 
         :returns: The joints whose position was NaN or infinite; they keep their old position.
         :raises InvalidSeedError: If the message is larger than the bound of
-            :class:`.JointStateStore`, names and positions do not pair up, or a name repeats
+            :class:`.joint_state_store.JointStateStore`, names and positions do not pair up, or a name repeats
             or is empty; nothing is merged then.
         """
         return self._joint_states.update(names, positions)

@@ -14,7 +14,7 @@ are then checked at every path point, at every grid point on both of its sides, 
 between them all. A grid too coarse for a strongly curved joint path (off by more than 5 %) is
 refined four times over, up to one grid point per path point. The controller does not run
 that motion but the quintic through the points' positions, velocities and accelerations:
-:func:`.fit_to_controller` checks that curve every millisecond and repairs the points until it
+:func:`.controller_fit.fit_to_controller` checks that curve every millisecond and repairs the points until it
 keeps every limit, positions included; what is left over is removed by running the whole timing
 uniformly slower, which divides velocities by the factor and accelerations by its square.
 The trajectory returned keeps every limit on the controller's curve, which is also what

@@ -48,7 +48,7 @@ def pose_to_matrix(pose: Pose) -> np.ndarray:
     :param pose: Position in metres and orientation quaternion.
     :returns: A (4, 4) array, the pose of the frame in its parent.
     :raises InvalidTargetError: If a number is NaN or infinite, or the quaternion is further
-        than :data:`~.pose_math.QUATERNION_NORM_TOLERANCE` from unit norm.
+        than :data:`~ik_solvers.engine.pose_math.QUATERNION_NORM_TOLERANCE` from unit norm.
     """
     position = pose.position
     return pose_matrix((position.x, position.y, position.z), _xyzw(pose.orientation))

@@ -4,7 +4,7 @@
 A first-in first-out queue with a worker thread of its own, that counts every refusal.
 
 Obstacles are orders: each ADD, MOVE and REMOVE counts, in the order sent, unlike targets where
-only the newest matters (:mod:`.latest_target`). The subscription's callback only appends (a
+only the newest matters (:mod:`ik_solvers.engine.latest_target`). The subscription's callback only appends (a
 few microseconds, so the executor drains the middleware's queue as fast as messages come); the
 worker applies them one by one. The queue holds at most ``capacity`` items: one beyond is
 refused, counted and reported to ``on_refused``, never dropped without a word.

@@ -8,7 +8,7 @@ arm stretched out or pointing straight up) or toward a goal out of reach, no exa
 within a few degrees of the arm, and commanding a far one would swing it. :func:`approach`
 instead returns the configuration within a per-joint box around the start (and within the joint
 limits) that brings the tip closest to the goal. Closest by the weighted pose error, the
-norm of the residual the least-squares steps reduce (:func:`.goal.weighted_system`):
+norm of the residual the least-squares steps reduce (:func:`._core.goal_kernels.weighted_system`):
 ``sqrt(position_error^2 + (orientation_weight * orientation_error)^2)``, m, with the
 orientation error of the goal's mode (0 for position only); components within per-axis bounds
 do not count. Called once per goal, it moves the arm continuously toward the goal; once an
@@ -16,11 +16,11 @@ exact solution lies within the box, it finds that.
 
 The compiled kernel takes Levenberg-Marquardt steps, each kept inside the box with the
 finisher's active set (a joint on the box's face whose step points outward is frozen, see
-:mod:`.finisher`), and keeps a step only if it lowers that error. A rejected step quadruples the
+:mod:`._core.finisher`), and keeps a step only if it lowers that error. A rejected step quadruples the
 damping (a linearisation that fails, as near a singularity, gets shorter, gradient-like steps)
 and an accepted one halves it. Where the steps stall with the goal still far, the error may
 still fall at second order (the gradient vanishes at a singular pose): the kernel then tries the
-direction of most negative curvature (:mod:`.curvature`), both ways, scaled to the box.
+direction of most negative curvature (:mod:`._core.curvature`), both ways, scaled to the box.
 
 The error of the returned configuration is never above the start's: the start is the first
 configuration kept, and only lower errors replace it.

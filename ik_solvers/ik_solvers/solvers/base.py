@@ -4,11 +4,11 @@
 The interface every heuristic implements: a compiled step and a schema of its options.
 
 The loop itself (starts, restarts, hand-over to the finisher, trust region, deadline, best so
-far) lives once in :mod:`.search`. A heuristic module holds:
+far) lives once in :mod:`._core.search`. A heuristic module holds:
 
 * ``step(chain, target, settings, options, q, frames, error, radius, memory)``, a compiled
   function
-  that improves ``q`` in place by one iteration (see :func:`.search.run_search`);
+  that improves ``q`` in place by one iteration (see :func:`._core.search.run_search`);
 * a compiled ``search`` that binds the step to the loop (a three-line function);
 * a :class:`Solver` subclass naming it, declaring its own options and packing them into the
   float array its step reads.
@@ -193,10 +193,10 @@ class Solver:
     handoff_ratio: ClassVar[float] = 0.95
     #: Iterations without a 5 % lower error that end a start.
     stall_iterations: ClassVar[int] = 8
-    #: Default gain of the trust region (see :mod:`.search`).
+    #: Default gain of the trust region (see :mod:`._core.search`).
     trust_region: ClassVar[float] = 1.0
     #: Whether the heuristic alone extrapolates its iterations by default (where the
-    #: orientation counts; see :mod:`.search`).
+    #: orientation counts; see :mod:`._core.search`).
     extrapolation: ClassVar[bool] = False
     #: Iterations the secant point mixes when the search extrapolates (0: none).
     secant_memory: ClassVar[int] = 0

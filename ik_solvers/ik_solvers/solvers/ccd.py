@@ -53,7 +53,7 @@ _POSE_OVER_RELAXATION = 1.8
 @compiled
 def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
              memory) -> None:
-    """One sweep from the tip joint to the base joint; see :func:`.search.run_search`."""
+    """One sweep from the tip joint to the base joint; see :func:`._core.search.run_search`."""
     count = q.shape[0]
     # One scratch array for the step: row 0 the tip point, rows 1-3 the tip vectors, rows 4-6
     # the goal vectors, so that each joint turns the tip point and vectors in one call.
@@ -118,7 +118,7 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
 
 @compiled
 def ccd_search(chain, target, settings, options, q, report) -> None:
-    """Run the search loop with CCD sweeps; see :func:`.search.run_search`."""
+    """Run the search loop with CCD sweeps; see :func:`._core.search.run_search`."""
     run_search(ccd_step, chain, target, settings, options, q, report)
 
 

@@ -68,7 +68,7 @@ _RECOVERIES = ('joint_by_joint', 'least_squares')
 @compiled
 def fabrik_step(chain, target, goal, settings, options, q, frames, error, radius,
                 memory) -> None:
-    """One forward and one backward reaching pass; see :func:`.search.run_search`."""
+    """One forward and one backward reaching pass; see :func:`._core.search.run_search`."""
     count = q.shape[0]
     # The current points (which the joints then turn) and the desired ones, side by side.
     both = np.empty((2, count + 1, 3))
@@ -96,7 +96,7 @@ def fabrik_step(chain, target, goal, settings, options, q, frames, error, radius
 
 @compiled
 def fabrik_search(chain, target, settings, options, q, report) -> None:
-    """Run the search loop with FABRIK iterations; see :func:`.search.run_search`."""
+    """Run the search loop with FABRIK iterations; see :func:`._core.search.run_search`."""
     run_search(fabrik_step, chain, target, settings, options, q, report)
 
 

@@ -51,7 +51,7 @@ _SCRATCH = 4
 @compiled(leaf=True)
 def jacobian_transpose_step(chain, target, goal, settings, options, q, frames, error, radius,
                             memory) -> None:
-    """One step along the gradient, or a conjugate direction; see :func:`.search.run_search`."""
+    """One step along the gradient, or a conjugate direction; see :func:`._core.search.run_search`."""
     count = q.shape[0]
     # The scratch columns of the memory: on a chain this small allocating arrays per step
     # costs more than the arithmetic.
@@ -119,7 +119,7 @@ def jacobian_transpose_step(chain, target, goal, settings, options, q, frames, e
 
 @compiled
 def jacobian_transpose_search(chain, target, settings, options, q, report) -> None:
-    """Run the search loop with gradient steps; see :func:`.search.run_search`."""
+    """Run the search loop with gradient steps; see :func:`._core.search.run_search`."""
     run_search(jacobian_transpose_step, chain, target, settings, options, q, report)
 
 

@@ -95,7 +95,7 @@ def _relax_simultaneously(points, lengths, corrections, fixed_from) -> None:
 @compiled
 def length_relaxation_step(chain, target, goal, settings, options, q, frames, error, radius,
                            memory) -> None:
-    """Place the goal, relax the lengths, set the joints; see :func:`.search.run_search`."""
+    """Place the goal, relax the lengths, set the joints; see :func:`._core.search.run_search`."""
     count = q.shape[0]
     # The current points (which the joints then turn), the desired ones, and the corrections
     # of the simultaneous relaxation, side by side.
@@ -125,7 +125,7 @@ def length_relaxation_step(chain, target, goal, settings, options, q, frames, er
 
 @compiled
 def length_relaxation_search(chain, target, settings, options, q, report) -> None:
-    """Run the search loop with relaxation iterations; see :func:`.search.run_search`."""
+    """Run the search loop with relaxation iterations; see :func:`._core.search.run_search`."""
     run_search(length_relaxation_step, chain, target, settings, options, q, report)
 
 

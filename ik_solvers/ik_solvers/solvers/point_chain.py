@@ -78,7 +78,7 @@ def fix_goal(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
     """
     Put the goal points in place in ``points``; return the index of the first fixed one.
 
-    :param target: the effective goal (:func:`.goal.effective_goal`): in MODE_AXIS its
+    :param target: the effective goal (:func:`._core.goal_kernels.effective_goal`): in MODE_AXIS its
         rotation aims the tip axis with the least turn, which fixes the last joint point too.
     """
     count = points.shape[0] - 1
@@ -128,7 +128,7 @@ def axes_and_goal_vectors(chain: ChainArrays, frames: np.ndarray, target: np.nda
 
     :returns: ``(work, vector_count, orientation_weight)``: ``work`` is (count + 9, 3) with the
         joint axes in rows 0..count-1 (base frame), the tip vectors and the goal vectors of
-        :func:`.goal_kernels.orientation_vectors` in the next 3 + 3 rows, and 3 free rows (the
+        :func:`._core.goal_kernels.orientation_vectors` in the next 3 + 3 rows, and 3 free rows (the
         moment); the tip vectors come right after the axes so that one call turns both.
     """
     work = np.empty((count + 9, 3))
@@ -149,10 +149,10 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
     Change ``q`` in place to the joint values whose points best match ``desired``.
 
     :param chain: the chain.
-    :param target: (4, 4) the effective goal (:func:`.goal.effective_goal`); what of its
-        rotation counts depends on the orientation mode (:func:`.goal.orientation_vectors`).
+    :param target: (4, 4) the effective goal (:func:`._core.goal_kernels.effective_goal`); what of its
+        rotation counts depends on the orientation mode (:func:`._core.goal_kernels.orientation_vectors`).
     :param settings: the search's settings (orientation mode, weight, finisher).
-    :param over_relaxation: the heuristic's option; see :func:`.search.relaxation_gain`.
+    :param over_relaxation: the heuristic's option; see :func:`._core.search.relaxation_gain`.
     :param q: (N,) current configuration.
     :param frames: forward kinematics of ``q`` (see ``kinematics.kernels.forward_frames``).
     :param points: (N + 1, 3) the points of ``q`` (:func:`chain_points`), m; overwritten: they

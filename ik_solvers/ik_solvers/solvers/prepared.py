@@ -202,7 +202,7 @@ class PreparedSolver:
         """
         Settle ``targets[first..last]`` in order by a few damped least-squares steps each.
 
-        The fast way along a sequence of nearby targets (see :mod:`.walk`): one compiled call
+        The fast way along a sequence of nearby targets (see :mod:`._core.walk`): one compiled call
         for the whole sequence, each target warm from the answer before it, judged by the same
         goal and tolerances as :meth:`solve`. It stops at the first target it does not settle,
         for :meth:`solve_sequence` to take over.

@@ -193,12 +193,12 @@ def realise_joints(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
     ``radius`` clamp each joint; the points beyond turn with it.
 
     :param chain: the chain.
-    :param target: (4, 4) the effective goal (:func:`.goal.effective_goal`).
+    :param target: (4, 4) the effective goal (:func:`._core.goal_kernels.effective_goal`).
     :param settings: the search's settings (orientation mode, weight, finisher).
-    :param over_relaxation: the heuristic's option; see :func:`.search.relaxation_gain`.
+    :param over_relaxation: the heuristic's option; see :func:`._core.search.relaxation_gain`.
     :param q: (N,) current configuration, changed in place.
     :param frames: forward kinematics of ``q``.
-    :param points: (N + 1, 3) the points of ``q`` (:func:`chain_points`), m; overwritten:
+    :param points: (N + 1, 3) the points of ``q`` (:func:`.point_chain.chain_points`), m; overwritten:
         they follow the joints as these are set.
     :param desired: (N + 1, 3) the desired points (after the forward pass), m.
     :param radius: largest motion of a revolute joint, rad (prismatic: times the length, m).

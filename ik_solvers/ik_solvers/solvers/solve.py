@@ -48,7 +48,7 @@ def solve(chain, target: np.ndarray, *, seed: Optional[np.ndarray] = None,
     finisher on) slows down (one iteration leaves more than the solver's ``handoff_ratio`` of
     the cost it started from) or comes within the solver's hand-over errors; then, with
     ``polish`` on, a few damped least-squares steps finish (see
-    :mod:`ik_solvers.solvers.finisher`). A seed already within 5 % of the chain's length hands
+    :mod:`ik_solvers.solvers._core.finisher`). A seed already within 5 % of the chain's length hands
     over after two steps. The first start is ``seed``; later ones are drawn by a generator with
     a fixed seed. The heuristic runs first in every start; its trust region keeps a seed close
     to a solution near that solution. The best configuration wins, each revolute joint on the

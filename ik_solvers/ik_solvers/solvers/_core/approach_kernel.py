@@ -118,7 +118,7 @@ def approach_search(chain: ChainArrays, target: np.ndarray, settings: np.ndarray
     :param max_iterations: cap on least-squares steps.
     :param report: (REPORT_SIZE,) output, see :mod:`.layout`; its status is
         ``STATUS_SUCCESS`` when the result meets the tolerances, else ``STATUS_NO_SOLUTION``,
-        or a refusal of the inputs (see :func:`.inputs.refusal`) and nothing else.
+        or a refusal of the inputs (see :func:`.input_checks.refusal`) and nothing else.
     """
     refused = refusal(chain, target, q)
     if refused >= 0:

@@ -114,7 +114,7 @@ def _replanar(chain: ChainArrays, seed: np.ndarray, points: np.ndarray,
 def _shoulder_flip(chain: ChainArrays, first: int, shoulder_joint: bool, has_wrist: bool,
                    wrist_point: np.ndarray, run_end: int, values: np.ndarray,
                    axes: np.ndarray, points: np.ndarray, tip: np.ndarray) -> np.ndarray:
-    """Return the shoulder flip of ``values`` (see :mod:`.branch_flips`)."""
+    """Return the shoulder flip of ``values`` (see :mod:`ik_solvers.solvers.branch_flips`)."""
     size = values.shape[0]
     seed = values.copy()
     if first == 0 or not shoulder_joint or not has_wrist:

@@ -169,8 +169,8 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     :param step: the heuristic's compiled step,
         ``step(chain, target, goal, settings, options, q, frames, error, radius, memory)``:
         it changes ``q`` in place, given the effective ``goal`` (see
-        :func:`.goal.effective_goal`), ``frames`` (forward kinematics of ``q``), ``error`` (its
-        residual, :func:`.goal.goal_residual`) and the trust ``radius`` (rad); ``memory`` is a
+        :func:`.goal_kernels.effective_goal`), ``frames`` (forward kinematics of ``q``), ``error`` (its
+        residual, :func:`.goal_kernels.goal_residual`) and the trust ``radius`` (rad); ``memory`` is a
         (max(N, 6), STEP_MEMORY_COLUMNS) array zeroed at every start, its first 4 columns
         state the step may keep, the others scratch (a step then allocates nothing).
     :param chain: the chain's arrays.

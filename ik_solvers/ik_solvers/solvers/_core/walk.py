@@ -9,7 +9,7 @@ heuristic, the trust region) is not needed there, and calling it once per point 
 costs more than the arithmetic. :func:`walk_targets` runs the whole sequence in one compiled
 call: each target starts from the answer before it and takes at most a few steps of the
 finisher's limit-respecting damped least squares (:func:`.finisher.damped_step`); the goal, the
-tolerances and their test are the search's own (:mod:`.goal`), judged by forward kinematics of
+tolerances and their test are the search's own (:mod:`.goal_kernels`), judged by forward kinematics of
 the configuration kept.
 
 The walk stops at the first target it does not settle within its steps, or whose answer moves
