@@ -27,6 +27,7 @@ __all__ = [
     'BenchmarkSetupError',
     'AnchorUnavailableError',
     'InvalidParameterError',
+    'InvalidTipsError',
 ]
 
 
@@ -157,3 +158,12 @@ class ChainRefusedError(RobotModelError):
 
 class InvalidParameterError(IKError, ValueError):
     """A node parameter given at start-up is of the wrong type or outside its range."""
+
+
+class InvalidTipsError(IKError, ValueError):
+    """
+    The tips of a request of several end effectors, or the node's tip_links, are unusable.
+
+    A tip that is not a link of the description, a tip named twice, a target for a link that is
+    not one of the configured tips, or tips that share no path to the base link.
+    """

@@ -30,7 +30,7 @@ def test_yaml_lists_every_parameter_with_its_default_but_the_chain():
     for spec in PARAMETERS:
         value = values[spec.name]
         if isinstance(spec.default, tuple):  # YAML has lists only
-            value = tuple(value)
+            value = type(spec.default)(value)
         assert type(value) is type(spec.default), spec.name
         if spec.name not in CHAIN_PARAMETERS:
             assert value == pytest.approx(spec.default), spec.name

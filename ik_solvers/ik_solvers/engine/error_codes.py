@@ -35,6 +35,7 @@ class ErrorCode(enum.IntEnum):
     APPROXIMATE = 12
     IN_COLLISION = 13
     CHAIN_REFUSED = 14
+    INVALID_TIPS = 15
     JOINT_JUMP = 20
     INVALID_STEP = 22
     TOO_MANY_POINTS = 23
@@ -46,8 +47,10 @@ class ErrorCode(enum.IntEnum):
 
 
 #: The codes a Cartesian path request answers with: a solve's answers are never partial or
-#: approximate, so ORIENTATION_UNREACHABLE and APPROXIMATE are not among them.
-PATH_CODES = frozenset(ErrorCode) - {ErrorCode.ORIENTATION_UNREACHABLE, ErrorCode.APPROXIMATE}
+#: approximate, so ORIENTATION_UNREACHABLE and APPROXIMATE are not among them, and a path
+#: has one tip (no INVALID_TIPS).
+PATH_CODES = frozenset(ErrorCode) - {ErrorCode.ORIENTATION_UNREACHABLE, ErrorCode.APPROXIMATE,
+                                     ErrorCode.INVALID_TIPS}
 
 
 def path_code(code: ErrorCode) -> ErrorCode:

@@ -161,6 +161,21 @@ class ModelHolder:
                 return
             self._adopt(candidate, base_link, tip_link, chain)
 
+    def model(self) -> RobotModel:
+        """
+        Return the description in use.
+
+        :raises ChainRefusedError: If the only description received lacks the chain.
+        :raises RobotModelError: If there is none.
+        """
+        with self._lock:
+            model, refusal = self._model, self._refusal
+        if model is None:
+            if refusal:
+                raise ChainRefusedError(refusal)
+            raise RobotModelError('no valid robot_description received yet')
+        return model
+
     def chain_and_model(self, base_link: str, tip_link: str) -> Tuple[Chain, RobotModel]:
         """
         Return the chain between two links and the model it was cut from, as one snapshot.

@@ -12,7 +12,21 @@ from .path_request import PathCommand
 from ..kinematics import Chain
 from ..solvers import IKResult
 
-__all__ = ['CollisionVerdict', 'Command', 'IKOutcome', 'IKRequest']
+__all__ = ['CollisionVerdict', 'Command', 'IKOutcome', 'IKRequest', 'TipTarget']
+
+
+@dataclass(frozen=True)
+class TipTarget:
+    """The target of one tip of a request of several end effectors."""
+
+    #: The tip link, one of the node's tips.
+    tip: str
+    #: (x, y, z) in ``frame_id``, m.
+    position: Sequence[float]
+    #: (x, y, z, w) quaternion.
+    orientation: Sequence[float] = (0.0, 0.0, 0.0, 1.0)
+    #: Empty means the base link.
+    frame_id: str = ''
 
 
 @dataclass(frozen=True)
@@ -65,6 +79,9 @@ class IKRequest:
     #: The rest configuration of ``rest_posture`` (rad or m); empty means the middle of the
     #: limits.
     rest_posture: Sequence[float] = ()
+    #: Several end effectors (:mod:`.tree_pipeline`): one target per named tip; tips of the
+    #: node's tree not named hold their pose. Empty: the one target above, for one chain.
+    tip_targets: Tuple[TipTarget, ...] = ()
 
 
 @dataclass(frozen=True)

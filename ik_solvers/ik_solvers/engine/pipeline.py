@@ -52,6 +52,9 @@ from .preferred import preferred_solutions
 from .refusal import Refusal, refusal_for
 from .robot_state import RobotState
 from .settings import NodeSettings
+from .tree_outcome import TreeOutcome
+from .tree_pipeline import handle_tree
+from .tree_tips import TreeCache
 from ..collision import CollisionModel
 from ..exceptions import IKError
 from ..kinematics import Chain, RobotModel
@@ -180,6 +183,7 @@ class IKEngine:
         self._fallbacks = tuple(fallbacks)
         self._checks = checks if checks is not None else InputChecks()
         self._solve = solve_function
+        self._trees = TreeCache()
 
     def handle(self, request: IKRequest, settings: NodeSettings) -> IKOutcome:
         """
@@ -319,6 +323,16 @@ class IKEngine:
             if proposal is not None and first_refusal(self._judges, proposal) is None:
                 candidate, refusal = proposal, None
         return candidate, refusal
+
+    def handle_tree(self, request: IKRequest, settings: NodeSettings) -> TreeOutcome:
+        """
+        Check, solve, judge and time a request of several tips (:mod:`.tree_pipeline`).
+
+        :param request: ``tip_targets`` for some of the node's tips (the others hold), or its
+            own target for the first tip. :param settings: The node's parameters.
+        :returns: The outcome; never raises, publishes nothing.
+        """
+        return handle_tree(self.robot, self._trees, request, settings, self._checks)
 
     # Cartesian paths -------------------------------------------------------------------------
 

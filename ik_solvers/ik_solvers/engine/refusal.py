@@ -18,6 +18,7 @@ from ..exceptions import (
     InvalidSeedError,
     InvalidSolverOptionError,
     InvalidTargetError,
+    InvalidTipsError,
     RobotModelError,
     UnknownSolverError,
 )
@@ -42,6 +43,7 @@ class Refusal:
 # Most specific first: the first class an error is an instance of gives its code.
 _CODES: Tuple[Tuple[Type[IKError], ErrorCode, str], ...] = (
     (UnknownFrameError, ErrorCode.UNKNOWN_FRAME, ''),
+    (InvalidTipsError, ErrorCode.INVALID_TIPS, ''),
     (ChainRefusedError, ErrorCode.CHAIN_REFUSED, ''),
     (RobotModelError, ErrorCode.NO_ROBOT_MODEL, ''),
     (InvalidSeedError, ErrorCode.INVALID_SEED, ''),

@@ -229,6 +229,15 @@ class RobotState:
         """
         return self._models.chain_and_model(settings.base_link, settings.tip_link)
 
+    def model(self) -> RobotModel:
+        """
+        Return the description in use (for a tree of several tips).
+
+        :raises RobotModelError: If there is none (``ChainRefusedError`` when the only one
+            received lacks the configured chain).
+        """
+        return self._models.model()
+
     def joint_positions(self) -> Dict[str, float]:
         """Return the latest joint positions by name (rad or m)."""
         return self._joint_states.positions()

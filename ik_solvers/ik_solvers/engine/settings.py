@@ -18,12 +18,14 @@ from dataclasses import dataclass
 import math
 from typing import Any, Callable, Iterable, Mapping, Optional, Tuple
 
+from .controller_map import controller_map_problem
 from ..exceptions import InvalidTargetError, UnknownSolverError
 from ..preferences import PREFERENCES
 from ..solvers import Goal, ORIENTATION_MODES, solver_class, SOLVERS
 
 __all__ = [
     'MAX_TIMEOUT',
+    'NameList',
     'NodeSettings',
     'PARAMETERS',
     'SPECS',
@@ -59,6 +61,22 @@ def _rest_posture_problem(value: Any) -> Optional[str]:
         return 'rest_posture must be a list of numbers; got %r' % (value,)
     if not all(math.isfinite(number) for number in numbers):
         return 'rest_posture must be finite numbers; got %r' % (list(numbers),)
+    return None
+
+
+class NameList(tuple):
+    """The default of a parameter that is a list of names (a string array)."""
+
+
+def _tip_links_problem(value: Any) -> Optional[str]:
+    if isinstance(value, str) or not _is_sequence(value):
+        return 'tip_links must be a list of link names; got %r' % (value,)
+    names = list(value)
+    if not all(isinstance(name, str) and name.strip() for name in names):
+        return 'tip_links must be non-empty link names; got %r' % (names,)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        return 'tip_links names %s twice' % ', '.join(twice)
     return None
 
 
@@ -104,7 +122,15 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
     ParameterSpec(
         'tip_link', 'tool0',
         'Link whose pose is controlled (tool0 is the ROS-Industrial name of the flange); the '
-        'node does not solve while it is empty.'),
+        'node does not solve while it is empty. Ignored while tip_links is set.'),
+    ParameterSpec(
+        'tip_links', NameList(),
+        'Several end effectors: the tips of the tree base_link -> tip_links solved together '
+        '(shared joints are one variable), each with a target topic target_pose/<tip> and '
+        'SolveIK tip_links; the first is also the tip of everything that serves one chain. '
+        'Empty means tip_link alone.',
+        constraints='link names, each once, or empty', read_only=True,
+        check=_tip_links_problem),
     ParameterSpec(
         'position_only', False,
         'Reach the target position and leave the orientation free (orientation_mode none).'),
@@ -238,6 +264,15 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'command_topic is empty.',
         read_only=True),
     ParameterSpec(
+        'controller_joints', NameList(),
+        'One controller per group of joints (an arm, the torso): entries "<command topic>: '
+        '<joint> <joint> ..."; each command is split into one JointTrajectory per controller '
+        'with only its joints, all with the same start stamp and duration. A command moving a '
+        'joint no entry names is refused (EXECUTION_FAILED). Empty: every command goes to '
+        'command_topic.',
+        constraints='"<topic>: <joints>" entries, each topic and joint once, or empty',
+        read_only=True, check=controller_map_problem),
+    ParameterSpec(
         'robot_description', '',
         'URDF used until one arrives on the robot_description topic (for setups without '
         'robot_state_publisher).',
@@ -355,6 +390,8 @@ class NodeSettings:
     solver: str = _SPECS['solver'].default
     base_link: str = _SPECS['base_link'].default
     tip_link: str = _SPECS['tip_link'].default
+    tip_links: Tuple[str, ...] = _SPECS['tip_links'].default
+    controller_joints: Tuple[str, ...] = _SPECS['controller_joints'].default
     position_only: bool = _SPECS['position_only'].default
     orientation_mode: str = _SPECS['orientation_mode'].default
     tip_axis: Tuple[float, ...] = _SPECS['tip_axis'].default
@@ -397,13 +434,21 @@ class NodeSettings:
         picked = {name: values[name] for name in fields if name in values}
         if 'tip_axis' in picked:  # rclpy hands arrays back as array.array or lists
             picked['tip_axis'] = tuple(float(item) for item in picked['tip_axis'])
+        if picked.get('tip_links'):  # the first tip is the chain's tip
+            picked['tip_links'] = tuple(str(name) for name in picked['tip_links'])
+            picked['tip_link'] = picked['tip_links'][0]
+        elif 'tip_links' in picked:
+            picked['tip_links'] = ()
+        if 'controller_joints' in picked:
+            picked['controller_joints'] = tuple(str(entry) for entry in
+                                                (picked['controller_joints'] or ()))
         if 'rest_posture' in picked:  # empty: rclpy's byte array; else array.array or a list
             picked['rest_posture'] = tuple(float(item) for item in picked['rest_posture'])
         return cls(**picked)
 
 
 _TYPE_NAMES = {bool: 'bool', float: 'double', int: 'integer', str: 'string',
-               tuple: 'double array'}
+               tuple: 'double array', NameList: 'string array'}
 
 
 def parameter_table() -> str:

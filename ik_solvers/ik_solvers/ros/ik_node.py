@@ -48,6 +48,8 @@ from .parameter_services import guard_parameter_services
 from .servo_input import ServoInput
 from .solve_service import SolveIKService
 from .tf_lookup import start_tf_lookup
+from .tree_conversions import asks_for_tree, fill_tree_response, tree_status_message
+from .tree_input import solve_tree_call, TreeTargets
 from ..engine.command_gate import publication
 from ..engine.error_codes import ErrorCode
 from ..engine.held_goal import EXACT, EXACT_TIMEOUT, final_outcome, HeldGoal
@@ -55,6 +57,7 @@ from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKOutcome
 from ..engine.path_request import PathOutcome
 from ..engine.pipeline import IKEngine
+from ..engine.tree_outcome import TreeOutcome
 from ..exceptions import IKError, InvalidLimitsError, InvalidParameterError, InvalidSeedError
 from ..paths import warm_up_timing
 from ..solvers import SOLVERS, warm_up
@@ -124,6 +127,10 @@ class IKNode(Node):
             collision_model=lambda: self._engine.robot.collision_model(
                 self._node_parameters.settings),
             publish=self._commands.send_path)
+        # Several end effectors: one target topic per tip of tip_links (docs/node.md).
+        self._tree_targets = TreeTargets(
+            self, self._engine, tuple(self._node_parameters.settings.tip_links),
+            lambda: self._node_parameters.settings, self._output_tree)
         solver = self._node_parameters.settings.solver
         # Compiled (or loaded from the disk cache) here, so that no drag ever waits for it.
         order = sorted(SOLVERS, key=lambda name: name != solver)  # stable: the solver first
@@ -169,6 +176,7 @@ class IKNode(Node):
         self._solve_service.close(timeout=0.0)
         self._path_service.close(timeout=0.0)
         self._targets.close()
+        self._tree_targets.close()
         with self._worker_output:
             pass  # only waits for the publications of a finished solve; none start after this
         super().destroy_node()
@@ -277,6 +285,8 @@ class IKNode(Node):
                      response: SolveIK.Response) -> SolveIK.Response:
         # Runs on a worker of the SolveIK service; an exception becomes INTERNAL_ERROR there.
         settings = self._node_parameters.settings
+        if asks_for_tree(request, settings):
+            return self._on_solve_tree(request, response, settings)
         outcome = self._engine.handle(service_request(request), settings)
         if outcome.commanded:
             self._goal.cancel()  # the arm was given another motion
@@ -285,6 +295,29 @@ class IKNode(Node):
         self._log.outcome(outcome, 'solve_ik')
         self._publish_feedback(outcome, settings.base_link, status=False)
         return fill_response(response, outcome, self.get_clock().now().to_msg())
+
+    def _on_solve_tree(self, request: SolveIK.Request, response: SolveIK.Response,
+                       settings) -> SolveIK.Response:
+        outcome = solve_tree_call(self._engine, request, settings)
+        self._send_tree(outcome)
+        self._log.outcome(outcome, 'solve_ik')
+        return fill_tree_response(response, outcome, self.get_clock().now().to_msg())
+
+    def _send_tree(self, outcome: TreeOutcome) -> None:
+        if outcome.command is not None:
+            self._goal.cancel()  # the arm was given another motion
+            self._servo.stop()
+            self._commands.send(outcome.command)
+
+    def _output_tree(self, outcome: TreeOutcome, settings) -> None:
+        # Runs on the tip targets' worker after each streamed solve.
+        with self._worker_output:
+            if self._closing.is_set():
+                return
+            self._send_tree(outcome)
+            self._log.outcome(outcome, 'tip target')
+            self._status_publisher.publish(tree_status_message(
+                outcome, stamp=self.get_clock().now().to_msg(), tips=settings.tip_links))
 
     def _joint_limits(self):
         try:

@@ -21,6 +21,7 @@ __all__ = [
     'TARGET_POSE_TOPIC',
     'command_topic_for',
     'of_node',
+    'tip_target_topic',
 ]
 
 NODE_NAME = 'ik_node'
@@ -47,6 +48,19 @@ SOLVE_IK_SERVICE = '~/solve_ik'
 CARTESIAN_PATH_SERVICE = '~/cartesian_path'
 
 DEFAULT_CONTROLLER_NAME = 'joint_trajectory_controller'
+
+
+def tip_target_topic(tip_link: str) -> str:
+    """
+    Name the target topic of one tip of ``tip_links``: ``target_pose/<tip_link>``.
+
+    geometry_msgs/PoseStamped, best effort, depth 1, relative like :data:`TARGET_POSE_TOPIC`
+    (so ``/target_pose/left_tool`` in the root namespace).
+
+    :param tip_link: The tip's link name.
+    :returns: The relative topic name.
+    """
+    return '%s/%s' % (TARGET_POSE_TOPIC, tip_link.strip('/'))
 
 
 def of_node(private_name: str, node_name: str = NODE_NAME) -> str:

@@ -26,6 +26,7 @@ from rclpy.parameter import Parameter
 from ..engine.settings import (
     check_parameter,
     coerce_value,
+    NameList,
     NodeSettings,
     ParameterSpec,
     PARAMETERS,
@@ -42,7 +43,8 @@ LinksAdoption = Callable[[str, str], None]
 
 _TYPES = {bool: ParameterType.PARAMETER_BOOL, float: ParameterType.PARAMETER_DOUBLE,
           int: ParameterType.PARAMETER_INTEGER, str: ParameterType.PARAMETER_STRING,
-          tuple: ParameterType.PARAMETER_DOUBLE_ARRAY}
+          tuple: ParameterType.PARAMETER_DOUBLE_ARRAY,
+          NameList: ParameterType.PARAMETER_STRING_ARRAY}
 
 
 def describe(spec: ParameterSpec) -> ParameterDescriptor:
@@ -130,8 +132,9 @@ class NodeParameters:
         return self._node.get_parameter(name).value
 
     def links(self) -> Tuple[str, str]:
-        """Return ``(base_link, tip_link)`` as configured now."""
-        return self.value('base_link'), self.value('tip_link')
+        """Return ``(base_link, tip_link)`` as configured now (the first of tip_links if set)."""
+        tips = self.value('tip_links')
+        return self.value('base_link'), (str(tips[0]) if tips else self.value('tip_link'))
 
     def _snapshot(self, changed: List[Parameter]) -> NodeSettings:
         # On Humble the change is not committed yet when it is applied: overlay it.
@@ -168,11 +171,14 @@ class NodeParameters:
     def _new_links(self, parameters: List[Parameter]) -> Optional[Tuple[str, str]]:
         # Base and tip after the change (the parameters are not committed yet on Humble).
         links = {parameter.name: parameter.value for parameter in parameters
-                 if parameter.name in ('base_link', 'tip_link')}
+                 if parameter.name in ('base_link', 'tip_link', 'tip_links')}
         if not links:
             return None
-        base_link, tip_link = self.links()
-        return links.get('base_link', base_link), links.get('tip_link', tip_link)
+        base_link = links.get('base_link', self.value('base_link'))
+        tips = links.get('tip_links', self.value('tip_links'))
+        # The chain's tip: the first of tip_links while it is set, otherwise tip_link.
+        tip_link = str(tips[0]) if tips else links.get('tip_link', self.value('tip_link'))
+        return base_link, tip_link
 
     def _apply(self, parameters: List[Parameter]) -> None:
         # Runs once the change is accepted: a refused change must not swap the model.
@@ -187,6 +193,9 @@ class NodeParameters:
 
 def _wrong_type(name: str, default, value) -> str:
     """Say why ``value`` is not of the declared type of ``name``, or return ''."""
+    if isinstance(default, NameList):
+        return '' if isinstance(value, (list, tuple)) else (
+            '%s must be a list of strings; got %r' % (name, value))
     if isinstance(default, tuple):
         return '' if isinstance(value, (list, tuple)) or hasattr(value, 'typecode') else (
             '%s must be a list of numbers; got %r' % (name, value))

@@ -9,6 +9,9 @@ node hand over a plain :class:`~ik_solvers.engine.outcome.Command` through the
 :class:`~ik_solvers.engine.command_sink.CommandSink` interface and never see the transport.
 """
 
+import dataclasses
+from typing import List, Tuple
+
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from trajectory_msgs.msg import JointTrajectory
@@ -17,6 +20,7 @@ from .conversions import command_trajectory
 from .path_conversions import path_command_trajectory
 from .names import command_topic_for, DEFAULT_CONTROLLER_NAME
 from ..engine.command_sink import CommandSink
+from ..engine.controller_map import controller_map, uncontrolled
 from ..engine.outcome import Command
 from ..engine.path_request import PathCommand
 
@@ -42,9 +46,15 @@ class TopicCommandSink(CommandSink):
             topic = command_topic_for('', DEFAULT_CONTROLLER_NAME)
             node.get_logger().error('%s; commanding %s' % (error, topic))
         # Depth 1, reliable: only the newest command matters, and it must not be lost.
-        self._publisher = node.create_publisher(
-            JointTrajectory, topic,
-            QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE))
+        qos = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE)
+        self._node = node
+        self._publisher = node.create_publisher(JointTrajectory, topic, qos)
+        # One controller per group of joints (controller_joints): each gets only its joints.
+        # The node refused a mapping naming a joint twice before it got here.
+        self._controllers: List[Tuple[object, Tuple[str, ...]]] = [
+            (node.create_publisher(JointTrajectory, controller_topic, qos), joints)
+            for controller_topic, joints in controller_map(
+                node.get_parameter('controller_joints').value or ())]
 
     @property
     def destination(self) -> str:
@@ -58,7 +68,11 @@ class TopicCommandSink(CommandSink):
         :param command: Joint names, goal positions (rad or m) and duration (s).
         :raises ValueError: If the command has no joints or its sizes disagree.
         """
-        self._publisher.publish(command_trajectory(command))
+        if not self._controllers:
+            self._publisher.publish(command_trajectory(command))
+            return
+        self._publish_split(command.joint_names, lambda columns, names: command_trajectory(
+            Command(names, tuple(command.positions[i] for i in columns), command.duration)))
 
     def send_path(self, command: PathCommand) -> None:
         """
@@ -67,4 +81,32 @@ class TopicCommandSink(CommandSink):
         :param command: The executed path's trajectory.
         :raises ValueError: If the command has no joints or fewer than two points.
         """
-        self._publisher.publish(path_command_trajectory(command))
+        if not self._controllers:
+            self._publisher.publish(path_command_trajectory(command))
+            return
+        self._publish_split(command.joint_names, lambda columns, names: path_command_trajectory(
+            dataclasses.replace(command, joint_names=names,
+                                positions=command.positions[:, columns],
+                                velocities=command.velocities[:, columns],
+                                accelerations=command.accelerations[:, columns])))
+
+    def _publish_split(self, joint_names, build) -> None:
+        """Send each controller the trajectory of its joints, all with one start stamp."""
+        missing = uncontrolled(joint_names, tuple((topic, joints) for topic, joints in
+                                                  self._controller_topics()))
+        if missing:  # the engine refuses such commands; never send half of one
+            raise ValueError('joint(s) %s are in no controller of controller_joints'
+                             % ', '.join(missing))
+        stamp = self._node.get_clock().now().to_msg()
+        messages = []
+        for publisher, joints in self._controllers:
+            columns = [i for i, name in enumerate(joint_names) if name in joints]
+            if columns:
+                message = build(columns, tuple(joint_names[i] for i in columns))
+                message.header.stamp = stamp
+                messages.append((publisher, message))
+        for publisher, message in messages:
+            publisher.publish(message)
+
+    def _controller_topics(self):
+        return [(publisher.topic_name, joints) for publisher, joints in self._controllers]

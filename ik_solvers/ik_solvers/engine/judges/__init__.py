@@ -12,6 +12,7 @@ from typing import Optional, Sequence, Tuple
 
 from .collision_free import CollisionFree
 from .continuity import ContinuousMotion
+from .controlled import ControlledJoints
 from .freshness import FreshJointStates
 from .judge import Judge
 from .within_limits import WithinJointLimits
@@ -27,6 +28,7 @@ DEFAULT_JUDGES: Tuple[Judge, ...] = (
     WithinJointLimits(),
     CollisionFree(),
     FreshJointStates(),
+    ControlledJoints(),
     ContinuousMotion(),
     CollisionFreeMotion(),
 )
