@@ -106,8 +106,7 @@ def run_fabrik(rng_seed: int, *, targets: int = 1000,
                                  iterations=result.iterations,
                                  converged=bool(result.success), bending=bending(result.q)))
             # The library's own defaults alone: trust region, stall rule and restarts on.
-            result = solve(chain, goal, seed, goal=Goal(position_only=True,
-                                                        position_tolerance=tolerance),
+            result = solve(chain, goal, seed, goal=Goal(mode='none', position_tolerance=tolerance),
                            options=SearchOptions(solver='fabrik', polish=False, timeout=1.0))
             rows.append(dict(experiment='fabrik', case=case, method='fabrik, defaults',
                              iterations=result.iterations, converged=bool(result.success),

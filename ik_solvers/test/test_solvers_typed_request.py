@@ -68,7 +68,7 @@ def test_the_typed_request_gives_the_answer_of_the_keywords(ur5_like):
         target = ur5_like.fk(ur5_like.random_configuration(rng))
         seed = ur5_like.random_configuration(rng)
         with pytest.warns(DeprecationWarning,
-                          match=r"goal=Goal\(orientation_mode='axis'\).*options=SearchOptions\("
+                          match=r"goal=Goal\(mode='axis'\).*options=SearchOptions\("
                                 r"solver_options=\{'trust_region': 2.0\}\)"):
             keywords = solve(ur5_like, target, seed=seed, solver='ccd', orientation_mode='axis',
                              position_tolerance=1e-4, timeout=1.0, max_attempts=4,
@@ -124,7 +124,8 @@ def test_a_timeout_beside_options_is_accepted_as_this_calls_deadline(ur5_like):
 
 
 @pytest.mark.parametrize('keyword, form', [
-    (dict(position_only=True), "goal=Goal(position_only=True)"),
+    (dict(position_only=True), "goal=Goal(mode='none')"),
+    (dict(orientation_mode='axis'), "goal=Goal(mode='axis')"),
     (dict(polish=False), "options=SearchOptions(polish=False)"),
     (dict(max_attempts=3), "options=SearchOptions(max_attempts=3)"),
     (dict(handoff_ratio=0.5), "options=SearchOptions(solver_options={'handoff_ratio': 0.5})"),

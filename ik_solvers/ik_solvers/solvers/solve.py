@@ -130,7 +130,11 @@ def _warn_deprecated(keywords: Dict[str, Any]) -> None:
     """Name the new form of each keyword of the previous release's ``solve()``."""
     forms = []
     for name, value in sorted(keywords.items()):
-        if name in GOAL_KEYWORDS:
+        if name == 'orientation_mode':
+            forms.append('goal=Goal(mode=%r)' % (value,))
+        elif name == 'position_only':
+            forms.append("goal=Goal(mode='none')" if value is True else 'nothing (full pose)')
+        elif name in GOAL_KEYWORDS:
             forms.append('goal=Goal(%s=%r)' % (name, value))
         elif name in SEARCH_KEYWORDS:
             forms.append('options=SearchOptions(%s=%r)' % (name, value))
