@@ -19,6 +19,7 @@ class Manipulability(Preference):
     """``sqrt(det(J J^T))`` of the geometric Jacobian at the tip (Yoshikawa, 1985)."""
 
     name = 'manipulability'
+    turn_invariant = True
 
     def __init__(self, chain, **keywords) -> None:
         super().__init__(chain, **keywords)
