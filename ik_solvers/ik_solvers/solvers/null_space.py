@@ -55,6 +55,14 @@ class NullSpaceOutcome:
         self.orientation_error = orientation_error
 
 
+def _least_norm(jacobian: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """Return ``J+ value`` for a full-rank wide ``J``: ``J^T (J J^T)^-1 value``, else by lstsq."""
+    try:
+        return jacobian.T @ np.linalg.solve(jacobian @ jacobian.T, value)
+    except np.linalg.LinAlgError:  # rank-deficient: the least-squares least-norm answer
+        return np.linalg.lstsq(jacobian, value, rcond=None)[0]
+
+
 def _errors(chain, q: np.ndarray, target: np.ndarray, rows: int):
     reached = chain.fk(q)
     position = target[:3, 3] - reached[:3, 3]
@@ -101,9 +109,8 @@ def null_space_improve(chain, q: np.ndarray, target: np.ndarray, preference, *,
         if step < _SMALLEST_STEP or (deadline is not None and time.perf_counter() > deadline):
             break
         jacobian = chain.jacobian(current)[:rows]
-        inverse = np.linalg.pinv(jacobian)
         direction = preference.gradient(current)
-        direction = direction - inverse @ (jacobian @ direction)
+        direction = direction - _least_norm(jacobian, jacobian @ direction)
         largest = float(np.max(np.abs(direction)))
         if not np.isfinite(largest) or largest < 1e-12:
             break
@@ -116,7 +123,7 @@ def null_space_improve(chain, q: np.ndarray, target: np.ndarray, preference, *,
             if (position_error_c <= _CORRECTION_SHARE * position_tolerance
                     and rotation_error_c <= _CORRECTION_SHARE * orientation_tolerance):
                 break
-            candidate = candidate + np.linalg.pinv(chain.jacobian(candidate)[:rows]) @ error
+            candidate = candidate + _least_norm(chain.jacobian(candidate)[:rows], error)
             if max_change is not None:
                 candidate = np.clip(candidate, centre - max_change, centre + max_change)
             candidate = np.clip(candidate, lower, upper)
