@@ -8,7 +8,8 @@ Run ``python -m ik_solvers_benchmarks.preference_turns`` (``--help`` for the opt
 * ``panda``: the bundled Panda with every revolute joint limited to +-2 pi, random poses (from
   random configurations) and random seeds, :func:`ik_solvers.solve_many` with each preference
   at ``--timeout-ms`` (default 10). Per preference: the median and 95th percentile of the call
-  time, the answers, the first answers of which an in-limit whole-turn copy (every combination
+  time, the median processor time of the call (the wall-clock time an idle core would take;
+  on a loaded machine the wall-clock time is longer), the answers, the first answers of which an in-limit whole-turn copy (every combination
   of every joint's copies) scores better by the preference's own measure, and the mean score of
   the first answers.
 * ``ur``: on ur5_like and ur10_like, random poses, ``solve_many(max_solutions=8)`` against the
@@ -80,11 +81,13 @@ def panda_turns(*, poses: int, timeout: float, max_solutions: int, seed: int = 0
     solve_many(chain, targets[0], seed=seeds[0], timeout=timeout)  # compile before timing
     figures = {}
     for name in preferences:
-        times, scores, better = [], [], 0
+        times, cpu, scores, better = [], [], [], 0
         for target, start in zip(targets, seeds):
             measure = make_preference(name, chain, seed=start, rest_posture=rest)
+            started = time.process_time()
             answer = solve_many(chain, target, seed=start, max_solutions=max_solutions,
                                 preference=name, rest_posture=rest, timeout=timeout)
+            cpu.append(time.process_time() - started)
             times.append(answer.elapsed)
             if not answer.success:
                 continue
@@ -95,6 +98,7 @@ def panda_turns(*, poses: int, timeout: float, max_solutions: int, seed: int = 0
             scores.append(score)
         figures[name] = dict(median_ms=1e3 * float(np.median(times)),
                              p95_ms=1e3 * float(np.percentile(times, 95)),
+                             cpu_median_ms=1e3 * float(np.median(cpu)),
                              answered=len(scores), better_copy=int(better),
                              mean_score=float(np.mean(scores)) if scores else math.nan)
     return figures
@@ -135,8 +139,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     parser.add_argument('--poses', type=int, default=200)
     parser.add_argument('--timeout-ms', type=float, default=10.0,
                         help='the Panda calls\' timeout (default 10 ms)')
-    parser.add_argument('--max-solutions', type=int, default=8,
-                        help='max_solutions of the Panda calls (default 8, solve_many\'s)')
+    parser.add_argument('--max-solutions', type=int, default=1,
+                        help='max_solutions of the Panda calls (default 1: the first answer)')
     parser.add_argument('--ur-robots', default='ur5_like,ur10_like')
     parser.add_argument('--ur-timeout-ms', type=float, default=5.0)
     arguments = parser.parse_args(argv)
@@ -146,11 +150,12 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                               max_solutions=arguments.max_solutions)
         print('panda_like, joints +-2 pi, %d poses, timeout %.1f ms, max_solutions %d'
               % (arguments.poses, arguments.timeout_ms, arguments.max_solutions))
-        print('%-15s %9s %9s %9s %12s %12s' % ('preference', 'median', 'p95', 'answered',
-                                               'better turn', 'mean score'))
+        print('%-15s %9s %9s %9s %9s %12s %12s' % ('preference', 'median', 'p95', 'cpu med',
+                                                    'answered', 'better turn', 'mean score'))
         for name, row in figures.items():
-            print('%-15s %7.2fms %7.2fms %5d/%-3d %12d %12.4f' % (
-                name, row['median_ms'], row['p95_ms'], row['answered'], arguments.poses,
+            print('%-15s %7.2fms %7.2fms %7.2fms %5d/%-3d %12d %12.4f' % (
+                name, row['median_ms'], row['p95_ms'], row['cpu_median_ms'], row['answered'],
+                arguments.poses,
                 row['better_copy'], row['mean_score']), flush=True)
     if 'ur' in parts:
         for name in arguments.ur_robots.split(','):

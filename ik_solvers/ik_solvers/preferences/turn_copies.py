@@ -50,19 +50,20 @@ def turn_copies(chain, q: np.ndarray, centre: np.ndarray) -> List[np.ndarray]:
     lower = np.asarray(chain.lower, dtype=float)
     upper = np.asarray(chain.upper, dtype=float)
     mask = turn_mask(chain)
-    choices: List[np.ndarray] = []
-    for index, value in enumerate(q):
-        if not mask[index]:
-            choices.append(np.array([value]))
-            continue
-        if np.isfinite(lower[index]) and np.isfinite(upper[index]):
-            first = math.ceil((lower[index] - _SLACK - value) / _TURN)
-            last = math.floor((upper[index] + _SLACK - value) / _TURN)
-            turns = [k for k in range(first, last + 1) if k != 0]
+    bounded = np.isfinite(lower) & np.isfinite(upper)
+    with np.errstate(invalid='ignore'):  # unbounded joints take the other branch below
+        first = np.ceil((lower - _SLACK - q) / _TURN)
+        last = np.floor((upper + _SLACK - q) / _TURN)
+        nearest = np.round((np.asarray(centre, dtype=float) - q) / _TURN)
+    choices: List[np.ndarray] = [np.array([value]) for value in q]
+    for index in np.flatnonzero(mask):
+        if bounded[index]:
+            turns = [k for k in range(int(first[index]), int(last[index]) + 1) if k != 0]
         else:
-            nearest = round((float(centre[index]) - value) / _TURN)
-            turns = [k for k in (nearest - 1, nearest, nearest + 1) if k != 0]
-        choices.append(np.array([value] + [value + _TURN * k for k in turns]))
+            middle = int(nearest[index])
+            turns = [k for k in (middle - 1, middle, middle + 1) if k != 0]
+        if turns:
+            choices[index] = q[index] + _TURN * np.array([0.0] + turns)
     return choices
 
 

@@ -28,11 +28,15 @@ from .request import Goal
 from .result import IKResult
 from .status import Status
 
-__all__ = ['CLIMB_CLOSURE', 'at_bound', 'climbed', 'goal_fields', 'moved', 'on_best_turns']
+__all__ = ['CLIMB_CLOSURE', 'CLIMB_STOP_GAIN', 'at_bound', 'climbed', 'goal_fields', 'moved', 'on_best_turns']
 
 #: Climbs in a row that end no better than the best climbed (a known branch's optimum, or a
 #: worse one) before the rest are kept unclimbed.
 CLIMB_CLOSURE = 2
+#: A climb ends once a step gains, or is expected to gain, less than this share of the score
+#: (:func:`.null_space.null_space_improve`'s ``stop_gain``): solutions whose scores differ by
+#: more rank the same whether it goes on or not.
+CLIMB_STOP_GAIN = 1e-3
 # A climb beats the best when it scores higher by more than this share of |best| + 1e-9.
 _GAIN = 1e-6
 # A score this close to the upper bound (relative) counts as at it.
@@ -122,7 +126,8 @@ def climbed(chain, target: np.ndarray, found: List[IKResult], ranking, distinct,
             continue
         outcome = null_space_improve(chain, result.q, target, ranking,
                                      position_only=position_only, max_steps=steps,
-                                     deadline=deadline, **tolerances)
+                                     deadline=deadline, stop_gain=CLIMB_STOP_GAIN,
+                                     **tolerances)
         candidate = result
         if outcome.steps and chain.within_limits(outcome.q) and (
                 collision is None
