@@ -59,7 +59,11 @@ def _four_branch_poses(count):
         solutions = oracle.solutions(target)
         # The shoulder of a solution is its first joint (two values, one per shoulder).
         shoulders = {round(float(q[0]) % TURN, 6) for q in solutions}
-        if len(solutions) == 4 and len(shoulders) == 2:
+        # Branches far apart: near the elbow's singularity two branches meet, and a found one
+        # may differ from the closed form's by more than the match below.
+        apart = min((joint_distance(a, b, turn_joints(UR5)) for index, a in enumerate(solutions)
+                     for b in solutions[:index]), default=0.0)
+        if len(solutions) == 4 and len(shoulders) == 2 and apart > 0.2:
             found += 1
             yield target, solutions
 

@@ -21,7 +21,7 @@ from ._core.closest_orientation import closest_orientation
 from ._core.input_checks import invalid_targets
 from ._core.approach_kernel import approach_search
 from ._core.pack import new_report, new_reports, pack
-from .branch_flips import branch_flips
+from .branch_flips import branch_flips, load_flip_kernels
 from .request import Goal
 from .registry import SOLVERS, solver_class
 from ._core.nearest_turn import nearest_turn
@@ -132,4 +132,5 @@ def _warm_each(solvers: Iterable[str]) -> None:
                              chain.arrays)
                 # solve_many's branch flips (compiled too).
                 branch_flips(chain, chain.mid_configuration(), chain.lower, chain.upper)
+                load_flip_kernels(chain)
             _WARM.add(name)
