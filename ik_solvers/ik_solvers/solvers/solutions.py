@@ -286,6 +286,8 @@ def _is_new(q: np.ndarray, known: np.ndarray, modulo: np.ndarray, threshold: flo
 
 def _unbeatable(ranking, q: np.ndarray) -> bool:
     """Return whether ``q`` on its best turn reaches the preference's upper bound."""
+    if not math.isfinite(ranking.upper_bound()):
+        return False  # no bound: nothing to score before the search
     return at_bound(ranking, ranking.score(ranking.best_turn(q)))
 
 

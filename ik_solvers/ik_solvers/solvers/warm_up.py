@@ -27,6 +27,7 @@ from .registry import SOLVERS, solver_class
 from ._core.nearest_turn import nearest_turn
 from ._core.walk import walk_targets
 from ..kinematics import Chain, RobotModel
+from ..kinematics.manipulability import manipulability
 from ..kinematics.jit import JIT_ENABLED
 
 __all__ = ['is_warm', 'warm_up']
@@ -133,4 +134,6 @@ def _warm_each(solvers: Iterable[str]) -> None:
                 # solve_many's branch flips (compiled too).
                 branch_flips(chain, chain.mid_configuration(), chain.lower, chain.upper)
                 load_flip_kernels(chain)
+                # The manipulability preference's measure (solve_many scores with it).
+                manipulability(chain.arrays, chain.mid_configuration()[None].copy(), 3)
             _WARM.add(name)
