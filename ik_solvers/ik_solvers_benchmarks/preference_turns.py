@@ -14,7 +14,9 @@ Run ``python -m ik_solvers_benchmarks.preference_turns`` (``--help`` for the opt
   the first answers.
 * ``ur``: on ur5_like and ur10_like, random poses, ``solve_many(max_solutions=8)`` against the
   closed-form solutions (:mod:`.ur_closed_form`, each arm's DH parameters): the share found,
-  the poses where a whole shoulder was missed, and the median time.
+  the same share on the poses whose branches all lie more than 0.1 rad apart (near a
+  singularity a solution within the tolerances may differ from the closed form's by more than
+  the 1e-3 rad match), the poses where a whole shoulder was missed, and the median time.
 """
 
 import argparse
@@ -40,6 +42,10 @@ UR10_DH = (0.1273, -0.612, -0.5723, 0.163941, 0.1157, 0.0922)
 _DH = {'ur5_like': UR5_DH, 'vendor_ur5': UR5_DH, 'ur10_like': UR10_DH}
 # An oracle solution counts as found when a returned one is this close on every joint, rad.
 _MATCH = 1e-3
+# Near a singularity two branches meet (an elbow or a wrist at 0, the two shoulders close);
+# there a solution within the tolerances may differ from the closed form's by more than
+# _MATCH. The share is also given for the poses whose branches are all this far apart, rad.
+_APART = 0.1
 # A turn copy is better when it scores higher by more than this share of |score| + 1.
 _BETTER = 1e-9
 _PREFERENCES = ('nearest', 'rest_posture', 'limit_margin', 'manipulability')
@@ -104,6 +110,12 @@ def panda_turns(*, poses: int, timeout: float, max_solutions: int, seed: int = 0
     return figures
 
 
+def _apart(solutions: List[np.ndarray], modulo: np.ndarray) -> bool:
+    """Return whether every two closed-form branches differ by more than :data:`_APART`."""
+    return all(joint_distance(a, b, modulo) > _APART for index, a in enumerate(solutions)
+               for b in solutions[:index])
+
+
 def ur_branches(name: str, *, poses: int, timeout: float, seed: int = 0) -> dict:
     """Return the share of closed-form branches found on ``name``, and the median time."""
     robot = load_robot(name)
@@ -113,22 +125,30 @@ def ur_branches(name: str, *, poses: int, timeout: float, seed: int = 0) -> dict
     rng = np.random.default_rng(seed)
     solve_many(chain, chain.fk(chain.mid_configuration()))  # compile before timing
     found_total = expected_total = missed_shoulder = 0
-    times = []
+    apart_found = apart_expected = 0
+    times, cpu = [], []
     for _ in range(poses):
         target = chain.fk(chain.random_configuration(rng))
         start = chain.random_configuration(rng)
         expected = oracle.solutions(target)
+        started = time.process_time()
         answer = solve_many(chain, target, seed=start, max_solutions=8, timeout=timeout)
+        cpu.append(time.process_time() - started)
         times.append(answer.elapsed)
         hits = [any(joint_distance(q, other, modulo) < _MATCH for other in answer.configurations)
                 for q in expected]
         found_total += sum(hits)
         expected_total += len(expected)
+        if _apart(expected, modulo):
+            apart_found += sum(hits)
+            apart_expected += len(expected)
         shoulders = {round(float(q[0]) % _TURN, 6) for q in expected}
         got = {round(float(q[0]) % _TURN, 6) for q, hit in zip(expected, hits) if hit}
         missed_shoulder += len(got) < len(shoulders)
     return dict(found_share=found_total / max(expected_total, 1), expected=expected_total,
+                apart_share=apart_found / max(apart_expected, 1), apart_expected=apart_expected,
                 missed_shoulder=missed_shoulder, median_ms=1e3 * float(np.median(times)),
+                cpu_median_ms=1e3 * float(np.median(cpu)),
                 p95_ms=1e3 * float(np.percentile(times, 95)))
 
 
@@ -161,11 +181,14 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         for name in arguments.ur_robots.split(','):
             row = ur_branches(name, poses=arguments.poses,
                               timeout=1e-3 * arguments.ur_timeout_ms)
-            print('%-10s %d poses, %.1f ms: closed-form branches found %.2f %% of %d, poses '
-                  'missing a shoulder %d, median %.3f ms, p95 %.3f ms'
+            print('%-10s %d poses, %.1f ms: closed-form branches found %.2f %% of %d (%.2f %% '
+                  'of %d on poses whose branches lie > %.1f rad apart), poses missing a '
+                  'shoulder %d, median %.3f ms (processor time %.3f ms), p95 %.3f ms'
                   % (name, arguments.poses, arguments.ur_timeout_ms, 100.0 * row['found_share'],
-                     row['expected'], row['missed_shoulder'], row['median_ms'],
-                     row['p95_ms']), flush=True)
+                     row['expected'], 100.0 * row['apart_share'], row['apart_expected'],
+                     _APART, row['missed_shoulder'], row['median_ms'], row['cpu_median_ms'],
+                     row['p95_ms']),
+                  flush=True)
 
 
 if __name__ == '__main__':
