@@ -48,12 +48,12 @@ def test_each_flip_of_a_ur_solution_is_another_exact_solution():
     expected = oracle.solutions(target)
     assert len(expected) == 8
     flips = branch_flips(UR5, ALL_BRANCHES, UR5.lower, UR5.upper)
-    assert len(flips) == 3  # elbow, wrist, shoulder
+    assert len(flips) == 4  # elbow, wrist, shoulder, shoulder and wrist
     for flip in flips:
         assert _pose_error(UR5, flip, target) < 1e-9
         assert joint_distance(flip, ALL_BRANCHES, modulo) > 0.1
         assert _closest(flip, expected, modulo) < 1e-6
-    # Three different branches.
+    # Four different branches.
     assert min(joint_distance(a, b, modulo) for index, a in enumerate(flips)
                for b in flips[:index]) > 0.1
 

@@ -93,7 +93,10 @@ def preferred_solutions(chain, target: np.ndarray, result: IKResult, request: IK
                         collision=collision, goal=goal, options=options)
     if not answer.success:
         return result, ()
-    turned = [nearest_turn(item.q, start, chain) for item in answer.results]
+    # A preference's solutions come on the whole turn it scores best (solve_many weighs every
+    # in-limit copy); only nearest's are put on the turn nearest the start.
+    turned = [nearest_turn(item.q, start, chain) if name == 'nearest' else item.q
+              for item in answer.results]
     best = answer.results[0]
     return (_with(best, turned[0], best.position_error, best.orientation_error),
             tuple(turned) if wanted > 1 else ())

@@ -26,6 +26,7 @@ class Clearance(Preference):
 
     name = 'clearance'
     has_gradient = False
+    turn_invariant = True
 
     def __init__(self, chain, **keywords) -> None:
         super().__init__(chain, **keywords)
@@ -37,6 +38,10 @@ class Clearance(Preference):
             model = self.collision.with_padding(padding) if padding else self.collision
             self._models[padding] = model
         return model
+
+    def upper_bound(self) -> float:
+        """Return the largest padding measured (0 without a collision model: all score 0)."""
+        return CLEARANCE_LEVELS[-1] if self.collision is not None else 0.0
 
     def score(self, q: np.ndarray) -> float:
         """Return the largest padding of :data:`CLEARANCE_LEVELS` at which ``q`` is free, m."""

@@ -34,6 +34,21 @@ class LimitMargin(Preference):
         """Return the middle of the limits, where every margin is largest."""
         return [self.chain.mid_configuration()]
 
+    def upper_bound(self) -> float:
+        """Return 0.5: every limited joint in the middle of its range."""
+        return _NO_LIMITS
+
+    def _best_copy(self, q: np.ndarray, choices: list) -> np.ndarray:
+        """Return each limited joint's copy farthest from its limits (the smallest is then largest)."""
+        best = q.copy()
+        lower = np.asarray(self.chain.lower, dtype=float)
+        upper = np.asarray(self.chain.upper, dtype=float)
+        for index, values in enumerate(choices):
+            if values.size > 1 and self._limited[index]:
+                low = (values - lower[index]) / (upper[index] - lower[index])
+                best[index] = values[int(np.argmax(np.minimum(low, 1.0 - low)))]
+        return best
+
     def margins(self, q: np.ndarray) -> np.ndarray:
         """Return each limited joint's normalised margin (0 at a limit, 0.5 mid-range)."""
         value = np.asarray(q, dtype=float)[self._limited]

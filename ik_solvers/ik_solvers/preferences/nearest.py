@@ -17,7 +17,22 @@ class Nearest(Preference):
     # continuity a streamed path already has.
     has_gradient = False
 
+    def upper_bound(self) -> float:
+        """Return 0: the seed itself."""
+        return 0.0
+
+    def turn_centre(self) -> np.ndarray:
+        """Return the seed (the middle of the limits without one)."""
+        return self.seed if self.seed is not None else self.chain.mid_configuration()
+
+    def _best_copy(self, q: np.ndarray, choices: list) -> np.ndarray:
+        """Return each joint's copy nearest the seed (the largest change is then smallest)."""
+        centre = self.turn_centre()
+        best = q.copy()
+        for index, values in enumerate(choices):
+            best[index] = values[int(np.argmin(np.abs(values - centre[index])))]
+        return best
+
     def score(self, q: np.ndarray) -> float:
         """Return minus the largest absolute joint change from the seed, rad or m."""
-        seed = self.seed if self.seed is not None else self.chain.mid_configuration()
-        return -float(np.max(np.abs(np.asarray(q, dtype=float) - seed)))
+        return -float(np.max(np.abs(np.asarray(q, dtype=float) - self.turn_centre())))

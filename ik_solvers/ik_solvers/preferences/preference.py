@@ -13,6 +13,8 @@ from typing import ClassVar, List, Optional
 
 import numpy as np
 
+from .turn_copies import combinations, MAX_COMBINATIONS, turn_copies
+
 __all__ = ['Preference']
 
 # Step of the central differences of the default gradient, rad or m: small against the
@@ -36,6 +38,9 @@ class Preference(ABC):
     name: ClassVar[str] = ''
     #: Whether :meth:`gradient` is worth a null-space step (a smooth measure).
     has_gradient: ClassVar[bool] = True
+    #: Whether the score depends on the links' poses alone (forward kinematics), so that
+    #: every turn copy of a configuration scores the same.
+    turn_invariant: ClassVar[bool] = False
 
     def __init__(self, chain, *, seed: Optional[np.ndarray] = None,
                  rest_posture: Optional[np.ndarray] = None,
@@ -50,6 +55,52 @@ class Preference(ABC):
     def starts(self) -> List[np.ndarray]:
         """Return configurations to start from that lead to well-scored solutions (none)."""
         return []
+
+    def upper_bound(self) -> float:
+        """Return a score no configuration exceeds (inf: none known); reaching it ends a search."""
+        return float('inf')
+
+    def best_turn(self, q: np.ndarray) -> np.ndarray:
+        """
+        Return the in-limit turn copy of ``q`` that scores best (see :mod:`.turn_copies`).
+
+        Every copy of every joint that has them is weighed: exactly per joint where the score
+        allows (subclasses), else every combination up to
+        :data:`.turn_copies.MAX_COMBINATIONS`, else joint by joint. ``q`` itself wins a tie.
+
+        :param q: (N,) a configuration within the limits, rad or m.
+        :returns: a new (N,) configuration with the same pose, within the limits.
+        """
+        q = np.array(q, dtype=float)
+        if self.turn_invariant:
+            return q
+        choices = turn_copies(self.chain, q, self.turn_centre())
+        if all(values.size == 1 for values in choices):
+            return q
+        best = self._best_copy(q, choices)
+        return best if self.score(best) >= self.score(q) else q
+
+    def turn_centre(self) -> np.ndarray:
+        """Return (N,) where a continuous joint's copies are looked for (the middle)."""
+        return self.chain.mid_configuration()
+
+    def _best_copy(self, q: np.ndarray, choices: List[np.ndarray]) -> np.ndarray:
+        """Return the best combination of ``choices`` by :meth:`score` (generic search)."""
+        if int(np.prod([values.size for values in choices])) <= MAX_COMBINATIONS:
+            rows = combinations(choices)  # the first row is q itself
+            return rows[int(np.argmax([self.score(row) for row in rows]))].copy()
+        best, value = q.copy(), self.score(q)
+        changed = True
+        while changed:  # joint by joint until no copy of any joint scores better
+            changed = False
+            for index, values in enumerate(choices):
+                for candidate in values:
+                    probe = best.copy()
+                    probe[index] = candidate
+                    score = self.score(probe)
+                    if score > value:
+                        best, value, changed = probe, score, True
+        return best
 
     @abstractmethod
     def score(self, q: np.ndarray) -> float:

@@ -42,6 +42,22 @@ class RestPosture(Preference):
         """Return the rest posture itself: the search from it ends on the nearest branch."""
         return [self.rest_posture.copy()]
 
+    def upper_bound(self) -> float:
+        """Return 0: no configuration is nearer the rest than the rest itself."""
+        return 0.0
+
+    def turn_centre(self) -> np.ndarray:
+        """Return the rest posture: a continuous joint's copies are looked for around it."""
+        return self.rest_posture
+
+    def _best_copy(self, q: np.ndarray, choices: list) -> np.ndarray:
+        """Return each joint's copy nearest the rest (the sum is smallest term by term)."""
+        best = q.copy()
+        for index, values in enumerate(choices):
+            if values.size > 1 and self.weights[index] > 0.0:
+                best[index] = values[int(np.argmin(np.abs(values - self.rest_posture[index])))]
+        return best
+
     def score(self, q: np.ndarray) -> float:
         """Return minus the weighted distance to the rest posture, rad or m."""
         difference = np.asarray(q, dtype=float) - self.rest_posture

@@ -18,6 +18,10 @@ where the geometry allows, close otherwise:
 * **shoulder**: the joint before the run turned so that the run's plane is mirrored across
   the wrist point (the meeting point of the last two axes, fixed to the tip), which keeps the
   wrist point's distance from that plane (exact for this joint), the arm after it mirrored.
+* **shoulder and wrist**: the shoulder flip, then the wrist flip of that, then the planar pair
+  moved so that the tip's position is met again. The shoulder flip keeps one of the two wrists
+  the other shoulder has; where the elbow cannot reach with that one (a pose with four
+  branches, two per shoulder or all four on one), only the other wrist leads there.
 """
 
 import math
@@ -26,10 +30,10 @@ import weakref
 
 import numpy as np
 
-from ._core.flip_kernel import flip_starts
+from ._core.flip_kernel import _axes_points, _replanar, flip_starts
 
 __all__ = ['ChainStructure', 'branch_flips', 'chain_structure', 'flip_kinds', 'half_turns',
-           'parallel_pairs']
+           'load_flip_kernels', 'parallel_pairs']
 
 _TURN = 2.0 * math.pi
 _PARALLEL = 1e-9
@@ -119,7 +123,13 @@ def flip_kinds(chain) -> int:
     """Return how many flips :func:`branch_flips` makes on ``chain`` (the ``skip`` indices)."""
     structure = chain_structure(chain)
     pairs = len(structure.pairs)
-    return pairs + (chain.num_joints >= 3) + (pairs > 0)
+    return pairs + (chain.num_joints >= 3) + (pairs > 0) + _crosses_both(chain, structure)
+
+
+def _crosses_both(chain, structure: ChainStructure) -> bool:
+    """Return whether the chain gets the shoulder-and-wrist flip (a shoulder and a wrist)."""
+    return bool(structure.pairs and chain.num_joints >= 3 and structure.shoulder
+                and structure.wrist is not None)
 
 
 def branch_flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
@@ -135,11 +145,51 @@ def branch_flips(chain, q: np.ndarray, lower: np.ndarray, upper: np.ndarray,
     """
     structure = chain_structure(chain)
     wrist = structure.wrist
-    seeds = flip_starts(chain.arrays, np.asarray(q, dtype=float), structure.pair_array,
+    # A writable copy: a read-only q (a result's) would compile the kernel once more.
+    q = np.array(q, dtype=float)
+    seeds = flip_starts(chain.arrays, q, structure.pair_array,
                         wrist is not None, _NO_WRIST if wrist is None else wrist,
                         structure.shoulder, structure.run_end, -1 if skip is None else skip,
                         np.asarray(lower, dtype=float), np.asarray(upper, dtype=float))
-    return list(seeds)
+    result = list(seeds)
+    both = flip_kinds(chain) - 1
+    if _crosses_both(chain, structure) and skip != both:
+        result.append(_shoulder_and_wrist(chain, structure, q, np.asarray(lower, dtype=float),
+                                          np.asarray(upper, dtype=float)))
+    return result
+
+
+def _shoulder_and_wrist(chain, structure: ChainStructure, q: np.ndarray, lower: np.ndarray,
+                        upper: np.ndarray) -> np.ndarray:
+    """Return the shoulder flip of ``q``, wrist-flipped, its tip back where ``q``'s is."""
+    shoulder_kind = len(structure.pairs) + 1
+    # Unbounded limits: the shoulder flip as computed, before it is put into the limits.
+    # Read-only, as the chain's limits are: the kernel's compiled signature is the same one.
+    unbounded, below = np.full(q.shape[0], np.inf), np.full(q.shape[0], -np.inf)
+    unbounded.setflags(write=False)
+    below.setflags(write=False)
+    seeds = flip_starts(chain.arrays, q, structure.pair_array, True, structure.wrist, True,
+                        structure.run_end, -1, below, unbounded)
+    seed = seeds[shoulder_kind].copy()
+    seed[-3] += math.pi
+    seed[-2] = -seed[-2]
+    seed[-1] += math.pi
+    _, points, _ = _axes_points(chain.arrays, q)
+    seed = _replanar(chain.arrays, seed, points, structure.pairs[-1])
+    return _into_limits(seed, lower, upper)
+
+
+def load_flip_kernels(chain) -> None:
+    """
+    Load the machine code of the kernels the shoulder-and-wrist flip calls from Python.
+
+    Each is compiled (or read from the disk cache) on its first call; :func:`.warm_up.warm_up`
+    calls this so that the first :func:`branch_flips` of a UR-like arm does not pay it.
+    """
+    q = chain.mid_configuration()
+    _, points, _ = _axes_points(chain.arrays, q)
+    if chain.num_joints >= 3:
+        _replanar(chain.arrays, q.copy(), points, 0)
 
 
 def half_turns(q: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:

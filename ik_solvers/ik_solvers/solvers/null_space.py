@@ -10,6 +10,14 @@ measured again by forward kinematics. It is kept only when it meets the toleranc
 the limits, stays within ``max_change`` of where the step series started, and scores better;
 otherwise the step halves. The answer therefore never leaves the tolerances and never scores
 worse than the solution it started from.
+
+**Early stop** (``stop_gain``). A step of largest joint change ``s`` along the projected
+gradient ``d = (I - J+ J) g`` gains ``s |d|^2 / max|d|`` to first order (``g . d = |d|^2`` as the
+projection is orthogonal). Once that expected gain, or the gain of the last kept step, falls
+below ``stop_gain`` times ``|score|``, no further step can move the solution by more than a
+small share of its score, so it cannot change how it ranks against solutions that differ by
+more: the climb ends there instead of halving its step down to :data:`_SMALLEST_STEP` or
+running to the deadline.
 """
 
 import time
@@ -32,6 +40,8 @@ _CORRECTIONS = 4
 _CORRECTION_SHARE = 0.01
 # Smallest improvement of the score worth another step, relative to |score| + 1e-9.
 _RELATIVE_GAIN = 1e-9
+# Smallest |score| the early stop's relative gain is taken of (a score at 0 would stop none).
+_SCORE_FLOOR = 1e-6
 
 
 class NullSpaceOutcome:
@@ -55,6 +65,14 @@ class NullSpaceOutcome:
         self.orientation_error = orientation_error
 
 
+def _least_norm(jacobian: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """Return ``J+ value`` for a full-rank wide ``J``: ``J^T (J J^T)^-1 value``, else by lstsq."""
+    try:
+        return jacobian.T @ np.linalg.solve(jacobian @ jacobian.T, value)
+    except np.linalg.LinAlgError:  # rank-deficient: the least-squares least-norm answer
+        return np.linalg.lstsq(jacobian, value, rcond=None)[0]
+
+
 def _errors(chain, q: np.ndarray, target: np.ndarray, rows: int):
     reached = chain.fk(q)
     position = target[:3, 3] - reached[:3, 3]
@@ -70,7 +88,8 @@ def null_space_improve(chain, q: np.ndarray, target: np.ndarray, preference, *,
                        position_only: bool = False, max_steps: int = 30,
                        max_change: Optional[float] = None,
                        anchor: Optional[np.ndarray] = None,
-                       deadline: Optional[float] = None) -> NullSpaceOutcome:
+                       deadline: Optional[float] = None,
+                       stop_gain: float = 0.0) -> NullSpaceOutcome:
     """
     Climb ``preference`` along the self-motion of ``q`` without leaving the tolerances.
 
@@ -85,6 +104,8 @@ def null_space_improve(chain, q: np.ndarray, target: np.ndarray, preference, *,
     :param anchor: (N,) the configuration ``max_change`` is counted from (default ``q``; a
         streamed path passes the last command, so the whole step stays bounded).
     :param deadline: ``time.perf_counter()`` value after which no step starts.
+    :param stop_gain: relative gain (a share of ``|score|``) below which the climb ends, see
+        the module's description (0: climb until the step is below its smallest).
     :returns: A :class:`NullSpaceOutcome`; its ``q`` is ``q`` itself when no step helped.
     """
     start = np.array(q, dtype=float)
@@ -101,33 +122,39 @@ def null_space_improve(chain, q: np.ndarray, target: np.ndarray, preference, *,
         if step < _SMALLEST_STEP or (deadline is not None and time.perf_counter() > deadline):
             break
         jacobian = chain.jacobian(current)[:rows]
-        inverse = np.linalg.pinv(jacobian)
         direction = preference.gradient(current)
-        direction = direction - inverse @ (jacobian @ direction)
+        direction = direction - _least_norm(jacobian, jacobian @ direction)
         largest = float(np.max(np.abs(direction)))
         if not np.isfinite(largest) or largest < 1e-12:
             break
+        floor = stop_gain * max(abs(score), _SCORE_FLOOR)
+        if stop_gain > 0.0 and step * float(direction @ direction) / largest < floor:
+            break  # even the first-order gain of this step is too small to matter
         candidate = current + direction * (step / largest)
         if max_change is not None:
             candidate = np.clip(candidate, centre - max_change, centre + max_change)
         candidate = np.clip(candidate, lower, upper)
+        # The verdict is forward kinematics of the very configuration kept: the last
+        # measurement of the corrections when it is of that configuration.
+        error, position_error_c, rotation_error_c = _errors(chain, candidate, target, rows)
         for _ in range(_CORRECTIONS):
-            error, position_error_c, rotation_error_c = _errors(chain, candidate, target, rows)
             if (position_error_c <= _CORRECTION_SHARE * position_tolerance
                     and rotation_error_c <= _CORRECTION_SHARE * orientation_tolerance):
                 break
-            candidate = candidate + np.linalg.pinv(chain.jacobian(candidate)[:rows]) @ error
+            candidate = candidate + _least_norm(chain.jacobian(candidate)[:rows], error)
             if max_change is not None:
                 candidate = np.clip(candidate, centre - max_change, centre + max_change)
             candidate = np.clip(candidate, lower, upper)
-        # The verdict is forward kinematics of the very configuration kept.
-        _, position_error_c, rotation_error_c = _errors(chain, candidate, target, rows)
+            error, position_error_c, rotation_error_c = _errors(chain, candidate, target, rows)
         candidate_score = preference.score(candidate)
         if (position_error_c <= position_tolerance
                 and (position_only or rotation_error_c <= orientation_tolerance)
                 and candidate_score > score + _RELATIVE_GAIN * (abs(score) + 1e-9)):
+            gain = candidate_score - score
             current, score, kept = candidate, candidate_score, kept + 1
             position_error, rotation_error = position_error_c, rotation_error_c
+            if gain < floor:
+                break  # the step was kept, but the climb has flattened out
             step = min(step * 1.5, _LARGEST_STEP if max_change is None
                        else min(_LARGEST_STEP, max_change))
         else:

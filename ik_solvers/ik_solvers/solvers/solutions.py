@@ -36,18 +36,17 @@ from dataclasses import dataclass
 import math
 import time
 from collections import deque
-from typing import Any, Deque, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Deque, Iterator, List, Optional, Tuple
 
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from ..preferences import make_preference
 from .branch_flips import branch_flips, flip_kinds, half_turns
-from .null_space import null_space_improve
+from .ranking import at_bound, climbed, goal_fields, moved
 from .request import from_keywords, Goal, SearchOptions
 from .result import IKResult
 from .solve import nearest_turn, solve
-from .status import Status
 from .warm_up import is_warm, warm_up
 
 __all__ = ['DISTINCT_THRESHOLD', 'Solutions', 'distinct', 'joint_distance', 'solve_many',
@@ -223,9 +222,12 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     # Searches since the branch set was last closed under the flips (the queue of flips ran
     # empty) without a new solution: the closure rule's count.
     fruitless = 0
+    # Solutions found that reach the preference's upper bound on their best turn: once
+    # max_solutions do, no further solution can enter the answer.
+    unbeaten = sum(_unbeatable(ranking, result.q) for result in found)
     # The preference's starts are always tried (then the best max_solutions kept), so that
-    # max_solutions=1 too gets the best-scored branch.
-    while found and (len(found) < count or tried < owed):
+    # max_solutions=1 too gets the best-scored branch, unless nothing can beat what is found.
+    while found and (len(found) < count or tried < owed) and unbeaten < count:
         if not queue and unflipped and tried >= owed:
             q, skip = unflipped.popleft()
             flips = branch_flips(chain, q, lower, upper, skip=skip)
@@ -256,13 +258,16 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
             continue
         q = nearest_turn(result.q, reference, chain)
         if _is_new(q, known, modulo, distinct_threshold):
-            found.append(_moved(result, q))
+            found.append(moved(result, q))
+            unbeaten += _unbeatable(ranking, q)
             known = np.vstack((known, q))
             fruitless = 0
             unflipped.append((q, origin))
-    found = _improved(chain, target, found, ranking, modulo, distinct_threshold, deadline,
-                      null_space and ranking.has_gradient, null_space_steps, collision,
-                      _goal_fields(goal, solve_options))
+    found = climbed(chain, target, found, ranking,
+                    lambda q, others: distinct(q, others, modulo, distinct_threshold),
+                    deadline=deadline, enabled=null_space and ranking.has_gradient,
+                    steps=null_space_steps, collision=collision,
+                    fields=goal_fields(goal, solve_options))
     scores = [ranking.score(result.q) for result in found]
     order = sorted(range(len(found)), key=lambda index: -scores[index])[:count]
     return Solutions(results=tuple(found[index] for index in order),
@@ -279,6 +284,13 @@ def _is_new(q: np.ndarray, known: np.ndarray, modulo: np.ndarray, threshold: flo
     return not bool((difference.max(axis=1, initial=0.0) <= threshold).any())
 
 
+def _unbeatable(ranking, q: np.ndarray) -> bool:
+    """Return whether ``q`` on its best turn reaches the preference's upper bound."""
+    if not math.isfinite(ranking.upper_bound()):
+        return False  # no bound: nothing to score before the search
+    return at_bound(ranking, ranking.score(ranking.best_turn(q)))
+
+
 def _later_starts(chain, found: List[IKResult], lower: np.ndarray,
                   upper: np.ndarray) -> Iterator[np.ndarray]:
     """Yield each solution's half turns (made when first needed), then random starts."""
@@ -289,56 +301,3 @@ def _later_starts(chain, found: List[IKResult], lower: np.ndarray,
     rng = np.random.default_rng(_RANDOM_SEED)
     while True:
         yield chain.random_configuration(rng)
-
-
-def _moved(result: IKResult, q: np.ndarray, position_error: Optional[float] = None,
-           orientation_error: Optional[float] = None) -> IKResult:
-    """Return ``result`` with another configuration of the same (or the given) errors."""
-    return IKResult(q=q, success=True,
-                    position_error=(result.position_error if position_error is None
-                                    else position_error),
-                    orientation_error=(result.orientation_error if orientation_error is None
-                                       else orientation_error),
-                    iterations=result.iterations, elapsed=result.elapsed,
-                    status=Status.SUCCESS, solver=result.solver, attempts=result.attempts,
-                    polished=result.polished, collision_checked=result.collision_checked,
-                    unchecked_links=result.unchecked_links, costs=result.costs)
-
-
-def _goal_fields(goal: Optional[Goal], solve_options: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Return the goal's fields the null-space steps read, by their ``solve()`` names."""
-    if goal is None:
-        return solve_options
-    return dict(orientation_mode=goal.mode, position_bounds=goal.position_bounds,
-                rotation_bounds=goal.rotation_bounds,
-                position_tolerance=goal.position_tolerance,
-                orientation_tolerance=goal.orientation_tolerance)
-
-
-def _improved(chain, target, found: List[IKResult], ranking, modulo, threshold, deadline,
-              enabled: bool, steps: int, collision, solve_options) -> List[IKResult]:
-    """Climb each solution's preference along its self-motion; drop those that then meet."""
-    position_only = (bool(solve_options.get('position_only'))
-                     or solve_options.get('orientation_mode') == 'none')
-    rows = 3 if position_only else 6
-    if (not enabled or chain.num_joints <= rows or not found
-            or solve_options.get('orientation_mode') == 'axis'
-            or solve_options.get('position_bounds') is not None
-            or solve_options.get('rotation_bounds') is not None):
-        return found
-    tolerances = dict(position_tolerance=solve_options.get('position_tolerance', 1e-5),
-                      orientation_tolerance=solve_options.get('orientation_tolerance', 1e-5))
-    kept: List[IKResult] = []
-    # The best-scoring solutions first: they get the time when the deadline is near.
-    for result in sorted(found, key=lambda item: -ranking.score(item.q)):
-        outcome = null_space_improve(chain, result.q, np.asarray(target, dtype=float), ranking,
-                                     position_only=position_only, max_steps=steps,
-                                     deadline=deadline, **tolerances)
-        moved = result
-        if outcome.steps and chain.within_limits(outcome.q) and (
-                collision is None
-                or not collision.check(outcome.q, stop_at_first=True).colliding):
-            moved = _moved(result, outcome.q, outcome.position_error, outcome.orientation_error)
-        if distinct(moved.q, [other.q for other in kept], modulo, threshold):
-            kept.append(moved)
-    return kept

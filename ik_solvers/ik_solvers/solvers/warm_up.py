@@ -21,12 +21,13 @@ from ._core.closest_orientation import closest_orientation
 from ._core.input_checks import invalid_targets
 from ._core.approach_kernel import approach_search
 from ._core.pack import new_report, new_reports, pack
-from .branch_flips import branch_flips
+from .branch_flips import branch_flips, load_flip_kernels
 from .request import Goal
 from .registry import SOLVERS, solver_class
 from ._core.nearest_turn import nearest_turn
 from ._core.walk import walk_targets
 from ..kinematics import Chain, RobotModel
+from ..kinematics.manipulability import manipulability
 from ..kinematics.jit import JIT_ENABLED
 
 __all__ = ['is_warm', 'warm_up']
@@ -132,4 +133,7 @@ def _warm_each(solvers: Iterable[str]) -> None:
                              chain.arrays)
                 # solve_many's branch flips (compiled too).
                 branch_flips(chain, chain.mid_configuration(), chain.lower, chain.upper)
+                load_flip_kernels(chain)
+                # The manipulability preference's measure (solve_many scores with it).
+                manipulability(chain.arrays, chain.mid_configuration()[None].copy(), 3)
             _WARM.add(name)
