@@ -212,8 +212,12 @@ class CommandTiming:
         position = np.array([positions[name] for name in names], dtype=float)
         if not (np.isfinite(velocity).all() and np.isfinite(position).all()):
             return []
+        # An arm at rest by its joint state and by the model stays at rest: nothing the node
+        # sent moves it. Otherwise its velocity may change at up to the limit in the meantime.
+        still = not (np.any(velocity) or np.any(modelled_velocity))
         return extrapolated_bounds(position, velocity, age, _STATE_LATENCY + 1.5 * _ARRIVAL_DELAY,
-                                   max_acceleration / _SHARE_OF_LIMITS,
+                                   0.0 * max_acceleration if still
+                                   else max_acceleration / _SHARE_OF_LIMITS,
                                    max_velocity / _SHARE_OF_LIMITS)
 
     def _remember(self, candidate: Candidate, spline: ControllerSpline, now: float) -> None:
