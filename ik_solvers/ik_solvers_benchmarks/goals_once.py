@@ -17,6 +17,12 @@ sorts the goal:
 
 Every joint state played (1 kHz) is checked by an exact collision check built here from the
 same URDF and SRDF, apart from the node's: the count of states in collision must be 0.
+
+Every command the node sends is replayed as joint_trajectory_controller splices it: a cubic
+from the arm's state when it arrives (the latest joint state, with its velocity, run on to the
+arrival), sampled every 1 ms until the next arrives; the worst velocity and acceleration, as
+shares of the node's limits (``velocity_scale`` 0.5 of the URDF's, ``acceleration_limit``
+5 rad/s^2), and the commands above 1.0x are printed per arm.
 """
 
 import argparse
@@ -31,6 +37,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .goals_once_client import GoalsClient
+from ik_solvers.demo.played_limits import PlayedLimits, replay_limits
 from .node_ready import prepare_arm
 from .stress_client import COMMAND_TOPIC, IKNodeProcess, new_namespace
 from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
@@ -44,6 +51,9 @@ _ORIENTATION_TOLERANCE = 1e-3
 # s the joint states must stay still to count as at rest, and the longest wait per goal.
 _QUIET = 0.4
 _GOAL_TIMEOUT = 60.0
+# The node's default limits (config/ik_solvers.yaml), which the benchmark's node runs with.
+_VELOCITY_SCALE = 0.5
+_ACCELERATION = 5.0
 _FINAL_PREFIXES = ('goal reached', 'closest collision-free approach', 'goal given up')
 
 
@@ -59,6 +69,7 @@ class ArmFigures:
     states: int = 0
     colliding_states: int = 0
     seconds: List[float] = field(default_factory=list)
+    limits: Optional[PlayedLimits] = None
     errors_mm: List[float] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
 
@@ -134,6 +145,11 @@ def run_arm(name: str, count: int, *, seed: int, output: Path,
             _check_states(check, states, figures, index + 1)
             if progress is not None:
                 progress(name, index + 1, count, figures)
+        start_states, commands = client.commands.recorded()
+        figures.limits = replay_limits(chain, start_states, commands,
+                                       velocity_scale=_VELOCITY_SCALE,
+                                       acceleration=_ACCELERATION,
+                                       arrivals=client.commands.arrival_states())
     finally:
         client.close()
         node.stop()
@@ -217,16 +233,23 @@ def _check_states(check: CollisionModel, states, figures: ArmFigures, goal: int)
 def format_table(results: Sequence[ArmFigures]) -> str:
     """Lay out one row per arm."""
     lines = ['arm            goals  exact  %exact  approach  other  played states  in '
-             'collision  median s  max s',
-             '-' * 96]
+             'collision  median s  max s  commands  max v/limit  max a/limit  above 1.0x',
+             '-' * 143]
     for figures in results:
         share = 100.0 * figures.exact / figures.goals if figures.goals else 0.0
         lines.append('%-14s %-6d %-6d %-7.1f %-9d %-6d %-14d %-13d %-9.2f %.2f' % (
             figures.arm, figures.goals, figures.exact, share, figures.approach, figures.other,
             figures.states, figures.colliding_states,
             float(np.median(figures.seconds)) if figures.seconds else 0.0,
-            max(figures.seconds) if figures.seconds else 0.0))
+            max(figures.seconds) if figures.seconds else 0.0) + _limits_columns(figures.limits))
     return '\n'.join(lines)
+
+
+def _limits_columns(limits: Optional[PlayedLimits]) -> str:
+    if limits is None:
+        return '  -'
+    return '  %-9d %-12.3f %-12.3f %d' % (
+        limits.judged, limits.velocity_ratio, limits.acceleration_ratio, limits.above)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -257,6 +280,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         for note in results[-1].notes:
             print('  %s: %s' % (name, note))
     print(format_table(results))
+    played = [figures.limits for figures in results if figures.limits is not None]
+    if played:
+        print('worst ratio at arrival (cubic from the measured state, every 1 ms): velocity '
+              '%.3f, acceleration %.3f; commands above 1.0x: %d of %d' % (
+                  max(limits.velocity_ratio for limits in played),
+                  max(limits.acceleration_ratio for limits in played),
+                  sum(limits.above for limits in played), sum(limits.judged for limits in played)))
     return 1 if any(figures.colliding_states for figures in results) else 0
 
 
