@@ -37,7 +37,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .goals_once_client import GoalsClient
-from ik_solvers.demo.played_limits import PlayedLimits, replay_limits
+from ik_solvers.demo.played_limits import format_limits, PlayedLimits, replay_limits
 from .node_ready import prepare_arm
 from .stress_client import COMMAND_TOPIC, IKNodeProcess, new_namespace
 from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
@@ -279,6 +279,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                                output=arguments.output, progress=progress))
         for note in results[-1].notes:
             print('  %s: %s' % (name, note))
+        if results[-1].limits is not None:
+            print('%s: %s' % (name, format_limits(results[-1].limits,
+                                                  "the arm's measured state at arrival")),
+                  flush=True)
     print(format_table(results))
     played = [figures.limits for figures in results if figures.limits is not None]
     if played:
