@@ -37,7 +37,8 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .goals_once_client import GoalsClient
-from ik_solvers.demo.played_limits import format_limits, PlayedLimits, replay_limits
+from ik_solvers.demo.played_limits import (format_limits, PlayedLimits, replay_commands,
+                                           replay_limits)
 from .node_ready import prepare_arm
 from .stress_client import COMMAND_TOPIC, IKNodeProcess, new_namespace
 from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
@@ -146,10 +147,11 @@ def run_arm(name: str, count: int, *, seed: int, output: Path,
             if progress is not None:
                 progress(name, index + 1, count, figures)
         start_states, commands = client.commands.recorded()
+        arrivals = client.commands.arrival_states()
         figures.limits = replay_limits(chain, start_states, commands,
                                        velocity_scale=_VELOCITY_SCALE,
-                                       acceleration=_ACCELERATION,
-                                       arrivals=client.commands.arrival_states())
+                                       acceleration=_ACCELERATION, arrivals=arrivals)
+        _note_commands_above(chain, start_states, commands, arrivals, figures)
     finally:
         client.close()
         node.stop()
@@ -159,6 +161,23 @@ def run_arm(name: str, count: int, *, seed: int, output: Path,
         except subprocess.TimeoutExpired:
             executor.kill()
     return figures
+
+
+def _note_commands_above(chain, start_states, commands, arrivals, figures: ArmFigures) -> None:
+    """Note each command above 1.0x at arrival, with the age of the joint state it met."""
+    replay, _ = replay_commands(chain, start_states, commands, arrivals)
+    found = replay.excesses(max_velocity=_VELOCITY_SCALE * np.asarray(chain.velocity_limits),
+                            max_acceleration=np.full(chain.num_joints, _ACCELERATION))
+    kept = [(arrival, state) for (arrival, message), state in zip(commands, arrivals)
+            if message.points and set(message.joint_names) <= set(chain.joint_names)]
+    for number, (excess, (arrival, state)) in enumerate(zip(found, kept)):
+        if excess is not None and max(excess.velocity_ratio, excess.acceleration_ratio) > 1.0:
+            _, velocity = state.at(chain.joint_names, arrival)
+            figures.notes.append(
+                'command %d above the limits at arrival: velocity %.3f, acceleration %.3f; '
+                'joint state %.1f ms old, |v| up to %.3f rad/s' % (
+                    number, excess.velocity_ratio, excess.acceleration_ratio,
+                    1e3 * (arrival - state.received), float(np.max(np.abs(velocity)))))
 
 
 def _wait_for_node(client: GoalsClient, base_link: str, pose: np.ndarray) -> None:
