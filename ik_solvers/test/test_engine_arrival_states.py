@@ -41,7 +41,7 @@ def _request(chain, goal):
 
 
 def _played_excess(chain, start, velocity, command):
-    """The controller's cubic from ``(start, velocity)`` to a one-point command, every 1 ms."""
+    """Sample the cubic from ``(start, velocity)`` to a one-point command every 1 ms."""
     spline = ControllerSpline([command.duration], [command.positions],
                               np.zeros((1, chain.num_joints)), start_positions=start,
                               start_velocities=velocity)
