@@ -17,6 +17,12 @@ sorts the goal:
 
 Every joint state played (1 kHz) is checked by an exact collision check built here from the
 same URDF and SRDF, apart from the node's: the count of states in collision must be 0.
+
+Every command the node sends is replayed as joint_trajectory_controller splices it: a cubic
+from the arm's state when it arrives (the latest joint state, with its velocity, run on to the
+arrival), sampled every 1 ms until the next arrives; the worst velocity and acceleration, as
+shares of the node's limits (``velocity_scale`` 0.5 of the URDF's, ``acceleration_limit``
+5 rad/s^2), and the commands above 1.0x are printed per arm.
 """
 
 import argparse
@@ -31,6 +37,8 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .goals_once_client import GoalsClient
+from ik_solvers.demo.played_limits import (format_limits, PlayedLimits, replay_commands,
+                                           replay_limits)
 from .node_ready import prepare_arm
 from .stress_client import COMMAND_TOPIC, IKNodeProcess, new_namespace
 from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
@@ -44,6 +52,9 @@ _ORIENTATION_TOLERANCE = 1e-3
 # s the joint states must stay still to count as at rest, and the longest wait per goal.
 _QUIET = 0.4
 _GOAL_TIMEOUT = 60.0
+# The node's default limits (config/ik_solvers.yaml), which the benchmark's node runs with.
+_VELOCITY_SCALE = 0.5
+_ACCELERATION = 5.0
 _FINAL_PREFIXES = ('goal reached', 'closest collision-free approach', 'goal given up')
 
 
@@ -59,6 +70,7 @@ class ArmFigures:
     states: int = 0
     colliding_states: int = 0
     seconds: List[float] = field(default_factory=list)
+    limits: Optional[PlayedLimits] = None
     errors_mm: List[float] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
 
@@ -134,6 +146,12 @@ def run_arm(name: str, count: int, *, seed: int, output: Path,
             _check_states(check, states, figures, index + 1)
             if progress is not None:
                 progress(name, index + 1, count, figures)
+        start_states, commands = client.commands.recorded()
+        arrivals = client.commands.arrival_states()
+        figures.limits = replay_limits(chain, start_states, commands,
+                                       velocity_scale=_VELOCITY_SCALE,
+                                       acceleration=_ACCELERATION, arrivals=arrivals)
+        _note_commands_above(chain, start_states, commands, arrivals, figures)
     finally:
         client.close()
         node.stop()
@@ -143,6 +161,23 @@ def run_arm(name: str, count: int, *, seed: int, output: Path,
         except subprocess.TimeoutExpired:
             executor.kill()
     return figures
+
+
+def _note_commands_above(chain, start_states, commands, arrivals, figures: ArmFigures) -> None:
+    """Note each command above 1.0x at arrival, with the age of the joint state it met."""
+    replay, _ = replay_commands(chain, start_states, commands, arrivals)
+    found = replay.excesses(max_velocity=_VELOCITY_SCALE * np.asarray(chain.velocity_limits),
+                            max_acceleration=np.full(chain.num_joints, _ACCELERATION))
+    kept = [(arrival, state) for (arrival, message), state in zip(commands, arrivals)
+            if message.points and set(message.joint_names) <= set(chain.joint_names)]
+    for number, (excess, (arrival, state)) in enumerate(zip(found, kept)):
+        if excess is not None and max(excess.velocity_ratio, excess.acceleration_ratio) > 1.0:
+            _, velocity = state.at(chain.joint_names, arrival)
+            figures.notes.append(
+                'command %d above the limits at arrival: velocity %.3f, acceleration %.3f; '
+                'joint state %.1f ms old, |v| up to %.3f rad/s' % (
+                    number, excess.velocity_ratio, excess.acceleration_ratio,
+                    1e3 * (arrival - state.received), float(np.max(np.abs(velocity)))))
 
 
 def _wait_for_node(client: GoalsClient, base_link: str, pose: np.ndarray) -> None:
@@ -217,16 +252,23 @@ def _check_states(check: CollisionModel, states, figures: ArmFigures, goal: int)
 def format_table(results: Sequence[ArmFigures]) -> str:
     """Lay out one row per arm."""
     lines = ['arm            goals  exact  %exact  approach  other  played states  in '
-             'collision  median s  max s',
-             '-' * 96]
+             'collision  median s  max s  commands  max v/limit  max a/limit  above 1.0x',
+             '-' * 143]
     for figures in results:
         share = 100.0 * figures.exact / figures.goals if figures.goals else 0.0
         lines.append('%-14s %-6d %-6d %-7.1f %-9d %-6d %-14d %-13d %-9.2f %.2f' % (
             figures.arm, figures.goals, figures.exact, share, figures.approach, figures.other,
             figures.states, figures.colliding_states,
             float(np.median(figures.seconds)) if figures.seconds else 0.0,
-            max(figures.seconds) if figures.seconds else 0.0))
+            max(figures.seconds) if figures.seconds else 0.0) + _limits_columns(figures.limits))
     return '\n'.join(lines)
+
+
+def _limits_columns(limits: Optional[PlayedLimits]) -> str:
+    if limits is None:
+        return '  -'
+    return '  %-9d %-12.3f %-12.3f %d' % (
+        limits.judged, limits.velocity_ratio, limits.acceleration_ratio, limits.above)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -256,7 +298,18 @@ def main(argv: Optional[List[str]] = None) -> int:
                                output=arguments.output, progress=progress))
         for note in results[-1].notes:
             print('  %s: %s' % (name, note))
+        if results[-1].limits is not None:
+            print('%s: %s' % (name, format_limits(results[-1].limits,
+                                                  "the arm's measured state at arrival")),
+                  flush=True)
     print(format_table(results))
+    played = [figures.limits for figures in results if figures.limits is not None]
+    if played:
+        print('worst ratio at arrival (cubic from the measured state, every 1 ms): velocity '
+              '%.3f, acceleration %.3f; commands above 1.0x: %d of %d' % (
+                  max(limits.velocity_ratio for limits in played),
+                  max(limits.acceleration_ratio for limits in played),
+                  sum(limits.above for limits in played), sum(limits.judged for limits in played)))
     return 1 if any(figures.colliding_states for figures in results) else 0
 
 

@@ -37,6 +37,7 @@ class GoalsClient:
         from sensor_msgs.msg import JointState
         from std_msgs.msg import String
         from trajectory_msgs.msg import JointTrajectory
+        from ik_solvers.demo.played_limits import CommandLog
 
         self._rclpy = rclpy
         self._pose_type, self._string_type = PoseStamped, String
@@ -64,6 +65,8 @@ class GoalsClient:
         #: The final positions of the latest command, (N,), or ``None``.
         self.last_command: Optional[np.ndarray] = None
         self.node.create_subscription(JointTrajectory, COMMAND_TOPIC, self._on_command, deep)
+        #: Every command with its arrival and the arm's latest joint state then.
+        self.commands = CommandLog(self.node, COMMAND_TOPIC)
         self._executor = SingleThreadedExecutor(context=self.context)
         self._executor.add_node(self.node)
         self._thread = threading.Thread(target=self._executor.spin, daemon=True)

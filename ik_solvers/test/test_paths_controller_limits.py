@@ -122,3 +122,19 @@ def test_a_replayed_command_starts_from_the_state_the_one_before_left():
     assert excess.acceleration_ratio > 1.0
     assert replay.excess(max_velocity=[10.0, 10.0], max_acceleration=[100.0, 100.0],
                          lower=[-0.1, -0.1], upper=[2.1, 2.1]).within()
+
+
+def test_a_replayed_command_starts_from_the_measured_state_when_one_is_given():
+    from ik_solvers.paths.controller_replay import ControllerReplay
+    limits = dict(max_velocity=np.array([1.0]), max_acceleration=np.array([5.0]))
+    replays = []
+    for actual in (None, (np.array([0.0]), np.array([-0.27]))):
+        replay = ControllerReplay(['a'], [0.0])
+        replay.receive(1.0, ['a'], [0.1], [[0.01]], [[0.0]], actual=actual)
+        replays.append(replay.excess(**limits))
+    # From the arm moving away at 0.27 rad/s the same step asks far more acceleration.
+    assert replays[0].acceleration_ratio <= 1.2
+    assert replays[1].acceleration_ratio > replays[0].acceleration_ratio + 1.0
+    found = ControllerReplay(['a'], [0.0])
+    found.receive(1.0, ['a'], [0.1], [[0.01]], judged=False)
+    assert found.excesses(**limits) == [None]

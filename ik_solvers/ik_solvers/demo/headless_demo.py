@@ -282,6 +282,10 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             limits = replay_limits(chain, start_states, commands, velocity_scale=velocity_scale,
                                    acceleration=acceleration)
             say(stream, '\n' + format_limits(limits))
+            at_arrival = replay_limits(chain, start_states, commands,
+                                       velocity_scale=velocity_scale, acceleration=acceleration,
+                                       arrivals=command_log.arrival_states())
+            say(stream, format_limits(at_arrival, "the arm's measured state at arrival"))
     finally:
         executor.shutdown()
         if spinner.is_alive():

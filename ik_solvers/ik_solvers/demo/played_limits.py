@@ -4,9 +4,12 @@
 The demo's limit columns: every command sent, replayed as joint_trajectory_controller runs it.
 
 :class:`CommandLog` keeps every JointTrajectory on the command topic with its arrival time (and
-the joint states before the first). :func:`replay_limits` replays them through
-:class:`ik_solvers.paths.controller_replay.ControllerReplay`: each from the controller's state
-(position and velocity) when it arrives, run until the next arrives, sampled every 1 ms. The
+the joint states before the first, and the latest joint state, with its velocities, when each
+arrives). :func:`replay_limits` replays them through
+:class:`ik_solvers.paths.controller_replay.ControllerReplay`: each from the replayed controller's
+state (position and velocity) when it arrives, or, given ``arrivals``, from the state the arm
+was measured in then (the latest joint state run on at its velocity to the arrival), run until
+the next arrives, sampled every 1 ms. The
 node's commands carry velocities and are judged; the demo's own resets (positions only) move the
 replayed controller but are not judged. The limits are the node's: ``velocity_scale`` times the
 URDF velocity limits, ``acceleration_limit``, and the URDF position limits.
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import threading
 import time
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 from rclpy.qos import qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
@@ -28,8 +31,29 @@ from ..kinematics import Chain
 from ..paths.controller_replay import ControllerReplay
 from ..ros.names import JOINT_STATES_TOPIC
 
-__all__ = ['CommandLog', 'format_limits', 'node_limits', 'PlayedLimits', 'replay_commands',
-           'replay_limits']
+__all__ = ['ArrivalState', 'CommandLog', 'format_limits', 'node_limits', 'PlayedLimits',
+           'replay_commands', 'replay_limits']
+
+
+@dataclass(frozen=True)
+class ArrivalState:
+    """The latest joint state when a command arrived: when it came (s), positions, velocities."""
+
+    received: float
+    positions: Dict[str, float]
+    velocities: Dict[str, float]
+
+    def at(self, names: Sequence[str], time: float) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+        """
+        Return ``(positions, velocities)`` of ``names`` run on at their velocity to ``time`` (s).
+
+        :returns: None when a joint has no position; a joint without velocity is taken still.
+        """
+        if not all(name in self.positions for name in names):
+            return None
+        velocity = np.array([self.velocities.get(name, 0.0) for name in names], dtype=float)
+        position = np.array([self.positions[name] for name in names], dtype=float)
+        return position + velocity * max(0.0, time - self.received), velocity
 
 
 @dataclass(frozen=True)
@@ -42,6 +66,8 @@ class PlayedLimits:
     velocity_ratio: float
     acceleration_ratio: float
     position_excess: float
+    #: Judged commands whose velocity or acceleration went above 1.0x the limit at a sample.
+    above: int = 0
 
 
 class CommandLog:
@@ -52,7 +78,10 @@ class CommandLog:
         self._lock = threading.Lock()
         self._commands: List[Tuple[float, JointTrajectory]] = []
         self._latest: dict = {}
+        self._speeds: dict = {}
+        self._received = 0.0
         self._first: Optional[dict] = None
+        self._arrivals: List[ArrivalState] = []
         node.create_subscription(JointTrajectory, command_topic, self._on_command,
                                  QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE))
         node.create_subscription(JointState, JOINT_STATES_TOPIC, self._on_states,
@@ -64,15 +93,26 @@ class CommandLog:
             if self._first is None:
                 self._first = dict(self._latest)
             self._commands.append((arrival, message))
+            self._arrivals.append(ArrivalState(self._received, dict(self._latest),
+                                               dict(self._speeds)))
 
     def _on_states(self, message: JointState) -> None:
+        received = time.monotonic()
         with self._lock:
             self._latest.update(zip(message.name, message.position))
+            if len(message.velocity) == len(message.name):
+                self._speeds.update(zip(message.name, message.velocity))
+            self._received = received
 
     def recorded(self) -> Tuple[dict, List[Tuple[float, JointTrajectory]]]:
         """Return the joint states before the first command and every command so far."""
         with self._lock:
             return dict(self._first or self._latest), list(self._commands)
+
+    def arrival_states(self) -> List[ArrivalState]:
+        """Return, per command so far, the latest joint state when it arrived."""
+        with self._lock:
+            return list(self._arrivals)
 
 
 def node_limits(params_file: Path) -> Tuple[float, float]:
@@ -93,7 +133,9 @@ def _seconds(duration) -> float:
     return duration.sec + 1e-9 * duration.nanosec
 
 
-def replay_commands(chain: Chain, start: dict, commands) -> Tuple[ControllerReplay, List[bool]]:
+def replay_commands(chain: Chain, start: dict, commands,
+                    arrivals: Optional[Sequence[ArrivalState]] = None
+                    ) -> Tuple[ControllerReplay, List[bool]]:
     """
     Replay ``(arrival s, JointTrajectory)`` pairs in order, as the controller plays them.
 
@@ -102,13 +144,16 @@ def replay_commands(chain: Chain, start: dict, commands) -> Tuple[ControllerRepl
 
     :param chain: The chain whose joints are replayed; other trajectories are skipped.
     :param start: Joint positions before the first command.
+    :param arrivals: Per command, the latest joint state when it arrived: each then starts
+        from the arm's measured state (:meth:`ArrivalState.at`); None: from the replayed
+        controller's.
     :returns: ``(replay, single)``: the replay, and per replayed command whether it had one
         point.
     """
     names = list(chain.joint_names)
     replay = ControllerReplay(names, [start.get(name, 0.0) for name in names])
     single = []
-    for arrival, message in commands:
+    for number, (arrival, message) in enumerate(commands):
         points = message.points
         if not points or not set(message.joint_names) <= set(names):
             continue
@@ -119,34 +164,43 @@ def replay_commands(chain: Chain, start: dict, commands) -> Tuple[ControllerRepl
                        [_seconds(point.time_from_start) for point in points],
                        [list(point.positions) for point in points],
                        velocities if judged else None,
-                       accelerations if judged and all(accelerations) else None, judged=judged)
+                       accelerations if judged and all(accelerations) else None, judged=judged,
+                       actual=None if arrivals is None else arrivals[number].at(names, arrival))
         single.append(len(points) == 1)
     return replay, single
 
 
 def replay_limits(chain: Chain, start: dict, commands, *, velocity_scale: float,
-                  acceleration: float) -> PlayedLimits:
+                  acceleration: float,
+                  arrivals: Optional[Sequence[ArrivalState]] = None) -> PlayedLimits:
     """
     Replay ``(arrival s, JointTrajectory)`` pairs in order; give the worst of the judged ones.
 
     :param chain: The chain whose joints (and limits) are judged; other trajectories are skipped.
     :param start: Joint positions before the first command.
+    :param arrivals: See :func:`replay_commands`.
     """
-    replay, single = replay_commands(chain, start, commands)
+    replay, single = replay_commands(chain, start, commands, arrivals)
     judged = [command.judged for command in replay.commands]
-    excess = replay.excess(max_velocity=velocity_scale * np.asarray(chain.velocity_limits),
-                           max_acceleration=np.full(chain.num_joints, acceleration),
-                           lower=chain.lower, upper=chain.upper)
+    found = [excess for excess in replay.excesses(
+        max_velocity=velocity_scale * np.asarray(chain.velocity_limits),
+        max_acceleration=np.full(chain.num_joints, acceleration), lower=chain.lower,
+        upper=chain.upper) if excess is not None]
     return PlayedLimits(sum(judged), sum(1 for s, j in zip(single, judged) if s and j),
                         sum(1 for s, j in zip(single, judged) if j and not s),
-                        excess.velocity_ratio, excess.acceleration_ratio, excess.position_excess)
+                        max([e.velocity_ratio for e in found], default=0.0),
+                        max([e.acceleration_ratio for e in found], default=0.0),
+                        max([e.position_excess for e in found], default=0.0),
+                        sum(1 for e in found
+                            if max(e.velocity_ratio, e.acceleration_ratio) > 1.0))
 
 
-def format_limits(limits: PlayedLimits) -> str:
-    """Say the limit columns in two lines."""
+def format_limits(limits: PlayedLimits, start: str = 'its state') -> str:
+    """Say the limit columns in two lines; ``start``: what each command was replayed from."""
     return ('Limits of the node\'s %d commands (%d single-point, %d multi-point), replayed as the '
-            'controller plays them, every 1 ms:\n'
+            'controller plays them from %s, every 1 ms:\n'
             '  max velocity / limit %.3f, max acceleration / limit %.3f, max past a URDF position '
-            'limit %.1e rad' % (limits.judged, limits.single_point, limits.multi_point,
-                                limits.velocity_ratio, limits.acceleration_ratio,
-                                limits.position_excess))
+            'limit %.1e rad; %d commands above 1.0x'
+            % (limits.judged, limits.single_point, limits.multi_point, start,
+               limits.velocity_ratio, limits.acceleration_ratio, limits.position_excess,
+               limits.above))

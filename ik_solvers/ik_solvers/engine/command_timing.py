@@ -18,6 +18,7 @@ from .judges.continuity import moved_away
 from .motion_plan import MotionPlan, plan_one_shot
 from .outcome import Command
 from .path_request import PathCommand
+from .arrival_states import box_corners, extrapolated_bounds
 from .refusal import Refusal
 from .robot_state import RobotState
 from .controller_motion import (command_duration, CommandedMotion, largest_joint_jump,
@@ -31,6 +32,15 @@ __all__ = ['CommandTiming']
 # s: a command reaches the controller this long after it is planned, at most (publication
 # and the controller's update period); the controller's state then is checked too.
 _ARRIVAL_DELAY = 0.01
+# s: a joint state reaches the node this long after it was taken, at most.
+_STATE_LATENCY = 0.005
+# s: older joint states say too little of the velocity now to bound it (the model alone then).
+_TRUSTED_AGE = 0.05
+# s after now at which the model of the running command is asked: the last command may have
+# arrived up to _ARRIVAL_DELAY after it was sent, and this one may arrive as late.
+_WINDOW = (-_ARRIVAL_DELAY, -0.5 * _ARRIVAL_DELAY, 0.0, 0.5 * _ARRIVAL_DELAY, _ARRIVAL_DELAY,
+           1.5 * _ARRIVAL_DELAY)
+_NOW = 2
 # Share of the velocity and acceleration limits a single-point command plans with: the state
 # the controller is really in differs a little from the node's model of it.
 _SHARE_OF_LIMITS = 0.99
@@ -136,32 +146,41 @@ class CommandTiming:
     def _timed(self, candidate: Candidate, now: float,
                motion: Optional[CommandedMotion] = None) -> Tuple[
             Optional[Command], Optional[ControllerSpline], Optional[Refusal]]:
-        """Time the single-point command to ``candidate.q`` from the controller's state."""
+        """Time the single-point command to ``candidate.q`` for every state it may meet."""
         settings, chain, q = candidate.settings, candidate.chain, candidate.q
         motion = self._motion if motion is None else motion
+        max_velocity = _SHARE_OF_LIMITS * settings.velocity_scale * np.asarray(
+            chain.velocity_limits, dtype=float)
+        max_acceleration = np.full(chain.num_joints,
+                                   _SHARE_OF_LIMITS * settings.acceleration_limit)
         with self._lock:
             # The controller runs the node's last command (as modelled) until this one
-            # arrives, a little later than now; the joint states say where the arm is.
-            states = motion.states(chain.joint_names, (now, now + _ARRIVAL_DELAY))
-        modelled, velocity = states[0]
+            # arrives; the last one itself may have arrived up to the latency after it was
+            # sent, so its model is asked over the whole window (engine/arrival_states.py).
+            states = motion.states(chain.joint_names, [now + offset for offset in _WINDOW])
+            running = motion.current
+        modelled, velocity = states[_NOW]
         if modelled is not None and largest_joint_jump(modelled, candidate.start) > moved_away(
                 settings):
             # Something else moved the arm while the last command ran: the model is void.
             states = [(None, np.zeros(chain.num_joints))]
             modelled, velocity = states[0]
         start = candidate.start if modelled is None else modelled
-        also = [(candidate.start, velocity)] + [state for state in states[1:]
+        also = [(candidate.start, velocity)] + [state for state in states
                                                 if state[0] is not None]
-        # Timed on the controller's cubic from its state, so that every instant keeps the
-        # limits, not only the end (see engine/controller_motion.py).
+        if modelled is not None and running is not None and running.positions.shape[0] == 2:
+            # A controller that interpolates linearly runs the command at its mean velocity.
+            mean = (running.positions[-1] - running.positions[0]) / running.duration
+            also.append((modelled, mean))
+        also += self._measured_states(chain, velocity, max_velocity, max_acceleration)
+        # Timed on the controller's cubic from every corner of the box of those states, so
+        # that every instant keeps the limits from any state in it (engine/arrival_states.py).
         try:
+            corners = box_corners([(start, velocity)] + also)
             duration = command_duration(
-                start, q, max_velocity=_SHARE_OF_LIMITS * settings.velocity_scale * np.asarray(
-                    chain.velocity_limits, dtype=float),
-                max_acceleration=np.full(chain.num_joints,
-                                         _SHARE_OF_LIMITS * settings.acceleration_limit),
+                start, q, max_velocity=max_velocity, max_acceleration=max_acceleration,
                 lower=chain.lower, upper=chain.upper, start_velocity=velocity,
-                also_from=also, min_duration=settings.min_duration)
+                also_from=corners, min_duration=settings.min_duration)
             # The general constructor's checks are command_duration's, just passed.
             spline = ControllerSpline.to_rest(start, velocity, np.asarray(q, dtype=float),
                                               duration)
@@ -169,6 +188,37 @@ class CommandTiming:
             return None, None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
         return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
                        duration), spline, None
+
+    def _measured_states(self, chain: Chain, modelled_velocity: np.ndarray,
+                         max_velocity: np.ndarray, max_acceleration: np.ndarray
+                         ) -> List[Tuple[np.ndarray, np.ndarray]]:
+        """
+        Bound the states the latest joint state leads to when the command arrives.
+
+        Joints without a velocity in the joint states take the model's. Nothing when a chain
+        joint has no joint state, or the oldest is older than :data:`_TRUSTED_AGE`.
+        """
+        names = list(chain.joint_names)
+        positions = self._robot.joint_positions()
+        ages = self._robot.joint_state_ages(names)
+        if not all(name in positions and name in ages for name in names):
+            return []
+        age = max(0.0, max(ages[name] for name in names))
+        if age > _TRUSTED_AGE:
+            return []
+        velocities = self._robot.joint_velocities()
+        velocity = np.array([velocities.get(name, modelled_velocity[index])
+                             for index, name in enumerate(names)], dtype=float)
+        position = np.array([positions[name] for name in names], dtype=float)
+        if not (np.isfinite(velocity).all() and np.isfinite(position).all()):
+            return []
+        # An arm at rest by its joint state and by the model stays at rest: nothing the node
+        # sent moves it. Otherwise its velocity may change at up to the limit in the meantime.
+        still = not (np.any(velocity) or np.any(modelled_velocity))
+        return extrapolated_bounds(position, velocity, age, _STATE_LATENCY + 1.5 * _ARRIVAL_DELAY,
+                                   0.0 * max_acceleration if still
+                                   else max_acceleration / _SHARE_OF_LIMITS,
+                                   max_velocity / _SHARE_OF_LIMITS)
 
     def _remember(self, candidate: Candidate, spline: ControllerSpline, now: float) -> None:
         """Make ``candidate.q`` the last command, played by the controller as ``spline``."""

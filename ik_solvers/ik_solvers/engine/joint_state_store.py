@@ -10,6 +10,7 @@ is one, and remembers when each position arrived so that old ones are not taken 
 robot is now.
 """
 
+import math
 import threading
 import time
 from typing import Callable, Collection, Dict, List, Optional, Sequence
@@ -60,6 +61,8 @@ class JointStateStore:
         self._lock = threading.Lock()
         self._positions: Dict[str, float] = {}
         self._arrived: Dict[str, float] = {}
+        # The velocity a message gave with the position (rad/s or m/s); left out when not.
+        self._velocities: Dict[str, float] = {}
         self._known: Optional[frozenset] = None
 
     @property
@@ -84,13 +87,17 @@ class JointStateStore:
             for name in [name for name in self._positions if name not in self._known]:
                 del self._positions[name]
                 del self._arrived[name]
+                self._velocities.pop(name, None)
 
-    def update(self, names: Sequence[str], positions: Sequence[float]) -> List[str]:
+    def update(self, names: Sequence[str], positions: Sequence[float],
+               velocities: Sequence[float] = ()) -> List[str]:
         """
         Merge one joint_states message: every named joint with a finite position takes it.
 
         :param names: Joint names of the message.
         :param positions: Positions in rad or m, one per name.
+        :param velocities: rad/s or m/s, one per name, or empty (the message gives none); a
+            joint updated without a finite velocity has none until a message gives one.
         :returns: The names whose position was NaN or infinite; they keep their old position
             and arrival time.
         :raises InvalidSeedError: If the message names more joints than :attr:`max_names`, the
@@ -103,6 +110,10 @@ class JointStateStore:
                 'the message has %d names and %d positions; at most %d are accepted (%s)'
                 % (len(names), len(positions), limit, self._bound_reason()))
         mapping, dropped = finite_joint_positions(names, positions)
+        speeds: Dict[str, float] = {}
+        if len(velocities) == len(names):
+            speeds = {name: float(value) for name, value in zip(names, velocities)
+                      if name in mapping and math.isfinite(value)}
         now = self._clock()
         with self._lock:
             if self._known is not None:
@@ -113,8 +124,14 @@ class JointStateStore:
                 # messages that keep inventing names start the store afresh.
                 self._positions.clear()
                 self._arrived.clear()
+                self._velocities.clear()
             self._positions.update(mapping)
             self._arrived.update(dict.fromkeys(mapping, now))
+            for name in mapping:
+                if name in speeds:
+                    self._velocities[name] = speeds[name]
+                else:
+                    self._velocities.pop(name, None)
         return dropped
 
     def _bound_reason(self) -> str:
@@ -128,6 +145,11 @@ class JointStateStore:
         """Return a copy of the stored positions, rad or m, by joint name."""
         with self._lock:
             return dict(self._positions)
+
+    def velocities(self) -> Dict[str, float]:
+        """Return a copy of the stored velocities, rad/s or m/s, of the joints that have one."""
+        with self._lock:
+            return dict(self._velocities)
 
     def ages(self, joint_names: Sequence[str]) -> Dict[str, float]:
         """

@@ -198,17 +198,19 @@ class RobotState:
 
     # Where the robot is ----------------------------------------------------------------------
 
-    def update_joint_states(self, names: Sequence[str],
-                            positions: Sequence[float]) -> List[str]:
+    def update_joint_states(self, names: Sequence[str], positions: Sequence[float],
+                            velocities: Sequence[float] = ()) -> List[str]:
         """
         Merge a joint state message: every named joint with a finite position takes it.
+
+        :param velocities: The message's velocities (rad/s or m/s), or empty.
 
         :returns: The joints whose position was NaN or infinite; they keep their old position.
         :raises InvalidSeedError: If the message is larger than the bound of
             :class:`.joint_state_store.JointStateStore`, names and positions do not pair up, or a
             name repeats or is empty; nothing is merged then.
         """
-        return self._joint_states.update(names, positions)
+        return self._joint_states.update(names, positions, velocities)
 
     def current_configuration(self, chain: Chain) -> Tuple[np.ndarray, List[str]]:
         """
@@ -241,6 +243,10 @@ class RobotState:
     def joint_positions(self) -> Dict[str, float]:
         """Return the latest joint positions by name (rad or m)."""
         return self._joint_states.positions()
+
+    def joint_velocities(self) -> Dict[str, float]:
+        """Return the latest joint velocities by name (rad/s or m/s), of joints that gave one."""
+        return self._joint_states.velocities()
 
     def joint_state_ages(self, names: Sequence[str]) -> Mapping[str, float]:
         """Return the age (s) of each named joint's latest state."""

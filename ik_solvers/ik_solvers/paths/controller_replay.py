@@ -4,9 +4,10 @@
 A joint_trajectory_controller's motion through a stream of commands, for judging their limits.
 
 Each trajectory replaces the one running when it arrives and starts from the controller's state
-at that moment, position and velocity (see :mod:`.controller_spline`); the part of each that is
-run (until the next arrives, or its end) is sampled on a fine grid. The benchmarks replay the
-node's commands through it, as a real controller would run them.
+at that moment, position and velocity (see :mod:`.controller_spline`), or from the state the
+arm was measured in then; the part of each that is run (until the next arrives, or its end) is
+sampled on a fine grid. The benchmarks replay the node's commands through it, as a real
+controller would run them.
 """
 
 from dataclasses import dataclass
@@ -57,7 +58,8 @@ class ControllerReplay:
         return position, velocity
 
     def receive(self, arrival: float, joint_names: Sequence[str], times, positions,
-                velocities=None, accelerations=None, *, judged: bool = True) -> None:
+                velocities=None, accelerations=None, *, judged: bool = True,
+                actual=None) -> None:
         """
         Run a trajectory from its arrival on.
 
@@ -68,10 +70,16 @@ class ControllerReplay:
         :param velocities: (K, M), or None or empty.
         :param accelerations: (K, M), or None or empty.
         :param judged: Whether its limits count (a reset sent by a test driver does not).
+        :param actual: ``((N,) positions, (N,) velocities)``: the state the arm was measured in
+            when the trajectory arrived (rad, rad/s), which the controller starts from; None:
+            the replayed controller's state then.
         :raises KeyError: A joint is not one of the replay's.
         """
         order = [self._index[name] for name in joint_names]
-        start, velocity = self._state(arrival)
+        if actual is None:
+            start, velocity = self._state(arrival)
+        else:
+            start, velocity = (np.asarray(value, dtype=float) for value in actual)
 
         def full(rows):
             if rows is None or np.size(rows) == 0:
@@ -92,6 +100,24 @@ class ControllerReplay:
                 last.spline.duration, arrival - last.arrival), last.judged)
         self._commands.append(ReplayedCommand(arrival, spline, spline.duration, judged))
 
+    def excesses(self, *, max_velocity, max_acceleration, lower=None, upper=None,
+                 period: float = DEFAULT_SAMPLE_PERIOD) -> List[Optional[LimitExcess]]:
+        """
+        Return each command's excess over the part of it run, sampled every ``period`` s.
+
+        :returns: One per command, None for a command that is not judged.
+        """
+        found: List[Optional[LimitExcess]] = []
+        for command in self._commands:
+            if not command.judged:
+                found.append(None)
+                continue
+            times = np.append(np.arange(0.0, command.ran_for, period), command.ran_for)
+            found.append(limit_excess(command.spline.sample(times), max_velocity=max_velocity,
+                                      max_acceleration=max_acceleration, lower=lower,
+                                      upper=upper))
+        return found
+
     def excess(self, *, max_velocity, max_acceleration, lower=None, upper=None,
                period: float = DEFAULT_SAMPLE_PERIOD,
                kinds: Optional[Sequence[bool]] = None) -> LimitExcess:
@@ -102,13 +128,11 @@ class ControllerReplay:
         :returns: The :class:`LimitExcess` (zeros when nothing was judged).
         """
         worst = LimitExcess(0.0, 0.0, 0.0)
-        for number, command in enumerate(self._commands):
-            counted = command.judged if kinds is None else (command.judged and kinds[number])
-            if not counted:
+        found = self.excesses(max_velocity=max_velocity, max_acceleration=max_acceleration,
+                              lower=lower, upper=upper, period=period)
+        for number, excess in enumerate(found):
+            if excess is None or (kinds is not None and not kinds[number]):
                 continue
-            times = np.append(np.arange(0.0, command.ran_for, period), command.ran_for)
-            excess = limit_excess(command.spline.sample(times), max_velocity=max_velocity,
-                                  max_acceleration=max_acceleration, lower=lower, upper=upper)
             worst = LimitExcess(max(worst.velocity_ratio, excess.velocity_ratio),
                                 max(worst.acceleration_ratio, excess.acceleration_ratio),
                                 max(worst.position_excess, excess.position_excess))
