@@ -41,10 +41,12 @@ def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: in
         desired[n + t] = goals.targets[t, :3, 3]
         use[n + t] = True
     best, state = q.copy(), np.array([np.inf, 0.0])
+    ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
         if state[1] > stall:
+            ran = iteration
             break
         for k in range(kernel.order.shape[0] - 1, -1, -1):
             v = kernel.order[k]
@@ -55,4 +57,4 @@ def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: in
             turn_toward(kernel, goals, v, frames, current, desired, use, q)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
-    return iterations
+    return ran

@@ -64,10 +64,12 @@ def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
     fixed, fixed_at = np.zeros(nodes, dtype=np.bool_), np.zeros((nodes, 3))
     use = np.ones(nodes, dtype=np.bool_)
     best, state = q.copy(), np.array([np.inf, 0.0])
+    ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
         if state[1] > stall:
+            ran = iteration
             break
         node_positions(kernel, frames, points)
         pin_wrists(kernel, goals, frames, points, fixed, fixed_at)
@@ -75,4 +77,4 @@ def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
         realise(kernel, goals, q, frames, current, forward, use)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
-    return iterations
+    return ran

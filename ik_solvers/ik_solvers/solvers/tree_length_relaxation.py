@@ -84,10 +84,12 @@ def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
     fixed, fixed_at = np.zeros(nodes, dtype=np.bool_), np.zeros((nodes, 3))
     use = np.ones(nodes, dtype=np.bool_)
     best, state = q.copy(), np.array([np.inf, 0.0])
+    ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
         if state[1] > stall:
+            ran = iteration
             break
         node_positions(kernel, frames, points)
         pin_wrists(kernel, goals, frames, points, fixed, fixed_at)
@@ -95,4 +97,4 @@ def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
         realise(kernel, goals, q, frames, current, relaxed, use)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
-    return iterations
+    return ran
