@@ -25,7 +25,9 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 
 from .tree_reference import lm_anchor, reference_name, tip_errors, TreeReference
-from ik_solvers import Goal, RobotModel, solve
+from ik_solvers.kinematics import RobotModel
+from ik_solvers.solvers import solve
+from ik_solvers.solvers.request import Goal
 from ik_solvers.kinematics.tree import KinematicTree
 from ik_solvers.reach.named_robots import bundled_urdf_directory
 from ik_solvers.solvers.tree_goals import TipGoal
@@ -165,7 +167,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         the limits.
     """
     arguments = _parser().parse_args(argv)
-    print('# Tree solvers, checked by %s; tolerances 1e-5 m, 1e-5 rad; %d goal sets per tree\n'
+    print('# Tree solvers (%s installed); tolerances 1e-5 m, 1e-5 rad; %d goal sets per tree\n'
           % (reference_name(), arguments.targets))
     success_rows, speed_rows, hold_rows, iteration_rows = [], [], [], []
     bad = 0
@@ -186,7 +188,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             alone = _run(tree, reference, mode, goal_sets, solver, TreeOptions(polish=False))
             bad += full['refuted'] + full['outside'] + alone['refuted'] + alone['outside']
             success_rows.append((
-                name, tree.num_joints, solver, '%.1f' % full['success'],
+                name, tree.num_joints, reference.name, solver, '%.1f' % full['success'],
                 '%.1f' % alone['success'], full['refuted'] + alone['refuted'],
                 full['outside'] + alone['outside'], '%.2f' % full['median'],
                 '%.2f' % full['p95'], '%.2f' % alone['median'], '%.0f' % full['iterations'],
@@ -206,8 +208,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                               '%.1e' % held['position'], '%.1e' % held['orientation']))
             print('done %s %s' % (name, solver), file=sys.stderr, flush=True)
     print('## Success and time (defaults: finisher on, 0.05 s; alone: polish=False)\n')
-    print(_table(('tree', 'joints', 'solver', 'success %', 'alone %', 'false successes',
-                  'outside limits', 'median ms', 'p95 ms', 'alone median ms',
+    print(_table(('tree', 'joints', 'checked by', 'solver', 'success %', 'alone %',
+                  'false successes', 'outside limits', 'median ms', 'p95 ms', 'alone median ms',
                   'iterations', 'alone iterations'), success_rows))
     print('\n## Two arms against one arm as a chain and against LM on the stacked problem\n')
     print(_table(('tree', 'solver', 'tree median ms', 'one arm (chain) median ms',

@@ -38,11 +38,11 @@ class TreeReference:
 
     def __init__(self, urdf_xml: str, tree: KinematicTree):
         """
-        Read the URDF with Pinocchio (or keep the tree's chains when it is missing).
-
-        :raises ValueError: a tree joint Pinocchio reads with more than one coordinate.
+        Read the URDF with Pinocchio; keep the tree's chains when it is missing or reads a
+        tree joint otherwise than as one coordinate (a continuous or mimic joint).
         """
         self.tree = tree
+        self.pinocchio = False
         if pinocchio is None:
             return
         self.model = pinocchio.buildModelFromXML(urdf_xml)
@@ -50,10 +50,17 @@ class TreeReference:
         self.base = self.model.getFrameId(tree.base_link)
         self.tips = [self.model.getFrameId(tip) for tip in tree.tip_links]
         joints = [self.model.joints[self.model.getJointId(name)] for name in tree.joint_names]
-        if any(joint.nq != 1 for joint in joints):
-            raise ValueError('the tree benchmark reads one coordinate per joint')
+        if any(joint.nq != 1 or joint.idx_q < 0 for joint in joints) \
+                or self.model.nq != len(joints):
+            return
         self.q_index = [joint.idx_q for joint in joints]
         self.v_index = [joint.idx_v for joint in joints]
+        self.pinocchio = True
+
+    @property
+    def name(self) -> str:
+        """Return which kinematics checks this tree: Pinocchio or each tip's chain."""
+        return 'Pinocchio' if self.pinocchio else 'chain FK'
 
     def _configuration(self, q: np.ndarray) -> np.ndarray:
         full = pinocchio.neutral(self.model)
@@ -62,7 +69,7 @@ class TreeReference:
 
     def poses(self, q: np.ndarray) -> np.ndarray:
         """Return every tip's pose, (T, 4, 4)."""
-        if pinocchio is None:
+        if not self.pinocchio:
             return np.array([chain.fk(q[variables]) for chain, variables
                              in zip(self.tree.chains, self.tree.tip_variables)])
         pinocchio.framesForwardKinematics(self.model, self.data, self._configuration(q))
@@ -71,7 +78,7 @@ class TreeReference:
 
     def jacobians(self, q: np.ndarray) -> np.ndarray:
         """Return every tip's geometric Jacobian in the base frame, (T, 6, N)."""
-        if pinocchio is None:
+        if not self.pinocchio:
             out = np.zeros((len(self.tree.tip_links), 6, self.tree.num_joints))
             for t, (chain, variables) in enumerate(zip(self.tree.chains,
                                                        self.tree.tip_variables)):
