@@ -56,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument('--anchor-targets', type=int, default=20,
                         help='goal sets of the LM anchor per two-arm tree')
     parser.add_argument('--anchor-timeout', type=float, default=1.0, help='LM deadline, s')
+    parser.add_argument('--timeout', type=float, default=TreeOptions().timeout,
+                        help='deadline of a solve with the finisher, s')
+    parser.add_argument('--alone-timeout', type=float, default=0.5,
+                        help='deadline of a heuristic alone (polish=False), s')
     parser.add_argument('--hold-steps', type=int, default=30, help='steps of the holding walk')
     parser.add_argument('--rng-seed', type=int, default=0)
     return parser
@@ -184,8 +188,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             for polish in (True, False):   # compiled before the clock runs
                 solve_tree(tree, warm, solver, options=TreeOptions(polish=polish,
                                                                    max_attempts=1))
-            full = _run(tree, reference, mode, goal_sets, solver, TreeOptions())
-            alone = _run(tree, reference, mode, goal_sets, solver, TreeOptions(polish=False))
+            full = _run(tree, reference, mode, goal_sets, solver,
+                        TreeOptions(timeout=arguments.timeout))
+            alone = _run(tree, reference, mode, goal_sets, solver,
+                         TreeOptions(polish=False, timeout=arguments.alone_timeout))
             bad += full['refuted'] + full['outside'] + alone['refuted'] + alone['outside']
             success_rows.append((
                 name, tree.num_joints, reference.name, solver, '%.1f' % full['success'],
@@ -207,7 +213,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             hold_rows.append((name, solver, arguments.hold_steps, held['failures'],
                               '%.1e' % held['position'], '%.1e' % held['orientation']))
             print('done %s %s' % (name, solver), file=sys.stderr, flush=True)
-    print('## Success and time (defaults: finisher on, 0.05 s; alone: polish=False)\n')
+    print('## Success and time (defaults: finisher on, %g s; alone: polish=False, %g s)\n'
+          % (arguments.timeout, arguments.alone_timeout))
     print(_table(('tree', 'joints', 'checked by', 'solver', 'success %', 'alone %',
                   'false successes', 'outside limits', 'median ms', 'p95 ms', 'alone median ms',
                   'iterations', 'alone iterations'), success_rows))
