@@ -7,7 +7,8 @@ It follows the protocol of the TRAC-IK benchmark (see :mod:`.protocol`) and writ
 ``results.md``, ``results.json``, ``readme_table.md`` and PNG plots to the output folder.
 ``ik_solvers_bench --collision-free [options]`` runs :mod:`.collision_free_bench` instead, and
 ``ik_solvers_bench --paper [cejka fabrik welman]`` the papers' experiments
-(:mod:`.paper_experiments`).
+(:mod:`.paper_experiments`), and ``ik_solvers_bench --trees [options]`` the tree solvers
+(:mod:`.tree_bench`).
 The exit status is 1 when the independent check (forward kinematics by
 :class:`~ik_solvers.kinematics.RobotModel`, not the solvers' chain) refutes a claimed success or
 finds a configuration outside the limits, or when a solver call raises; 2 on bad arguments.
@@ -25,7 +26,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from . import collision_free_bench as collision_free, paper_experiments
+from . import collision_free_bench as collision_free, paper_experiments, tree_bench
 from .bench_arguments import (build_parser, option_sets, parse_option, QUICK_ANCHOR_TARGETS,
                               QUICK_SCALING_TARGETS, QUICK_SNAKES, QUICK_TARGETS, SNAKES)
 from .goals import evaluate_goals
@@ -123,6 +124,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return collision_free.main(argv[1:])
     if '--paper' in argv:  # the papers' experiments: see paper_experiments.py
         return paper_experiments.main(argv)
+    if argv[:1] == ['--trees']:  # several tips at once: see tree_bench.py
+        return tree_bench.main(argv[1:])
     parser = build_parser()
     arguments = parser.parse_args(argv)
     notes: List[str] = []

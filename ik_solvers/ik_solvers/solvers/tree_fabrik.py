@@ -24,8 +24,8 @@ a sub-base joint has one segment per branch, so it weighs all the points below i
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import (fabrik_passes, node_positions, pin_wrists, track, TreeKernel,
-                          turn_toward)
+from .tree_points import (extrapolate, fabrik_passes, node_positions, pin_wrists, track,
+                          TreeKernel, turn_toward)
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames
 
@@ -63,16 +63,20 @@ def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
     backward, forward = np.empty((nodes, 3)), np.empty((nodes, 3))
     fixed, fixed_at = np.zeros(nodes, dtype=np.bool_), np.zeros((nodes, 3))
     use = np.ones(nodes, dtype=np.bool_)
-    best, state = q.copy(), np.array([np.inf, 0.0])
+    best, state, origin = q.copy(), np.array([np.inf, 0.0]), q.copy()
+    ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
         if state[1] > stall:
+            ran = iteration
             break
         node_positions(kernel, frames, points)
         pin_wrists(kernel, goals, frames, points, fixed, fixed_at)
         fabrik_passes(kernel.parent, kernel.order, points, fixed, fixed_at, backward, forward)
+        origin[:] = q
         realise(kernel, goals, q, frames, current, forward, use)
+        extrapolate(kernel, goals, q, origin, frames)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
-    return iterations
+    return ran

@@ -6,22 +6,45 @@ The finisher on a tree: Levenberg–Marquardt on the stacked, weighted residual,
 Required tips come first: each step is the damped least-squares step of their rows, plus the
 best-effort tips' step in the null space of the required rows (the classic task-priority
 split), so best-effort goals come as close as the required ones allow and never pull these
-off. A step is kept when it lowers the required error (the best-effort one at equal required
-error), the damping falls; otherwise it is refused and the damping rises. Limits clamp every
-step.
+off. While a required tip misses its tolerances, a step is kept when it lowers the required
+error; once every required tip meets them, a step is kept when they still do and the
+best-effort error falls. A kept step lowers the damping; a refused one
+raises it. The best-effort part of a step is damped at least by 1e-2 times the length scale
+squared (an unreachable goal leaves its rows near singular) and moves no variable more than
+0.1 (rad or m); limits clamp every step.
 """
 
 import numpy as np
 
 from .tree_goals import TreeGoals
 from .tree_jacobian_transpose import stacked
+from .tree_goals import tip_errors
 from .tree_points import goal_cost, TreeKernel
 from ..kinematics.jit import compiled
 
 __all__ = ['tree_finish']
 
-# A required error (m^2, weighted) this small counts as met while best-effort tips improve.
-_SETTLED = 1e-14
+# Largest motion of one variable (rad or m) the best-effort tips' step may ask in one step: a
+# far best-effort goal otherwise asks a step so long that the linearisation fails for the
+# required tips and every step is refused.
+_SECONDARY_STEP = 0.1
+# Least damping of the best-effort step, times the length scale squared: a best-effort goal out
+# of reach leaves its rows near singular, and their undamped step is all but sideways.
+_SECONDARY_DAMPING = 1e-2
+
+
+@compiled
+def _required_met(kernel: TreeKernel, goals: TreeGoals, frames: np.ndarray) -> bool:
+    """Whether every required tip meets its tolerances in ``frames``."""
+    poses = np.empty((kernel.tip_rows.shape[0], 4, 4))
+    for t in range(kernel.tip_rows.shape[0]):
+        poses[t] = frames[kernel.tip_rows[t]]
+    errors = tip_errors(goals, poses)
+    for t in range(errors.shape[0]):
+        if goals.required[t] != 0.0 and (errors[t, 0] > goals.tolerances[t, 0]
+                                         or errors[t, 1] > goals.tolerances[t, 1]):
+            return False
+    return True
 
 
 @compiled
@@ -71,6 +94,7 @@ def tree_finish(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
     stacked(kernel, goals, q, frames, jacobians, residual, rows)
     e1, j1, e2, j2 = _split(goals, residual, rows)
     errors = np.array([np.dot(e1, e1), np.dot(e2, e2)])
+    settled = _required_met(kernel, goals, frames)
     for step in range(iterations):
         if goal_cost(kernel, goals, q, frames)[1]:
             return step
@@ -80,14 +104,21 @@ def tree_finish(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
                 projector = np.eye(n) - np.linalg.pinv(j1, rcond=1e-9) @ j1
             else:
                 projector = np.eye(n)
-            dq += projector @ _damped(j2 @ projector, e2 - j2 @ dq, damping)
+            secondary = projector @ _damped(j2 @ projector, e2 - j2 @ dq,
+                                            max(damping, _SECONDARY_DAMPING * goals.scale ** 2))
+            largest = np.max(np.abs(secondary))
+            if largest > _SECONDARY_STEP:
+                secondary *= _SECONDARY_STEP / largest
+            dq += secondary
         for v in range(n):
             trial[v] = min(max(q[v] + dq[v], kernel.lower[v]), kernel.upper[v])
         stacked(kernel, goals, trial, frames, jacobians, residual, rows)
         f1, k1, f2, k2 = _split(goals, residual, rows)
         new1, new2 = np.dot(f1, f1), np.dot(f2, f2)
-        if new1 < errors[0] or (new1 < _SETTLED and new2 < errors[1]):
+        holds = _required_met(kernel, goals, frames)
+        if (settled and holds and new2 < errors[1]) or (not settled and new1 < errors[0]):
             q[:] = trial
+            settled = holds
             e1, j1, e2, j2 = f1, k1, f2, k2
             errors[0], errors[1] = new1, new2
             damping = max(damping * 0.3, 1e-12 * goals.scale * goals.scale)

@@ -48,10 +48,12 @@ def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
     jacobians = np.empty((count, 6, n))
     residual, rows = np.empty(6 * count), np.empty((6 * count, n))
     best, state = q.copy(), np.array([np.inf, 0.0])
+    ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
         if state[1] > stall:
+            ran = iteration
             break
         stacked(kernel, goals, q, frames, jacobians, residual, rows)
         step = rows.T @ residual
@@ -64,4 +66,4 @@ def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
             q[v] = min(max(q[v], kernel.lower[v]), kernel.upper[v])
     track(kernel, goals, q, frames, best, state)
     q[:] = best
-    return iterations
+    return ran

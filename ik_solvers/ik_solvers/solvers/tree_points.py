@@ -22,7 +22,7 @@ from ..kinematics.tree import KinematicTree
 from ..kinematics.tree_kernels import tree_frames, TreeArrays
 
 __all__ = ['TreeKernel', 'tree_kernel', 'node_positions', 'fabrik_passes', 'turn_toward',
-           'goal_cost', 'pin_wrists', 'track']
+           'goal_cost', 'pin_wrists', 'track', 'extrapolate']
 
 
 class TreeKernel(NamedTuple):
@@ -247,3 +247,31 @@ def track(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarra
     else:
         state[1] += 1.0
     return met
+
+
+@compiled
+def extrapolate(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, origin: np.ndarray,
+                frames: np.ndarray) -> None:
+    """
+    Go on along the motion of the last iteration while the cost falls, as the chains do.
+
+    A heuristic alone converges linearly, and slowly where the orientation narrows the cost's
+    valleys; its iterates then advance by nearly the same motion again and again. ``q`` moved
+    1, 3, 7, ... 63 times its motion from ``origin`` further on (within the limits) replaces
+    ``q`` while the cost keeps falling. The direction is the heuristic's own.
+    """
+    n = q.shape[0]
+    trial, kept = np.empty(n), q.copy()
+    cost, _ = goal_cost(kernel, goals, q, frames)
+    extra = 1.0
+    for _ in range(6):
+        for v in range(n):
+            trial[v] = min(max(q[v] + extra * (q[v] - origin[v]), kernel.lower[v]),
+                           kernel.upper[v])
+        trial_cost, _ = goal_cost(kernel, goals, trial, frames)
+        if trial_cost >= cost:
+            break
+        cost = trial_cost
+        kept[:] = trial
+        extra = 2.0 * extra + 1.0
+    q[:] = kept

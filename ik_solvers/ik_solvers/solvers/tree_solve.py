@@ -93,6 +93,7 @@ class TreeResult:
     :ivar errors: (T, 2) position (m) and orientation (rad) error per tip.
     :ivar attempts: the attempts run.
     :ivar seconds: the solve's time, s; :ivar heuristic_seconds: of which in the heuristic.
+    :ivar iterations: the heuristic's iterations, summed over the attempts.
     """
 
     q: np.ndarray
@@ -104,6 +105,7 @@ class TreeResult:
     attempts: int
     seconds: float
     heuristic_seconds: float
+    iterations: int = 0
 
     @property
     def success(self) -> bool:
@@ -150,13 +152,14 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
     iterations = options.iterations or (40 if options.polish else 1000)
     first = tree.mid_configuration() if start is None else start
     best, best_score, heuristic_seconds, attempts, since = None, None, 0.0, 0, 0
+    iterations_run = 0
     required = packed.required != 0.0
     timed_out = False
     while True:
         q = (first if attempts == 0 else tree.random_configuration(rng)).copy()
         attempts += 1
         began = time.perf_counter()
-        heuristic(kernel, packed, q, iterations, options.stall)
+        iterations_run += heuristic(kernel, packed, q, iterations, options.stall)
         heuristic_seconds += time.perf_counter() - began
         if options.polish:
             tree_finish(kernel, packed, q, options.finisher_iterations)
@@ -186,4 +189,4 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
               else Status.TIMED_OUT if timed_out else Status.NO_SOLUTION)
     return TreeResult(best, status, tree.tip_links, tuple(bool(m) for m in best_met),
                       tuple(bool(r) for r in required), best_errors, attempts,
-                      time.perf_counter() - started, heuristic_seconds)
+                      time.perf_counter() - started, heuristic_seconds, iterations_run)
