@@ -4,7 +4,7 @@
 
 import argparse
 import ast
-import inspect
+import dataclasses
 import itertools
 import math
 from pathlib import Path
@@ -12,7 +12,7 @@ from typing import Dict, List
 
 from .grid import DEFAULT_MODES, MODES
 from .protocol import SEED_KINDS
-from ik_solvers.solvers import solve
+from ik_solvers.solvers import SearchOptions
 
 __all__ = ['DESCRIPTION', 'QUICK_ANCHOR_TARGETS', 'QUICK_SCALING_TARGETS', 'QUICK_SNAKES',
            'QUICK_TARGETS', 'SNAKES', 'build_parser', 'option_sets', 'parse_option']
@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help='run with polish=False only')
     polish.add_argument('--polish-grid', dest='polish', action='store_const', const='grid',
                         help='run with the solver defaults and with the other polish setting '
-                             '(the default when solve() has a polish option)')
+                             '(the default when the search options have a polish field)')
     parser.add_argument('--variants-on-every-budget', action='store_true',
                         help='run option variants (polish, --grid) with every budget, not '
                              'only the smallest')
@@ -149,7 +149,8 @@ def option_sets(arguments: argparse.Namespace) -> List[Dict[str, object]]:
     for grid in arguments.grid:
         grids.update(grid)
     polish = arguments.polish
-    parameter = inspect.signature(solve).parameters.get('polish')
+    # The finisher switch is a field of the search options (solve() takes them whole).
+    parameter = {field.name: field for field in dataclasses.fields(SearchOptions)}.get('polish')
     if polish is None and parameter is not None and 'polish' not in base \
             and 'polish' not in grids:
         polish = 'grid'
