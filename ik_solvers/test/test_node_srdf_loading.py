@@ -34,7 +34,7 @@ def repeated_srdf(megabytes: float) -> str:
 
 
 def test_a_pair_written_many_times_counts_once():
-    text = repeated_srdf(0.5)
+    text = repeated_srdf(5.0)
     assert text.count('<disable_collisions') > MAX_SRDF_PAIRS  # refused when each counted
     disabled = parse_srdf(text)
     assert len(disabled.pairs) == 3 and len(disabled.reasons) == 3
