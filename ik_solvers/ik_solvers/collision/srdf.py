@@ -71,8 +71,8 @@ def parse_srdf(srdf_xml: str) -> DisabledPairs:
     if not data.strip():
         raise SrdfError('the SRDF is empty')
     if len(data) > MAX_SRDF_BYTES:
-        raise SrdfError('the SRDF is %d MB, more than the %d MB accepted'
-                        % (len(data) // 2**20, MAX_SRDF_BYTES // 2**20))
+        raise SrdfError('the SRDF is %.1f MB (%d bytes), more than the %.1f MB accepted'
+                        % (len(data) / 1e6, len(data), MAX_SRDF_BYTES / 1e6))
     # Read in chunks, each element dropped once read: the tree of a large SRDF never exists
     # (it took hundreds of megabytes), and between chunks other threads get the interpreter
     # lock, which lxml holds for the whole of a one-piece parse of megabytes.
