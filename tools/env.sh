@@ -93,6 +93,18 @@ _build() {
   }
   # shellcheck disable=SC1091
   source "$REPO_ROOT/install/local_setup.bash"
+  ik_solvers_path
+}
+
+# The package's console scripts (ik_solvers_reach, ik_solvers_bench, ik_node, ...) are installed
+# in install/ik_solvers/lib/ik_solvers/, where `ros2 run` looks; the ROS 2 wheels from PyPI
+# bring no `ros2` command, so that folder goes on PATH and each runs by its name. Idempotent.
+ik_solvers_path() {
+  local scripts="$REPO_ROOT/install/ik_solvers/lib/ik_solvers"
+  case ":$PATH:" in
+    *":$scripts:"*) ;;
+    *) export PATH="$scripts${PATH:+:$PATH}" ;;
+  esac
 }
 
 _warm_up() {

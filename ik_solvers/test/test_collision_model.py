@@ -80,15 +80,16 @@ def test_without_an_srdf_the_pairs_touching_at_zero_are_allowed_and_named():
 @pytest.mark.parametrize('srdf', ['<robot name="p"/>', '<robot name="p"><disable_collisions '
                                   'link1="panda_link1" link2="panda_link3" reason="Never"/>'
                                   '</robot>'])
-def test_an_srdf_that_misses_pairs_touching_at_zero_keeps_them_allowed_and_says_so(srdf):
+def test_an_srdf_that_misses_pairs_touching_at_zero_has_them_checked_and_says_so(srdf):
     robot, chain, geometry = _bundled('panda_like')
     model = CollisionModel(robot, chain, geometry, disabled=parse_srdf(srdf))
-    assert ('panda_leftfinger', 'panda_rightfinger') in model.zero_contacts
+    # As MoveIt: the SRDF decides; what it does not disable is checked, touching or not.
+    assert model.zero_contacts == ()
     assert any('SRDF does not disable' in warning and 'panda_leftfinger-panda_rightfinger'
                in warning for warning in model.warnings)
-    # The middle of the joint ranges is free, as it is without an SRDF.
-    assert not model.check(chain.mid_configuration()).colliding
-    assert not model.check(np.zeros(chain.num_joints)).colliding
+    # The fingers touch wherever the arm is: every configuration collides, and says why.
+    for q in (np.zeros(chain.num_joints), chain.mid_configuration()):
+        assert ('panda_leftfinger', 'panda_rightfinger') in model.check(q).pairs
 
 
 def test_an_srdf_that_disables_the_pairs_touching_at_zero_leaves_nothing_to_name():

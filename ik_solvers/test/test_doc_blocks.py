@@ -6,13 +6,16 @@ Every code block of README.md and docs/*.md is run or checked (docs/README-conve
 ``python`` blocks run in fresh processes. The ``ros2 service call``, ``ros2 topic pub`` and
 ``ros2 param set`` commands of ``bash`` blocks are done through rclpy, over DDS, against one
 ik_node started as the launch file starts it; the other commands are checked (files, entry
-points, launch arguments, options). ``bash no-run: reason`` blocks are counted and few.
+points, launch arguments, options). ``bash no-run: reason`` blocks are counted and few. Every
+console script the docs name is found by name, and run with ``--help``, in a shell prepared by
+``tools/env.sh`` as the README prepares it.
 """
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 import importlib
 import importlib.util
+import os
 from pathlib import Path
 import re
 import shlex
@@ -214,6 +217,72 @@ def test_every_shell_command_is_checked(block):
     for words in _commands(block):
         if not _is_runtime(words):
             _check_command(words, sourced)
+
+
+# Console scripts, run by name in the shell tools/env.sh prepares ---------------------------
+
+#: Where ``colcon build`` installs the console scripts, and ``ik_solvers_path`` puts on PATH.
+SCRIPTS = ROOT / 'install' / 'ik_solvers' / 'lib' / 'ik_solvers'
+SCRIPT_TIMEOUT = 240.0  # s; the first import after a build may compile kernels
+
+
+def _named_scripts():
+    """Every console script that README.md or docs/ names, in a block or in the text."""
+    text = '\n'.join(path.read_text(encoding='utf-8') for path in FILES)
+    return sorted(name for name in _entry_points()
+                  if re.search(r'(?<![\w.-])%s(?![\w-])' % re.escape(name), text))
+
+
+def _is_node(name: str) -> bool:
+    """Tell whether a console script spins a ROS node (it takes ROS arguments, no --help)."""
+    origin = importlib.util.find_spec(_entry_points()[name]).origin
+    return 'run_node(' in Path(origin).read_text(encoding='utf-8')
+
+
+#: The README's ``source tools/env.sh && ik_solvers_setup``, its slow steps (creating the
+#: environment, the colcon build, compiling the kernels: done already, as this test runs in
+#: them) skipped; the rest of ``ik_solvers_setup`` runs as written.
+_PREPARE = ('source "$0" && _ensure_venv() { :; } && _link_wheel_prefix() { :; } && '
+            'colcon() { :; } && _warm_up() { :; } && ik_solvers_setup >/dev/null')
+
+
+def _in_prepared_shell(command: str):
+    """Run ``command`` in bash prepared as the README prepares it (see :data:`_PREPARE`)."""
+    try:
+        installed = Path(get_package_prefix('ik_solvers')).resolve()
+    except KeyError:
+        installed = None
+    if installed != (ROOT / 'install' / 'ik_solvers').resolve() or not SCRIPTS.is_dir():
+        pytest.skip('ik_solvers is not installed in this repository\'s install/ (found: %s); '
+                    'run "source tools/env.sh && ik_solvers_setup" first' % installed)
+    # PATH as it was before the shell was prepared: without the scripts' folder.
+    path = os.pathsep.join(part for part in os.environ.get('PATH', '').split(os.pathsep)
+                           if part and Path(part).resolve() != SCRIPTS.resolve())
+    with tempfile.TemporaryDirectory() as folder:
+        return subprocess.run(
+            ['bash', '-c', '%s && %s' % (_PREPARE, command),
+             str(ROOT / 'tools' / 'env.sh')],
+            cwd=folder, env=dict(os.environ, PATH=path), text=True, capture_output=True,
+            timeout=SCRIPT_TIMEOUT)
+
+
+def test_the_docs_name_console_scripts():
+    assert 'ik_solvers_reach' in _named_scripts()
+
+
+@pytest.mark.parametrize('name', _named_scripts())
+def test_every_named_console_script_runs_by_name_in_the_prepared_shell(name):
+    found = _in_prepared_shell('command -v %s' % shlex.quote(name))
+    assert found.returncode == 0, '%s: command not found in the prepared shell' % name
+    assert Path(found.stdout.strip()).resolve() == (SCRIPTS / name).resolve(), found.stdout
+    if _is_node(name):
+        # A node spins until stopped; that it starts is tested by test_node_executable.py.
+        assert os.access(SCRIPTS / name, os.X_OK), name
+        return
+    done = _in_prepared_shell('%s --help' % shlex.quote(name))
+    assert done.returncode == 0, '%s --help exited %d:\n%s' % (name, done.returncode,
+                                                               done.stderr[-2000:])
+    assert 'usage' in done.stdout.lower(), done.stdout[-2000:]
 
 
 # The ros2 commands, done through rclpy against one node ---------------------------------

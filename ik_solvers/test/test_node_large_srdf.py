@@ -30,11 +30,11 @@ def _large_srdf(megabytes: float) -> str:
 
 
 def _reading() -> bool:
-    """Tell whether a thread of this process is reading an SRDF."""
+    """Tell whether a thread of this process is reading an SRDF (or waiting for a child to)."""
     for frame in sys._current_frames().values():
         while frame is not None:
-            if (frame.f_code.co_name == 'parse_srdf'
-                    and Path(frame.f_code.co_filename).name == 'srdf.py'):
+            if (frame.f_code.co_name == 'set_srdf'
+                    and Path(frame.f_code.co_filename).name == 'collision_scene.py'):
                 return True
             frame = frame.f_back
     return False

@@ -14,8 +14,11 @@ pair. Which pairs are checked:
 - minus parent-child links (links without geometry skipped over), which touch by design;
 - minus the SRDF's ``<disable_collisions>`` pairs; pairs naming unknown links are ignored
   with one warning;
-- minus the pairs still in contact at the zero configuration after those, with or without
-  an SRDF (:attr:`CollisionModel.zero_contacts` lists them, and a warning names them).
+- without an SRDF only, minus the pairs still in contact at the zero configuration after
+  those (:attr:`CollisionModel.zero_contacts` lists them, and a warning names them), unless
+  ``allow_zero_contacts=False``. With an SRDF every pair it does not disable is checked, as
+  MoveIt checks them: pairs it leaves in contact at the zero configuration are named in a
+  warning, and checked.
 
 A model never changes; :meth:`with_obstacles`, :meth:`with_padding` and
 :meth:`with_joint_positions` return new ones cheaply (the meshes are shared), so that a reader
@@ -58,6 +61,9 @@ class CollisionModel:
     :param padding: m added around every shape (contacts closer than it count), >= 0.
     :param joint_positions: rad or m of the joints off the chain (a gripper, a torso, another
         arm), which pose the links that do not move with the chain.
+    :param allow_zero_contacts: without an SRDF, leave unchecked the pairs in contact at the
+        zero configuration (a URDF alone does not say which touching links are meant to);
+        False checks them too. Ignored with an SRDF, whose pairs decide.
     :raises CollisionGeometryError: a negative or non-finite padding.
     :raises InvalidObstacleError: an obstacle id equals a link name.
     :raises RobotModelError: the chain is not from this robot model.
@@ -66,7 +72,8 @@ class CollisionModel:
     def __init__(self, robot_model, chain, geometry: RobotGeometry, *,
                  disabled: Optional[DisabledPairs] = None,
                  obstacles: Optional[ObstacleSet] = None, padding: float = 0.0,
-                 joint_positions: Optional[Mapping[str, float]] = None):
+                 joint_positions: Optional[Mapping[str, float]] = None,
+                 allow_zero_contacts: bool = True):
         """Build the model (coal geometries of every mesh: milliseconds per mesh)."""
         self._robot_model = robot_model
         self._chain = chain
@@ -92,18 +99,26 @@ class CollisionModel:
         self._disabled = disabled
         self._lock = threading.Lock()
         self._assemble()
-        # Pairs in contact at the zero configuration are allowed with or without an SRDF:
-        # an SRDF that does not disable them would make every configuration collide (an
-        # empty or partial SRDF must not silently turn the rule off), so they are named.
         contacts = self.check(np.zeros(chain.num_joints)).pairs
-        if contacts:
+        named = ', '.join('%s-%s' % pair for pair in contacts)
+        if contacts and disabled is not None:
+            # The SRDF decides, as in MoveIt: a pair it keeps is checked even if it touches.
+            self._warnings.append(
+                'the SRDF does not disable %d pairs in contact at the zero configuration; '
+                'they are checked, so configurations near zero collide: %s'
+                % (len(contacts), named))
+        elif contacts and allow_zero_contacts:
+            # A URDF alone does not say which touching links are meant to touch.
             self._zero_contacts = contacts
             self._allowed = allowed | {link_pair(*pair) for pair in contacts}
-            source = 'no SRDF' if disabled is None else 'the SRDF does not disable them'
             self._warnings.append(
-                '%s: %d pairs in contact at the zero configuration are not checked: %s'
-                % (source, len(contacts), ', '.join('%s-%s' % pair for pair in contacts)))
+                'no SRDF: %d pairs in contact at the zero configuration are not checked (turn '
+                'this off with allow_zero_contacts=False): %s' % (len(contacts), named))
             self._assemble()
+        elif contacts:
+            self._warnings.append(
+                'no SRDF: %d pairs in contact at the zero configuration are checked '
+                '(allow_zero_contacts=False): %s' % (len(contacts), named))
 
     # --- derived models -------------------------------------------------------------------
 
@@ -150,7 +165,7 @@ class CollisionModel:
 
     @property
     def zero_contacts(self) -> Tuple[Tuple[str, str], ...]:
-        """Return the pairs allowed because they touch at the zero configuration (SRDF or not)."""
+        """Return the pairs left unchecked because they touch at the zero configuration (no SRDF)."""
         return self._zero_contacts
 
     @property

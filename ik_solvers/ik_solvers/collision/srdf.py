@@ -38,7 +38,8 @@ class DisabledPairs:
     Link pairs whose contacts are never checked, with the SRDF's reason for each.
 
     :ivar pairs: unordered pairs of link names.
-    :ivar reasons: ``(link1, link2, reason)`` as written, in the order of the SRDF.
+    :ivar reasons: ``(link1, link2, reason)`` of each pair's first ``<disable_collisions>``, in
+        the order of the SRDF (a pair written again is counted once, as MoveIt's loader does).
     :ivar robot_name: the ``name`` of the SRDF's ``<robot>``.
     """
 
@@ -61,7 +62,8 @@ def parse_srdf(srdf_xml: str) -> DisabledPairs:
     :returns: The pairs.
     :raises SrdfError: the text is empty, too large or not XML, its root is not ``<robot>``,
         a ``<disable_collisions>`` lacks ``link1`` or ``link2`` (the message says which
-        element, by its line), or there are more than :data:`MAX_SRDF_PAIRS` of them.
+        element, by its line), or there are more than :data:`MAX_SRDF_PAIRS` distinct pairs
+        (a pair repeated, in either order, counts once).
     """
     data = srdf_xml.encode('utf-8') if isinstance(srdf_xml, str) else srdf_xml
     if not isinstance(data, bytes):
@@ -69,8 +71,8 @@ def parse_srdf(srdf_xml: str) -> DisabledPairs:
     if not data.strip():
         raise SrdfError('the SRDF is empty')
     if len(data) > MAX_SRDF_BYTES:
-        raise SrdfError('the SRDF is %d MB, more than the %d MB accepted'
-                        % (len(data) // 2**20, MAX_SRDF_BYTES // 2**20))
+        raise SrdfError('the SRDF is %.1f MB (%d bytes), more than the %.1f MB accepted'
+                        % (len(data) / 1e6, len(data), MAX_SRDF_BYTES / 1e6))
     # Read in chunks, each element dropped once read: the tree of a large SRDF never exists
     # (it took hundreds of megabytes), and between chunks other threads get the interpreter
     # lock, which lxml holds for the whole of a one-piece parse of megabytes.
@@ -106,8 +108,11 @@ def _add_pair(element, pairs: set, reasons: list) -> None:
     if not first or not second:
         raise SrdfError('malformed SRDF: the <disable_collisions> on line %s needs both '
                         'link1 and link2' % element.sourceline)
-    if len(reasons) >= MAX_SRDF_PAIRS:
+    pair = link_pair(first, second)
+    if pair in pairs:
+        return  # written again (MoveIt's loader accepts repeats): counted once
+    if len(pairs) >= MAX_SRDF_PAIRS:
         raise SrdfError('the SRDF disables more than %d link pairs (every pair of %d links); '
                         'no robot has that many' % (MAX_SRDF_PAIRS, _LINKS_OF_MOST_PAIRS))
-    pairs.add(link_pair(first, second))
+    pairs.add(pair)
     reasons.append((first, second, element.get('reason', '')))

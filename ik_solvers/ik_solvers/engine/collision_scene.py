@@ -19,13 +19,12 @@ import threading
 from typing import Dict, Mapping, Optional, Tuple
 import weakref
 
-from .loading_apart import APART_MESH_BYTES, load_geometry_apart
+from .loading_apart import APART_MESH_BYTES, load_geometry_apart, parse_srdf_apart
 from ..collision import (
     CollisionModel,
     DisabledPairs,
     Obstacle,
     ObstacleSet,
-    parse_srdf,
     REMOVE,
     RobotGeometry,
 )
@@ -55,6 +54,7 @@ class CollisionScene:
         self._last_geometry: Tuple[str, Optional[RobotGeometry]] = ('', None)
         self._geometry_problems: Dict[int, str] = {}
         self._disabled: Optional[DisabledPairs] = None
+        self._allow_zero_contacts = True
         self._srdf_origin = ''
         self._obstacles = ObstacleSet()
         self._last_refusal = ''
@@ -106,7 +106,7 @@ class CollisionScene:
             remembered for :meth:`summary`.
         """
         try:
-            disabled = parse_srdf(srdf_xml)
+            disabled = parse_srdf_apart(srdf_xml)  # a large one in a child process
         except SrdfError as error:
             self.refused('SRDF from %s: %s' % (origin, error))
             raise
@@ -115,6 +115,18 @@ class CollisionScene:
             # Models of the previous SRDF are of no more use: let their memory go.
             self._base_models, self._derived = {}, None
         return disabled
+
+    def set_zero_contact_rule(self, allowed: bool) -> None:
+        """
+        Say whether, without an SRDF, pairs in contact at the zero configuration go unchecked.
+
+        :param allowed: True (the default) leaves them unchecked, named in the warnings;
+            False checks them. See :class:`~ik_solvers.collision.CollisionModel`.
+        """
+        with self._lock:
+            if self._allow_zero_contacts != bool(allowed):
+                self._allow_zero_contacts = bool(allowed)
+                self._base_models, self._derived = {}, None
 
     def apply_obstacle(self, obstacle: Obstacle, link_names) -> ObstacleSet:
         """
@@ -241,7 +253,10 @@ class CollisionScene:
             found = self._base_models.get(key)
         if found is not None and found[0] is chain:
             return found[1]
-        model = CollisionModel(robot_model, chain, geometry, disabled=disabled)
+        with self._lock:
+            allow_zero_contacts = self._allow_zero_contacts
+        model = CollisionModel(robot_model, chain, geometry, disabled=disabled,
+                               allow_zero_contacts=allow_zero_contacts)
         with self._lock:
             # A new chain or SRDF makes the older models useless: keep the newest few.
             if len(self._base_models) >= 4:

@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Collision geometry too large to read on a thread of the node: read in a child process.
+Collision geometry and SRDFs too large to read on a thread of the node: read in a child process.
 
 Reading a description's meshes of millions of triangles holds the interpreter lock for seconds
 (numpy's sorts) and takes hundreds of megabytes: on a thread of the node it would stall every
@@ -11,17 +11,20 @@ solve. Small inputs are read here; a child costs seconds to start (it imports th
 import logging
 import os
 
-from .memory import run_apart
+from .memory import APART_INPUT_BYTES, run_apart
 from ..collision import (
+    DisabledPairs,
     load_robot_geometry,
     MeshFile,
     MeshLoadError,
+    parse_srdf,
     resolve_mesh_path,
     RobotGeometry,
 )
+from ..collision.srdf import MAX_SRDF_BYTES
 from ..kinematics import RobotModel
 
-__all__ = ['APART_MESH_BYTES', 'load_geometry_apart']
+__all__ = ['APART_MESH_BYTES', 'load_geometry_apart', 'parse_srdf_apart']
 
 _LOGGER = logging.getLogger('ik_solvers')
 
@@ -67,3 +70,28 @@ def load_geometry_apart(robot_model: RobotModel, urdf_xml: str) -> RobotGeometry
         _LOGGER.warning('could not load the collision meshes in a process of their own (%s); '
                         'loading them here, which may stall solves meanwhile', error)
         return load_robot_geometry(robot_model)
+
+
+def parse_srdf_apart(srdf_xml: str) -> DisabledPairs:
+    """
+    Read an SRDF's disabled pairs; one of more than a megabyte in a process of its own.
+
+    lxml holds the interpreter lock while it parses, and the objects of a parse of megabytes
+    make Python's garbage collections long: on a thread of the node, either stalls the solves
+    meanwhile (an SRDF of 17.5 MB held a SolveIK for more than a second). A child process
+    takes a second or two to start, so SRDFs of at most
+    :data:`~.memory.APART_INPUT_BYTES` characters (every real one) are read here.
+
+    :param srdf_xml: The SRDF text.
+    :returns: The pairs (see :func:`~ik_solvers.collision.parse_srdf`).
+    :raises SrdfError: As :func:`~ik_solvers.collision.parse_srdf`, from the child too.
+    """
+    if not isinstance(srdf_xml, str) or not (APART_INPUT_BYTES < len(srdf_xml)
+                                             <= MAX_SRDF_BYTES):
+        return parse_srdf(srdf_xml)  # small, or refused for its size at once
+    try:
+        return run_apart(parse_srdf, srdf_xml)
+    except OSError as error:
+        _LOGGER.warning('could not read the SRDF in a process of its own (%s); reading it here, '
+                        'which may stall solves meanwhile', error)
+        return parse_srdf(srdf_xml)

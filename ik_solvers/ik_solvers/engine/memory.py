@@ -6,7 +6,8 @@ Large inputs away from the serving threads, and their memory given back afterwar
 A parse of megabytes holds the interpreter lock for as long as the parser runs in C (lxml
 does not let go of it), which stalls every solve; and the memory it took stays in the
 process's heap once freed, since the C allocator keeps it for later. :func:`run_apart` runs a
-function in a child process (spawned: the node's DDS threads would not survive a fork), and
+function in a child process (spawned: the node's DDS threads would not survive a fork; at a
+lower priority, so that it takes the CPUs the solves leave), and
 :func:`release_memory` collects Python's garbage and hands the allocator's free pages back to
 the system (``malloc_trim``, where the C library has it).
 """
@@ -17,6 +18,7 @@ import ctypes
 import ctypes.util
 import gc
 import multiprocessing
+import os
 from typing import Any, Callable, Optional
 
 __all__ = ['APART_INPUT_BYTES', 'release_memory', 'run_apart']
@@ -24,6 +26,10 @@ __all__ = ['APART_INPUT_BYTES', 'release_memory', 'run_apart']
 #: Inputs larger than this (characters of text) have their memory given back once handled. A
 #: real SRDF is tens of kilobytes, a real URDF well under a megabyte.
 APART_INPUT_BYTES = 1_000_000
+
+#: Added to a child's niceness (Linux's CFS then gives it about a tenth of a CPU's share
+#: against the node's threads when both want one).
+CHILD_NICENESS = 10
 
 _TRIM: Optional[Callable[[int], int]] = None
 _TRIM_LOOKED_UP = False
@@ -40,11 +46,20 @@ def run_apart(function: Callable[..., Any], *arguments: Any) -> Any:
     :raises OSError: If no child process could be started (BrokenProcessPool included).
     """
     try:
-        with ProcessPoolExecutor(max_workers=1,
-                                 mp_context=multiprocessing.get_context('spawn')) as pool:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context('spawn'),
+                                 initializer=_lower_priority) as pool:
             return pool.submit(function, *arguments).result()
     except BrokenProcessPool as error:
         raise OSError('the child process ended: %s' % error) from None
+
+
+def _lower_priority() -> None:
+    # In the child, before the work: on a machine whose CPUs are all busy, the node's solving
+    # threads get a CPU first and the parse takes what is left.
+    try:
+        os.nice(CHILD_NICENESS)
+    except OSError:
+        pass
 
 
 def release_memory() -> bool:

@@ -76,6 +76,15 @@ def plan_motion(candidate: Candidate, *, direct: Command,
     goal = np.asarray(candidate.q, dtype=float)
     if candidate.collision is None:
         return MotionPlan(command=direct)
+    at_start = candidate.collision.check(start)
+    if at_start.colliding:
+        # No goal or route can help: every motion from here collides where it begins.
+        return _refused(
+            'the arm is in collision where it starts, at the joint states (%s): nothing '
+            'commanded (links that touch by design need a <disable_collisions> pair in the '
+            'SRDF; otherwise move the arm, or the obstacle, out of contact first)'
+            % at_start.describe(),
+            SweptContact(segment=0, fraction=0.0, q=start.copy(), report=at_start))
     sweep = SweptCheck(candidate.collision)
     contact = sweep.check_motion(start, goal)
     under_way = last_command is not None and not np.array_equal(last_command, start)
@@ -87,8 +96,6 @@ def plan_motion(candidate: Candidate, *, direct: Command,
         return _refused('%s; not routed around' % contact.describe(), contact)
     refused = ('%s; no collision-free route found within %g s: nothing commanded'
                % (contact.describe(), routing_budget))
-    if candidate.collision.check(start, stop_at_first=True).colliding:
-        return _refused('%s (the arm starts in contact)' % refused, contact)
     try:
         positions = route(sweep, start, goal, lower=chain.lower, upper=chain.upper,
                           budget=routing_budget, other_goals=other_goals)
@@ -116,6 +123,11 @@ def plan_motion(candidate: Candidate, *, direct: Command,
     return MotionPlan(path=path, note=(
         'the straight motion collided (%s); routed around it by OMPL: %d points, %.2f s'
         % (contact.report.describe(), timed.positions.shape[0], timed.duration)))
+
+
+def _at_start(contact: SweptContact) -> bool:
+    # A motion that collides where it begins: no other goal or route starts elsewhere.
+    return contact.segment == 0 and contact.fraction == 0.0
 
 
 def _refused(message: str, contact: SweptContact) -> MotionPlan:
@@ -152,7 +164,7 @@ def plan_one_shot(candidate: Candidate, *, timed: Timed, last_command: Optional[
     if refusal is not None:
         return candidate, MotionPlan(refusal=refusal), None
     plan = plan_motion(candidate, direct=direct, last_command=last_command, route_around=False)
-    if plan.refusal is None or plan.refusal.contact is None:
+    if plan.refusal is None or plan.refusal.contact is None or _at_start(plan.refusal.contact):
         return candidate, plan, spline
     found = others()
     for other in found:

@@ -283,6 +283,13 @@ PARAMETERS: Tuple[ParameterSpec, ...] = (
         'robot_description_semantic topic (as MoveIt has it).',
         read_only=True),
     ParameterSpec(
+        'allow_zero_contacts', True,
+        'Without an SRDF, leave unchecked the link pairs in contact at the zero configuration '
+        '(a URDF alone does not say which touching links are meant to touch); they are named '
+        'in the log when the description loads. false checks them too. With an SRDF it does '
+        'not apply: every pair the SRDF does not disable is checked, as in MoveIt.',
+        read_only=True),
+    ParameterSpec(
         'preference', 'nearest',
         'Which solution a request prefers when it has several, and on a redundant arm the '
         'null-space step after the pose is met (docs/solutions.md): nearest (to the seed), '

@@ -65,6 +65,7 @@ class CollisionInputs:
         self._node = node
         self._robot = robot
         self._parameters = parameters
+        robot.collisions.set_zero_contact_rule(bool(parameters.value('allow_zero_contacts')))
         self._loader = DescriptionLoader(self._load_srdf, self._failed,
                                          name='semantic_loader')
         semantic = parameters.value('robot_description_semantic')
