@@ -17,8 +17,7 @@ model built from the description, as the chain segments check theirs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-import time
-from typing import Dict, List, Sequence, Tuple
+from typing import List, Sequence, Tuple
 
 import numpy as np
 from transforms3d.quaternions import mat2quat
@@ -164,7 +163,7 @@ def _run_solver(solver: str, options: TwoArmOptions, urdf_xml: str, model: Robot
     start = tree.fk(home)
     left = _figure_eight(start[0], options.path_length, options.width, options.height, 1.0)
     right = _figure_eight(start[1], options.path_length, options.width, options.height, -1.0)
-    goals = [(l, r) for l, r in zip(left, right)]
+    goals = list(zip(left, right))
     hold_from = len(goals)
     goals += [(start[0], r) for r in right]  # the left hand holds where it started
     q, configurations = home.copy(), [home.copy()]
@@ -188,7 +187,7 @@ def _run_solver(solver: str, options: TwoArmOptions, urdf_xml: str, model: Robot
                 held = (max(held[0], errors[0][0]), max(held[1], errors[0][1]))
             colliding += int(check.collides(q))
         configurations.append(q.copy())
-    targets = np.array([[l[:3, 3], r[:3, 3]] for l, r in goals])
+    targets = np.array([[pair[0][:3, 3], pair[1][:3, 3]] for pair in goals])
     summary = TwoArmSummary(solver=solver, goals=len(goals), exact=exact, max_joint_jump=jump,
                             held_position_error=held[0], held_orientation_error=held[1],
                             colliding_commands=colliding,
