@@ -21,7 +21,7 @@ URDF = Path(__file__).resolve().parents[1] / 'urdf' / 'trees' / 'dual_arm_waist.
 
 @pytest.fixture(scope='module')
 def short_run():
-    options = TwoArmOptions(solvers=tuple(SOLVERS), path_length=12)
+    options = TwoArmOptions(solvers=tuple(SOLVERS), path_length=30)
     return options, run_two_arms(options, URDF.read_text(encoding='utf-8'))
 
 
