@@ -23,7 +23,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 LAUNCH_FILE = PACKAGE_ROOT / 'launch' / 'ik_solvers.launch.py'
 RVIZ_FILE = PACKAGE_ROOT / 'config' / 'ik_solvers.rviz'
 ARGUMENTS = {'description_file', 'base_link', 'tip_link', 'solver', 'use_rviz',
-             'sim_execution', 'controller_name', 'orientation_mode'}
+             'sim_execution', 'controller_name', 'orientation_mode', 'tip_links'}
 
 
 def _tree():

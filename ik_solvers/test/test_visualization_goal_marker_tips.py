@@ -12,7 +12,7 @@ import pytest
 
 from ik_solvers.ros.names import TARGET_POSE_TOPIC, tip_target_topic
 from ik_solvers.visualization.goal_marker_shape import GOAL_MARKER_NAME, pose_to_message
-from ik_solvers.visualization.goal_marker_tips import goal_specs, GoalSpec
+from ik_solvers.visualization.goal_marker_tips import goal_specs, GoalSpec, split_tip_links
 
 URDF = Path(__file__).resolve().parents[1] / 'urdf' / 'trees' / 'dual_arm_waist.urdf'
 
@@ -45,6 +45,16 @@ def test_several_tips_get_one_marker_each_on_their_own_topic():
 def test_bad_tips_are_refused_with_a_clear_error(tip_link, tip_links):
     with pytest.raises(ValueError, match='tip'):
         goal_specs(tip_link, tip_links)
+
+
+def test_the_launch_argument_reads_tips_separated_by_commas_or_spaces():
+    assert split_tip_links('') == ()
+    assert split_tip_links('[]') == ()
+    assert split_tip_links('left_tool,right_tool') == ('left_tool', 'right_tool')
+    assert split_tip_links(' left_tool, right_tool ') == ('left_tool', 'right_tool')
+    assert split_tip_links("['left_tool', 'right_tool']") == ('left_tool', 'right_tool')
+    with pytest.raises(ValueError, match='twice'):
+        split_tip_links('left_tool,left_tool')
 
 
 def _wait(condition, timeout=10.0):

@@ -17,7 +17,7 @@ from typing import NamedTuple, Sequence, Tuple
 from ..ros.names import TARGET_POSE_TOPIC, tip_target_topic
 from .goal_marker_shape import GOAL_MARKER_NAME
 
-__all__ = ['GoalSpec', 'goal_specs']
+__all__ = ['GoalSpec', 'goal_specs', 'split_tip_links']
 
 
 class GoalSpec(NamedTuple):
@@ -54,3 +54,20 @@ def goal_specs(tip_link: str, tip_links: Sequence[str] = ()) -> Tuple[GoalSpec, 
         raise ValueError('tip_link or tip_links must name the link whose pose the goal '
                          'controls')
     return (GoalSpec(tip, TARGET_POSE_TOPIC, GOAL_MARKER_NAME),)
+
+
+def split_tip_links(text: str) -> Tuple[str, ...]:
+    """
+    Read the launch file's ``tip_links`` argument: link names separated by commas or spaces.
+
+    :param text: For example ``'left_tool,right_tool'``; empty (or ``[]``) gives no tips.
+    :returns: The names in order, stripped.
+    :raises ValueError: A name listed twice.
+    """
+    names = tuple(name for name in text.strip().strip('[]').replace(',', ' ').split()
+                  if name.strip('\'"'))
+    names = tuple(name.strip('\'"') for name in names)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError('tip_links names %s twice' % ', '.join(twice))
+    return names
