@@ -15,7 +15,13 @@ Examples::
     ros2 launch ik_solvers ik_solvers.launch.py sim_execution:=false controller_name:=arm_ctrl
     ros2 launch ik_solvers ik_solvers.launch.py orientation_mode:=axis
 
-With another robot, also give ``base_link:=...`` and ``tip_link:=...``.
+With another robot, also give ``base_link:=...`` and ``tip_link:=...``. With several end
+effectors, ``tip_links:=left_tool,right_tool`` (one goal marker per tip), for example::
+
+    ros2 launch ik_solvers ik_solvers.launch.py base_link:=base_link tip_link:=left_tool \\
+        tip_links:=left_tool,right_tool description_file:=<share>/urdf/trees/dual_arm_waist.urdf
+
+where ``<share>`` is ``$(ros2 pkg prefix ik_solvers)/share/ik_solvers``.
 
 The goal marker listens to the ik_node's status on ``/ik_node/status``; every name comes from
 :mod:`ik_solvers.ros.names`, so renaming the ik_node there changes both ends.
@@ -31,6 +37,7 @@ from launch.substitutions import (Command, FindExecutable, LaunchConfiguration,
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from ik_solvers.ros.names import DEFAULT_CONTROLLER_NAME, NODE_NAME, of_node, STATUS_TOPIC
+from ik_solvers.visualization.goal_marker_tips import split_tip_links
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'ik_solvers'
@@ -58,6 +65,36 @@ def _robot_state_publisher(context):
 def _text(argument: str) -> ParameterValue:
     """Pass a launch argument as a string: launch_ros would read ``on`` or ``1`` as YAML."""
     return ParameterValue(LaunchConfiguration(argument), value_type=str)
+
+
+def _ik_node_and_goal_marker(context):
+    """Start the ik_node and the goal marker; both get ``tip_links`` when it names tips."""
+    tips = split_tip_links(LaunchConfiguration('tip_links').perform(context))
+    # An empty list has no parameter type: with no tips, the parameter is left out.
+    tip_links = {'tip_links': list(tips)} if tips else {}
+    ik_node = Node(
+        package=PACKAGE,
+        executable='ik_node',
+        name=NODE_NAME,
+        output='screen',
+        parameters=[
+            PathJoinSubstitution([FindPackageShare(PACKAGE), 'config', 'ik_solvers.yaml']),
+            # A node that does not declare orientation_mode ignores it.
+            {'base_link': _text('base_link'), 'tip_link': _text('tip_link'),
+             'solver': _text('solver'), 'controller_name': _text('controller_name'),
+             'orientation_mode': _text('orientation_mode'), **tip_links},
+        ],
+    )
+    goal_marker = Node(
+        package=PACKAGE,
+        executable='goal_marker',
+        name='goal_marker',
+        output='screen',
+        parameters=[{'base_link': _text('base_link'), 'tip_link': _text('tip_link'),
+                     'status_topic': of_node(STATUS_TOPIC),
+                     'orientation_mode': _text('orientation_mode'), **tip_links}],
+    )
+    return [ik_node, goal_marker]
 
 
 def generate_launch_description() -> LaunchDescription:
@@ -90,29 +127,12 @@ def generate_launch_description() -> LaunchDescription:
             'orientation_mode', default_value='full',
             description='What the goal orientation means: full (the pose), axis (the tip z '
                         'axis along the goal z axis, spin free) or none (position only).'),
+        DeclareLaunchArgument(
+            'tip_links', default_value='',
+            description='Several end effectors: tips separated by commas (left_tool,right_tool); '
+                        'the ik_node solves them together and the goal marker shows one '
+                        'marker per tip. Empty: the one chain to tip_link.'),
     ]
-    ik_node = Node(
-        package=PACKAGE,
-        executable='ik_node',
-        name=NODE_NAME,
-        output='screen',
-        parameters=[
-            PathJoinSubstitution([FindPackageShare(PACKAGE), 'config', 'ik_solvers.yaml']),
-            # A node that does not declare orientation_mode ignores it.
-            {'base_link': _text('base_link'), 'tip_link': _text('tip_link'),
-             'solver': _text('solver'), 'controller_name': _text('controller_name'),
-             'orientation_mode': _text('orientation_mode')},
-        ],
-    )
-    goal_marker = Node(
-        package=PACKAGE,
-        executable='goal_marker',
-        name='goal_marker',
-        output='screen',
-        parameters=[{'base_link': _text('base_link'), 'tip_link': _text('tip_link'),
-                     'status_topic': of_node(STATUS_TOPIC),
-                     'orientation_mode': _text('orientation_mode')}],
-    )
     sim_executor = Node(
         package=PACKAGE,
         executable='sim_executor',
@@ -133,8 +153,7 @@ def generate_launch_description() -> LaunchDescription:
     )
     return LaunchDescription(arguments + [
         OpaqueFunction(function=_robot_state_publisher),
-        ik_node,
-        goal_marker,
+        OpaqueFunction(function=_ik_node_and_goal_marker),
         sim_executor,
         rviz,
     ])

@@ -23,7 +23,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 LAUNCH_FILE = PACKAGE_ROOT / 'launch' / 'ik_solvers.launch.py'
 RVIZ_FILE = PACKAGE_ROOT / 'config' / 'ik_solvers.rviz'
 ARGUMENTS = {'description_file', 'base_link', 'tip_link', 'solver', 'use_rviz',
-             'sim_execution', 'controller_name', 'orientation_mode'}
+             'sim_execution', 'controller_name', 'orientation_mode', 'tip_links'}
 
 
 def _tree():
@@ -195,8 +195,24 @@ def test_rviz_starts_with_the_interact_tool():
 def _parameter_dicts(call):
     """Return the dict literals in a Node call's parameters list, as {key: value node}."""
     parameters = _keyword(call, 'parameters')
-    return [{key.value: value for key, value in zip(item.keys, item.values)}
+    return [{key.value: value for key, value in zip(item.keys, item.values) if key is not None}
             for item in parameters.elts if isinstance(item, ast.Dict)]
+
+
+def _splats(call):
+    """Return the names unpacked (``**name``) into the dict literals of a Node's parameters."""
+    parameters = _keyword(call, 'parameters')
+    return [value.id for item in parameters.elts if isinstance(item, ast.Dict)
+            for key, value in zip(item.keys, item.values)
+            if key is None and isinstance(value, ast.Name)]
+
+
+def test_the_tip_links_argument_reaches_the_goal_marker_and_the_ik_node():
+    tree = _tree()
+    assert _argument_defaults(tree)['tip_links'] == ''
+    executables = _ik_solvers_executables(tree)
+    for name in ('goal_marker', 'ik_node'):
+        assert _splats(executables[name]) == ['tip_links'], name
 
 
 def test_the_orientation_mode_argument_reaches_the_goal_marker_and_the_ik_node():

@@ -60,6 +60,9 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
     parser.add_argument('--square', type=float, default=0.1,
                         help='side of the square of straight lines run through '
                              '~/cartesian_path after the drags, m (default: 0.1; 0 skips it)')
+    parser.add_argument('--two-arms', type=int, default=60,
+                        help='goals per figure-eight of the two-armed segment on '
+                             'dual_arm_waist.urdf (default: 60; 0 skips it)')
     parser.add_argument('--orientation-mode', default='full', choices=list(ORIENTATION_MODES),
                         help="what of the goal orientation counts: 'full' (default), 'axis' "
                              "(the tip z axis aimed, spin free) or 'none'")
@@ -71,7 +74,8 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
         description=arguments.description, base_link=arguments.base_link,
         tip_link=arguments.tip_link, start=arguments.start,
         path_offset=arguments.path_offset, orientation_mode=arguments.orientation_mode,
-        square=arguments.square, collision_segment=not arguments.no_collision_segment,
+        square=arguments.square, two_arms=arguments.two_arms,
+        collision_segment=not arguments.no_collision_segment,
         obstacle_segment=not arguments.no_obstacle_segment)
 
 
@@ -91,6 +95,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         result.elapsed, result.plot))
     if result.lines_plot is not None:
         say(sys.stdout, 'Plot of the straight lines: %s' % result.lines_plot)
+    if result.two_arms_plot is not None:
+        say(sys.stdout, 'Plot of the two-armed robot: %s' % result.two_arms_plot)
     say(sys.stdout, 'Node logs: %s' % (options.output / 'logs'))
     if result.collisions is not None and result.collisions.colliding_commands:
         say(sys.stderr, '%d commands of the collision segment collide: see %s' % (
@@ -103,6 +109,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if result.obstacle is not None and result.obstacle.colliding_samples:
         say(sys.stderr, '%d played states of the goal across an obstacle collide: %s' % (
             result.obstacle.colliding_samples, result.obstacle.first_contact))
+        return 1
+    two_arm_colliding = sum(run.summary.colliding_commands for run in result.two_arms)
+    if two_arm_colliding:
+        say(sys.stderr, '%d commands of the two-armed segment collide' % two_arm_colliding)
         return 1
     silent = [s.solver for s in result.summaries if s.path_solved == 0]
     if silent:

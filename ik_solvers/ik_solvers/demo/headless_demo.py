@@ -6,9 +6,10 @@ The headless demo, ``ik_solvers_demo``: the RViz goal-dragging pipeline without 
 It starts the installed ``ik_node`` and ``sim_executor``, publishes the bundled 7-DOF arm on
 ``robot_description`` as robot_state_publisher would, and drags a goal along a smooth
 figure-eight plus a few far-out goals, once per solver; then it drags the hand into the table
-and into the arm's own base, and checks every command of that segment for collisions. It
-prints a table as it goes and writes a PNG of the paths tracked. Run it with
-``bash tools/demo.sh`` from the repository.
+and into the arm's own base, and checks every command of that segment for collisions. Last,
+both hands of a two-armed robot on a waist trace figure-eights (:mod:`.two_arms`). It
+prints a table as it goes and writes PNGs of the paths tracked and of the two-armed robot.
+Run it with ``bash tools/demo.sh`` from the repository.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from .plot import plot_drags
 from .processes import ProcessGroup
 from .demo_table import format_header, format_row, ProgressLine
 from .scripted_drag import moved_toward_base, scripted_drag, start_configuration
+from .two_arm_plot import plot_two_arms
+from .two_arms import format_two_arm_table, run_two_arms, TwoArmOptions, TwoArmRun
 from .straight_lines import (
     deviations_from_polyline,
     LineRecording,
@@ -96,6 +99,9 @@ class DemoOptions:
     #: Side of the square of straight lines run through ~/cartesian_path after the drags, m;
     #: 0 skips it.
     square: float = 0.1
+    #: Goals per figure-eight of the two-armed segment (dual_arm_waist.urdf, streamed through
+    #: the node's tree logic without ROS); 0 skips it.
+    two_arms: int = 60
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,9 @@ class DemoResult:
     played_in_collision: int = 0
     #: The node's commands replayed as the controller plays them: the worst against the limits.
     limits: Optional[PlayedLimits] = None
+    #: The two-armed segment's runs, one per solver, and its picture (empty/None when skipped).
+    two_arms: Sequence[TwoArmRun] = ()
+    two_arms_plot: Optional[Path] = None
 
 
 def reach_bound(chain: Chain) -> float:
@@ -303,10 +312,18 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
             options.output / 'ik_solvers_demo_lines.png',
             title='Straight lines through ~/cartesian_path: a %.0f cm square in the base y-z '
                   'plane, played by the simulated executor' % (100 * options.square))
+    two_arms, two_arms_plot = (), None
+    if options.two_arms > 0:
+        two_arm_options = TwoArmOptions(solvers=tuple(options.solvers),
+                                        path_length=options.two_arms)
+        two_arm_urdf = _share_file('urdf', 'trees', 'dual_arm_waist.urdf')
+        two_arms = run_two_arms(two_arm_options, two_arm_urdf.read_text(encoding='utf-8'))
+        say(stream, '\n' + format_two_arm_table(two_arms, two_arm_options))
+        two_arms_plot = plot_two_arms(two_arms, options.output / 'ik_solvers_demo_two_arms.png')
     return DemoResult(recordings, summaries, plot, time.monotonic() - started,
                       collisions=collisions, lines=line_recording, lines_plot=lines_plot,
                       obstacle=obstacle, played_in_collision=played_in_collision,
-                      limits=limits)
+                      limits=limits, two_arms=two_arms, two_arms_plot=two_arms_plot)
 
 
 def _corner_points(start_pose: np.ndarray, corners: Sequence[np.ndarray]) -> np.ndarray:

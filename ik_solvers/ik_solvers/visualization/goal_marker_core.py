@@ -130,6 +130,11 @@ class GoalMarkerCore:
         return self._tracker
 
     @property
+    def tip_link(self) -> str:
+        """Return the link whose pose this goal controls."""
+        return self._tip_link
+
+    @property
     def orientation_mode(self) -> str:
         """Return what the goal's orientation means: ``'full'``, ``'axis'`` or ``'none'``."""
         return self._orientation_mode

@@ -9,6 +9,8 @@ as the IK node reports the goal reachable or not. The marker server's topics liv
 node's name (``/goal_marker`` by default): that is the namespace to give RViz's
 InteractiveMarkers display. With ``orientation_mode`` ``axis`` the marker is an arrow to move and
 tilt (the direction ``tip_axis`` of the tip must point along); with ``none`` a point to move.
+Given the IK node's ``tip_links`` (two or more), it shows one such marker per tip, each sending
+on ``target_pose/<tip>`` (:mod:`.goal_marker_tips`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ except ImportError as missing:
     _MISSING = missing
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 from rclpy.node import Node
+from rclpy.parameter import Parameter
 from visualization_msgs.msg import InteractiveMarkerFeedback
 
 from ..ros.names import CARTESIAN_PATH_SERVICE, of_node, STATUS_TOPIC
@@ -33,7 +36,8 @@ from ..ros.node_main import run_node
 from .goal_marker_core import GoalMarkerCore
 from .goal_marker_mode import (check_orientation_mode, check_tip_axis, DEFAULT_TIP_AXIS,
                                ORIENTATION_MODES)
-from .goal_marker_shape import GOAL_MARKER_NAME, make_goal_marker
+from .goal_marker_shape import make_goal_marker
+from .goal_marker_tips import goal_specs
 from .goal_tracker import COLOURS, GoalPose, Reachability
 
 __all__ = ['GoalMarkerNode', 'main']
@@ -46,6 +50,8 @@ class GoalMarkerNode(Node):
     Interactive marker server around :class:`GoalMarkerCore`.
 
     Parameters: ``base_link`` (empty: the description's root link), ``tip_link``,
+    ``tip_links`` (the IK node's; with two or more, one marker per tip on ``target_pose/<tip>``,
+    see :mod:`.goal_marker_tips`),
     ``send_rate`` (Hz), ``status_topic``, ``marker_scale`` (m), ``robot_description``,
     ``orientation_mode`` (``full``, ``axis`` or ``none``), ``tip_axis`` (x, y, z in the tip
     frame), ``stream_goals``. The marker's menu previews or runs a straight line of the tool to
@@ -56,8 +62,8 @@ class GoalMarkerNode(Node):
         """
         Create the node and its marker server; the marker appears once the tip is known.
 
-        :raises ValueError: ``tip_link`` is empty, or ``orientation_mode`` or ``tip_axis`` is
-            invalid.
+        :raises ValueError: ``tip_link`` and ``tip_links`` are empty, ``tip_links`` names a tip
+            twice, or ``orientation_mode`` or ``tip_axis`` is invalid.
         """
         super().__init__(node_name, **node_options)
 
@@ -71,6 +77,11 @@ class GoalMarkerNode(Node):
 
         base_link = declare('base_link', '', 'Frame of the goal; empty means the root link.')
         tip_link = declare('tip_link', '', 'Link whose pose the goal controls.')
+        tip_links = self.declare_parameter(
+            'tip_links', Parameter.Type.STRING_ARRAY,
+            ParameterDescriptor(description='The IK node\'s tip_links: with two or more, one '
+                                'marker per tip, sending on target_pose/<tip>.',
+                                read_only=True)).value
         send_rate = declare('send_rate', 25.0, 'Most goals sent per second while dragging, Hz.',
                             (1.0, 200.0))
         status_topic = declare('status_topic', of_node(STATUS_TOPIC),
@@ -95,48 +106,65 @@ class GoalMarkerNode(Node):
         orientation_mode = check_orientation_mode(orientation_mode)
         tip_axis = check_tip_axis(tip_axis)
 
+        specs = goal_specs(tip_link, tip_links or ())
         self._server = InteractiveMarkerServer(self, self.get_fully_qualified_name())
-        self._core = GoalMarkerCore(
-            self, base_link=base_link, tip_link=tip_link, send_rate=send_rate,
-            status_topic=status_topic, robot_description=description,
-            orientation_mode=orientation_mode, tip_axis=tip_axis,
-            on_goal_reset=self._show_goal, on_reachability=self._recolour,
-            stream_goals=stream_goals, cartesian_path_service=path_service)
+        # One marker per tip of the IK node, each on its tip's target topic.
+        self._cores: dict[str, GoalMarkerCore] = {}
+        for spec in specs:
+            self._cores[spec.marker_name] = GoalMarkerCore(
+                self, base_link=base_link, tip_link=spec.tip, send_rate=send_rate,
+                target_topic=spec.target_topic, status_topic=status_topic,
+                robot_description=description, orientation_mode=orientation_mode,
+                tip_axis=tip_axis,
+                on_goal_reset=lambda pose, frame_id, name=spec.marker_name:
+                    self._insert(name, pose, frame_id, Reachability.UNKNOWN),
+                on_reachability=lambda reachability, name=spec.marker_name:
+                    self._recolour(name, reachability),
+                stream_goals=stream_goals, cartesian_path_service=path_service)
         # Right-click on the marker: a straight line of the tool to the goal, through the IK
         # node's ~/cartesian_path.
         self._menu = MenuHandler()
         self._menu.insert('Preview straight line to goal',
-                          callback=lambda _: self._core.line_to_goal(execute=False))
+                          callback=lambda feedback: self._line(feedback, execute=False))
         self._menu.insert('Run straight line to goal',
-                          callback=lambda _: self._core.line_to_goal(execute=True))
+                          callback=lambda feedback: self._line(feedback, execute=True))
         self.get_logger().info(
             'interactive marker server on %s (the namespace for RViz)'
             % self.get_fully_qualified_name())
 
-    def _show_goal(self, pose: GoalPose, frame_id: str) -> None:
-        self._insert(pose, frame_id, Reachability.UNKNOWN)
+    def _line(self, feedback: InteractiveMarkerFeedback, *, execute: bool) -> None:
+        core = self._cores.get(feedback.marker_name)
+        if core is not None:
+            core.line_to_goal(execute=execute)
 
-    def _recolour(self, reachability: Reachability) -> None:
-        pose = self._core.tracker.pose
+    def _recolour(self, name: str, reachability: Reachability) -> None:
+        core = self._cores[name]
+        pose = core.tracker.pose
         if pose is not None:
-            self._insert(pose, self._core.frame_id, reachability)
+            self._insert(name, pose, core.frame_id, reachability)
 
-    def _insert(self, pose: GoalPose, frame_id: str, reachability: Reachability) -> None:
+    def _insert(self, name: str, pose: GoalPose, frame_id: str,
+                reachability: Reachability) -> None:
+        core = self._cores[name]
         marker = make_goal_marker(
             pose, frame_id=frame_id, reachability=reachability,
             colour=COLOURS[reachability], scale=self._scale,
-            orientation_mode=self._core.orientation_mode, tip_axis=self._core.tip_axis)
+            orientation_mode=core.orientation_mode, tip_axis=core.tip_axis)
+        marker.name = name
+        if len(self._cores) > 1:
+            marker.description = '%s: %s' % (core.tip_link, marker.description)
         self._server.insert(marker, feedback_callback=self._on_feedback)
         self._menu.apply(self._server, marker.name)
         self._server.applyChanges()
 
     def _on_feedback(self, feedback: InteractiveMarkerFeedback) -> None:
-        if feedback.marker_name != GOAL_MARKER_NAME:
+        core = self._cores.get(feedback.marker_name)
+        if core is None:
             return
         if feedback.event_type == InteractiveMarkerFeedback.POSE_UPDATE:
-            self._core.drag(feedback.pose)
+            core.drag(feedback.pose)
         elif feedback.event_type == InteractiveMarkerFeedback.MOUSE_UP:
-            self._core.release(feedback.pose)
+            core.release(feedback.pose)
 
     def destroy_node(self) -> None:
         """Remove the marker from RViz, then destroy the node."""
