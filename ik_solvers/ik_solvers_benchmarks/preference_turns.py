@@ -9,9 +9,9 @@ Run ``python -m ik_solvers_benchmarks.preference_turns`` (``--help`` for the opt
   random configurations) and random seeds, :func:`ik_solvers.solve_many` with each preference
   at ``--timeout-ms`` (default 10). Per preference: the median and 95th percentile of the call
   time, the median processor time of the call (the wall-clock time an idle core would take;
-  on a loaded machine the wall-clock time is longer), the answers, the first answers of which an in-limit whole-turn copy (every combination
-  of every joint's copies) scores better by the preference's own measure, and the mean score of
-  the first answers.
+  on a loaded machine the wall-clock time is longer), the answers, the first answers of which
+  an in-limit whole-turn copy (every combination of every joint's copies) scores better by the
+  preference's own measure, and the mean score of the first answers.
 * ``ur``: on ur5_like and ur10_like, random poses, ``solve_many(max_solutions=8)`` against the
   closed-form solutions (:mod:`.ur_closed_form`, each arm's DH parameters): the share found,
   the same share on the poses whose branches all lie more than 0.1 rad apart (near a
@@ -171,7 +171,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         print('panda_like, joints +-2 pi, %d poses, timeout %.1f ms, max_solutions %d'
               % (arguments.poses, arguments.timeout_ms, arguments.max_solutions))
         print('%-15s %9s %9s %9s %9s %12s %12s' % ('preference', 'median', 'p95', 'cpu med',
-                                                    'answered', 'better turn', 'mean score'))
+                                                   'answered', 'better turn', 'mean score'))
         for name, row in figures.items():
             print('%-15s %7.2fms %7.2fms %7.2fms %5d/%-3d %12d %12.4f' % (
                 name, row['median_ms'], row['p95_ms'], row['cpu_median_ms'], row['answered'],

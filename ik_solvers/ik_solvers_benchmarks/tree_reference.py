@@ -38,8 +38,10 @@ class TreeReference:
 
     def __init__(self, urdf_xml: str, tree: KinematicTree):
         """
-        Read the URDF with Pinocchio; keep the tree's chains when it is missing or reads a
-        tree joint otherwise than as one coordinate (a continuous or mimic joint).
+        Read the URDF with Pinocchio, or keep the tree's chains.
+
+        The chains are kept when Pinocchio is missing or reads a tree joint otherwise than as
+        one coordinate (a continuous or mimic joint).
         """
         self.tree = tree
         self.pinocchio = False
@@ -132,7 +134,7 @@ def _jacobian(reference: TreeReference, targets: np.ndarray, modes: Sequence[str
 
 
 def _log_jacobian(rotation: np.ndarray) -> np.ndarray:
-    """The right Jacobian inverse of SO(3)'s log at ``rotation``, (3, 3)."""
+    """Return the right Jacobian inverse of SO(3)'s log at ``rotation``, (3, 3)."""
     vector = Rotation.from_matrix(rotation).as_rotvec()
     angle = np.linalg.norm(vector)
     skew = np.array([[0, -vector[2], vector[1]], [vector[2], 0, -vector[0]],

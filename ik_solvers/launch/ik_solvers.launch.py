@@ -1,6 +1,6 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
-"""
+r"""
 Drag a goal in RViz and watch an arm follow it through the ik_node.
 
 Starts robot_state_publisher with the robot description, the ik_node with

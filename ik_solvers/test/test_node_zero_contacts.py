@@ -1,8 +1,10 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The node checks the pairs an SRDF keeps, names the pairs it leaves unchecked without one, and
-says so clearly when the arm starts in collision.
+The node checks the pairs an SRDF keeps, and says what it leaves unchecked.
+
+Without an SRDF it names the pairs it leaves unchecked; an arm that starts in collision is
+told so clearly.
 
 The arm of test_collision_srdf_pairs: at the zero configuration its hand touches a fixed
 "thigh" (as a humanoid's wrist touches its thigh); the SRDF disables only the parent-child

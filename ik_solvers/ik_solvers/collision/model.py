@@ -165,7 +165,7 @@ class CollisionModel:
 
     @property
     def zero_contacts(self) -> Tuple[Tuple[str, str], ...]:
-        """Return the pairs left unchecked because they touch at the zero configuration (no SRDF)."""
+        """Return the pairs left unchecked as touching at the zero configuration (no SRDF)."""
         return self._zero_contacts
 
     @property

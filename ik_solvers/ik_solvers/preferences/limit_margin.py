@@ -39,7 +39,7 @@ class LimitMargin(Preference):
         return _NO_LIMITS
 
     def _best_copy(self, q: np.ndarray, choices: list) -> np.ndarray:
-        """Return each limited joint's copy farthest from its limits (the smallest is then largest)."""
+        """Return each limited joint's copy farthest from its limits (smallest margin largest)."""
         best = q.copy()
         lower = np.asarray(self.chain.lower, dtype=float)
         upper = np.asarray(self.chain.upper, dtype=float)

@@ -28,7 +28,8 @@ from .request import Goal
 from .result import IKResult
 from .status import Status
 
-__all__ = ['CLIMB_CLOSURE', 'CLIMB_STOP_GAIN', 'at_bound', 'climbed', 'goal_fields', 'moved', 'on_best_turns']
+__all__ = ['CLIMB_CLOSURE', 'CLIMB_STOP_GAIN', 'at_bound', 'climbed', 'goal_fields', 'moved',
+           'on_best_turns']
 
 #: Climbs in a row that end no better than the best climbed (a known branch's optimum, or a
 #: worse one) before the rest are kept unclimbed.
