@@ -42,7 +42,7 @@ def test_no_engine_function_is_handed_a_way_to_publish_or_an_untyped_engine():
 
 def test_the_engine_offers_its_requests_and_its_robot_state_no_pass_through():
     public = {name for name, _ in inspect.getmembers(IKEngine) if not name.startswith('_')}
-    assert public == {'handle', 'handle_path'}
+    assert public == {'handle', 'handle_path', 'handle_tree'}
     engine = IKEngine()
     assert {'robot', 'timing'} <= set(vars(engine))
 

@@ -307,7 +307,8 @@ class PreparedSolver:
                 search(arrays, targets[index], settings, options, q, report)
                 tries -= 1
                 found = unpack(report)
-                if found.status != Status.TIMED_OUT or tries == 0:
+                # The search's raw code (an int), compared as one.
+                if found.status != int(Status.TIMED_OUT) or tries == 0:
                     break
             if not found.met:
                 if found.status == STATUS_INVALID_TARGET:
