@@ -113,7 +113,10 @@ _warm_up() {
   # it here keeps that minute out of the node's start-up and out of every timed run. It runs
   # from / so that the installed package is imported, not the source tree.
   _say "loading the compiled solver kernels (compiles them once after a build, about a minute)"
-  (cd / && python -c 'import ik_solvers; ik_solvers.warm_up()') || {
+  # The tree solvers' kernels too: a node's first request with several tips must not compile them.
+  (cd / && python -c 'import ik_solvers; ik_solvers.warm_up()
+from ik_solvers.solvers.tree_warm_up import warm_up_trees
+warm_up_trees()') || {
     _say "compiling the solver kernels failed"
     return 1
   }
