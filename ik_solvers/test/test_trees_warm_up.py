@@ -1,6 +1,6 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The setup's warm-up of the tree solvers: each tree heuristic runs once; an unknown is refused."""
+"""The setup's warm-up of the tree solvers: each runs once; an unknown one is refused."""
 
 from ik_solvers.exceptions import UnknownSolverError
 from ik_solvers.solvers.tree_solve import TREE_SOLVERS
