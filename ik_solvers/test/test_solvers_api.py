@@ -396,7 +396,7 @@ def test_chains_with_mimic_joints_are_solved(solver):
 
 
 def test_a_slow_warm_up_tells_the_user_on_stderr_without_any_logging_setup():
-    # Threshold 0: the notice a first compilation (about a minute) prints after 2 s; loading
+    # Threshold 0: the notice a first compilation (about 75 s) prints after 2 s; loading
     # from the disk cache is never slow enough to print it.
     script = ('import importlib, time; '
               'w = importlib.import_module("ik_solvers.solvers.warm_up"); '

@@ -53,8 +53,9 @@ _TINY_CHAIN: Optional[Chain] = None
 # s a warm-up may take before it is taken for a compilation and announced.
 _NOTICE_AFTER = 2.0
 _COMPILING_NOTICE = (
-    'ik_solvers: compiling the solver kernels on first use; about a minute once after an '
-    'install (all four solvers), then loaded from the disk cache in well under a second')
+    'ik_solvers: compiling the solver kernels on first use; about 75 s on a 2-core machine, '
+    'once after an install (all four solvers), then loaded from the disk cache in well under '
+    'a second')
 
 
 def _settings(implementation: type, deadline: float) -> np.ndarray:
@@ -80,8 +81,9 @@ def warm_up(solvers: Iterable[str] = SOLVERS) -> float:
     """
     solvers = tuple(solvers)
     started = time.perf_counter()
-    # Loading cached machine code takes milliseconds; compiling takes about a minute once after
-    # an install. Say so only when it is the slow case, so that a first solve is not silent.
+    # Loading cached machine code takes milliseconds; compiling takes about 75 s on an idle
+    # 2-core machine once after an install. Say so only when it is the slow case, so that a
+    # first solve is not silent.
     notice = threading.Timer(_NOTICE_AFTER, _LOGGER.warning, args=(_COMPILING_NOTICE,))
     notice.daemon = True
     if JIT_ENABLED and not set(solvers) <= _WARM:
