@@ -333,6 +333,19 @@ class Chain:
         jacobian_from_frames(self.arrays, self._frames(q), columns)
         return columns
 
+    def fk_and_jacobian(self, q) -> Tuple[np.ndarray, np.ndarray]:
+        """
+        Return :meth:`fk` and :meth:`jacobian` of one configuration from one pass over the frames.
+
+        A step that needs both (a null-space climb measures every candidate, then steps from
+        it) pays for the frames once. Raises :class:`InvalidSeedError` when ``q`` does not hold
+        N values.
+        """
+        frames = self._frames(q)
+        columns = np.empty((6, self._num_joints))
+        jacobian_from_frames(self.arrays, frames, columns)
+        return frames[-1], columns
+
     def __repr__(self) -> str:
         """Name the chain's links and joints."""
         return 'Chain(%r -> %r, %d joints: %s)' % (

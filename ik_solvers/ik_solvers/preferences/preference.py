@@ -9,11 +9,12 @@ chosen solution along the null space of the Jacobian, up its gradient (see
 """
 
 from abc import ABC, abstractmethod
+import functools
 from typing import ClassVar, List, Optional
 
 import numpy as np
 
-from .turn_copies import combinations, MAX_COMBINATIONS, turn_copies
+from .turn_copies import combinations, MAX_COMBINATIONS, turn_copies, turn_mask
 
 __all__ = ['Preference']
 
@@ -74,11 +75,16 @@ class Preference(ABC):
         q = np.array(q, dtype=float)
         if self.turn_invariant:
             return q
-        choices = turn_copies(self.chain, q, self.turn_centre())
+        choices = turn_copies(self.chain, q, self.turn_centre(), mask=self._turn_mask)
         if all(values.size == 1 for values in choices):
             return q
         best = self._best_copy(q, choices)
         return best if self.score(best) >= self.score(q) else q
+
+    @functools.cached_property
+    def _turn_mask(self) -> np.ndarray:
+        # The chain's joints with turn copies, kept: best_turn runs for every step of a climb.
+        return turn_mask(self.chain)
 
     def turn_centre(self) -> np.ndarray:
         """Return (N,) where a continuous joint's copies are looked for (the middle)."""

@@ -12,7 +12,7 @@ preference wants.
 
 import itertools
 import math
-from typing import List
+from typing import List, Optional
 
 import numpy as np
 
@@ -35,7 +35,8 @@ def turn_mask(chain) -> np.ndarray:
     return revolute & (np.asarray(chain.is_continuous, dtype=bool) | wide)
 
 
-def turn_copies(chain, q: np.ndarray, centre: np.ndarray) -> List[np.ndarray]:
+def turn_copies(chain, q: np.ndarray, centre: np.ndarray,
+                mask: Optional[np.ndarray] = None) -> List[np.ndarray]:
     """
     Return, per joint, the values of ``q``'s joint that reach the same pose within the limits.
 
@@ -43,28 +44,35 @@ def turn_copies(chain, q: np.ndarray, centre: np.ndarray) -> List[np.ndarray]:
     :param q: (N,) a configuration within the limits, rad or m.
     :param centre: (N,) where a continuous joint's copies are taken: the copy nearest it and
         the one a turn either side (every other copy is further from it).
+    :param mask: :func:`turn_mask` of ``chain`` when the caller keeps it (computed if None).
     :returns: N arrays, each starting with ``q``'s own value (a joint without copies has
         only that one).
     """
     q = np.asarray(q, dtype=float)
-    lower = np.asarray(chain.lower, dtype=float)
-    upper = np.asarray(chain.upper, dtype=float)
-    mask = turn_mask(chain)
-    bounded = np.isfinite(lower) & np.isfinite(upper)
-    with np.errstate(invalid='ignore'):  # unbounded joints take the other branch below
-        first = np.ceil((lower - _SLACK - q) / _TURN)
-        last = np.floor((upper + _SLACK - q) / _TURN)
-        nearest = np.round((np.asarray(centre, dtype=float) - q) / _TURN)
-    choices: List[np.ndarray] = [np.array([value]) for value in q]
-    for index in np.flatnonzero(mask):
-        if bounded[index]:
-            turns = [k for k in range(int(first[index]), int(last[index]) + 1) if k != 0]
-        else:
-            middle = int(nearest[index])
-            turns = [k for k in (middle - 1, middle, middle + 1) if k != 0]
-        if turns:
-            choices[index] = q[index] + _TURN * np.array([0.0] + turns)
-    return choices
+    mask = turn_mask(chain) if mask is None else mask
+    # A preference asks for the copies of every solution it ranks and of every step it
+    # climbs: the turns are counted in Python floats and every copy is made in one array
+    # (each joint's choices are views into it), which costs a fraction of an array per joint.
+    offsets: List[float] = []
+    counts: List[int] = []
+    for index, value in enumerate(q.tolist()):
+        turns: List[int] = []
+        if mask[index]:
+            low, high = float(chain.lower[index]), float(chain.upper[index])
+            if math.isfinite(low) and math.isfinite(high):
+                first = math.ceil((low - _SLACK - value) / _TURN)
+                last = math.floor((high + _SLACK - value) / _TURN)
+                turns = [k for k in range(first, last + 1) if k != 0]
+            else:
+                # round() like numpy's: halves to even.
+                middle = round((float(centre[index]) - value) / _TURN)
+                turns = [k for k in (middle - 1, middle, middle + 1) if k != 0]
+        offsets.append(0.0)
+        offsets.extend(turns)
+        counts.append(len(turns) + 1)
+    copies = np.repeat(q, counts) + _TURN * np.array(offsets)
+    ends = np.cumsum(counts).tolist()
+    return [copies[end - count:end] for end, count in zip(ends, counts)]
 
 
 def combinations(choices: List[np.ndarray]) -> np.ndarray:

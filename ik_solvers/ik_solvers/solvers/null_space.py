@@ -25,7 +25,7 @@ from typing import Optional
 
 import numpy as np
 
-from .pose_error import orientation_error, rotation_vector
+from .pose_error import rotation_vector_into
 
 __all__ = ['NullSpaceOutcome', 'null_space_improve']
 
@@ -73,14 +73,22 @@ def _least_norm(jacobian: np.ndarray, value: np.ndarray) -> np.ndarray:
         return np.linalg.lstsq(jacobian, value, rcond=None)[0]
 
 
-def _errors(chain, q: np.ndarray, target: np.ndarray, rows: int):
-    reached = chain.fk(q)
+def _measured(chain, q: np.ndarray, target: np.ndarray, rows: int):
+    """
+    Return the error (rows,), its position (m) and orientation (rad) norms, and the Jacobian.
+
+    The Jacobian (rows, N) comes from the same frames as the error: the climb steps from the
+    configuration it has just measured, so that each configuration's frames are made once.
+    """
+    reached, jacobian = chain.fk_and_jacobian(q)
     position = target[:3, 3] - reached[:3, 3]
     if rows == 3:
-        return position, float(np.linalg.norm(position)), 0.0
-    rotation = target[:3, :3] @ reached[:3, :3].T
-    error = np.concatenate((position, rotation_vector(rotation)))
-    return error, float(np.linalg.norm(position)), orientation_error(reached, target)
+        return position, float(np.linalg.norm(position)), 0.0, jacobian[:3]
+    rotation = np.ascontiguousarray(target[:3, :3] @ reached[:3, :3].T)
+    vector = np.empty(3)
+    angle = float(rotation_vector_into(rotation, vector))  # the angle orientation_error gives
+    return (np.concatenate((position, vector)), float(np.linalg.norm(position)), angle,
+            jacobian)
 
 
 def null_space_improve(chain, q: np.ndarray, target: np.ndarray, preference, *,
@@ -114,14 +122,13 @@ def null_space_improve(chain, q: np.ndarray, target: np.ndarray, preference, *,
     rows = 3 if position_only else 6
     lower, upper = chain.lower, chain.upper
     current = start
-    _, position_error, rotation_error = _errors(chain, current, target, rows)
+    _, position_error, rotation_error, jacobian = _measured(chain, current, target, rows)
     score = preference.score(current)
     kept = 0
     step = _FIRST_STEP if max_change is None else min(_FIRST_STEP, max_change)
     for _ in range(max_steps):
         if step < _SMALLEST_STEP or (deadline is not None and time.perf_counter() > deadline):
             break
-        jacobian = chain.jacobian(current)[:rows]
         direction = preference.gradient(current)
         direction = direction - _least_norm(jacobian, jacobian @ direction)
         largest = float(np.max(np.abs(direction)))
@@ -136,23 +143,26 @@ def null_space_improve(chain, q: np.ndarray, target: np.ndarray, preference, *,
         candidate = np.clip(candidate, lower, upper)
         # The verdict is forward kinematics of the very configuration kept: the last
         # measurement of the corrections when it is of that configuration.
-        error, position_error_c, rotation_error_c = _errors(chain, candidate, target, rows)
+        error, position_error_c, rotation_error_c, jacobian_c = _measured(
+            chain, candidate, target, rows)
         for _ in range(_CORRECTIONS):
             if (position_error_c <= _CORRECTION_SHARE * position_tolerance
                     and rotation_error_c <= _CORRECTION_SHARE * orientation_tolerance):
                 break
-            candidate = candidate + _least_norm(chain.jacobian(candidate)[:rows], error)
+            candidate = candidate + _least_norm(jacobian_c, error)
             if max_change is not None:
                 candidate = np.clip(candidate, centre - max_change, centre + max_change)
             candidate = np.clip(candidate, lower, upper)
-            error, position_error_c, rotation_error_c = _errors(chain, candidate, target, rows)
+            error, position_error_c, rotation_error_c, jacobian_c = _measured(
+                chain, candidate, target, rows)
         candidate_score = preference.score(candidate)
         if (position_error_c <= position_tolerance
                 and (position_only or rotation_error_c <= orientation_tolerance)
                 and candidate_score > score + _RELATIVE_GAIN * (abs(score) + 1e-9)):
             gain = candidate_score - score
             current, score, kept = candidate, candidate_score, kept + 1
-            position_error, rotation_error = position_error_c, rotation_error_c
+            position_error, rotation_error, jacobian = (position_error_c, rotation_error_c,
+                                                        jacobian_c)
             if gain < floor:
                 break  # the step was kept, but the climb has flattened out
             step = min(step * 1.5, _LARGEST_STEP if max_change is None
