@@ -27,11 +27,12 @@ from typing import Optional, Tuple, Union
 import numpy as np
 from transforms3d.axangles import axangle2mat, mat2axangle
 
+from .achievable_step import bounded_velocity, fold_limited
 from .servo_command import JointJogCommand, ServoSettings, ServoStep, TwistCommand
 from .servo_limits import velocity_box, VelocityBox
 from ..collision import CollisionModel
 from ..exceptions import IKError, InvalidSeedError
-from ..solvers import approach, Goal, PreparedSolver, SearchOptions
+from ..solvers import Goal, PreparedSolver, SearchOptions
 from ..solvers.request import ORIENTATION_WEIGHT_PER_LENGTH
 
 __all__ = ['ServoLoop']
@@ -44,8 +45,6 @@ _STEP_TOLERANCE = 1e-7
 # Below this share of the wanted velocities, scaling would all but stop the arm: the bounded
 # search moves it along the achievable part instead.
 _SMALLEST_USEFUL_SCALE = 0.5
-# Least-squares steps of the bounded search in one cycle.
-_APPROACH_ITERATIONS = 8
 
 
 class ServoLoop:
@@ -67,11 +66,12 @@ class ServoLoop:
         goal = Goal(position_tolerance=_STEP_TOLERANCE, orientation_tolerance=_STEP_TOLERANCE)
         self._solver = PreparedSolver(chain, goal, SearchOptions(
             solver=solver, timeout=settings.solve_timeout, max_attempts=1))
-        self._goal = goal
         self._speeds = chain.velocity_limits * settings.velocity_scale
         self._continuous = chain.is_continuous
         # Weighs rotation against translation in the achieved fraction, m per rad.
         self._rotation_weight = ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
+        # The Jacobian's rows weighed alike: m for the linear ones, m per rad for the angular.
+        self._weights = np.r_[np.ones(3), np.full(3, self._rotation_weight)]
         self._q: Optional[np.ndarray] = None
         self._v: Optional[np.ndarray] = None
         self._command: Optional[Command] = None
@@ -173,6 +173,20 @@ class ServoLoop:
 
     def _follow_twist(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
                       command: TwistCommand, clearance: float) -> Tuple[np.ndarray, str]:
+        velocity, limiter = self._toward_target(q, v, box, command, clearance)
+        pose = self.chain.fk(q)
+        heading = self._weights * np.concatenate(self._base_twist(pose, command))
+        size = float(np.linalg.norm(heading))
+        if size <= 0.0:
+            return velocity, limiter
+        velocity, held = fold_limited(self.chain, q, v, velocity, heading=heading / size,
+                                      weights=self._weights, box=box,
+                                      acceleration=self.settings.acceleration_limit,
+                                      period=self.settings.period)
+        return velocity, 'singularity' if held else limiter
+
+    def _toward_target(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
+                       command: TwistCommand, clearance: float) -> Tuple[np.ndarray, str]:
         target = self._target(q, command, clearance)
         period = self.settings.period
         answer = self._solver.solve(target, q)
@@ -190,18 +204,16 @@ class ServoLoop:
             if not blocked_by_limit and (scale >= _SMALLEST_USEFUL_SCALE
                                          or not self._near_singular(q)):
                 return v + scale * (wanted - v), 'velocity_limit'
-        return self._bounded_step(q, v, box, target)
+        return self._bounded_step(q, v, box, command, clearance)
 
     def _bounded_step(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
-                      target: np.ndarray) -> Tuple[np.ndarray, str]:
+                      command: TwistCommand, clearance: float) -> Tuple[np.ndarray, str]:
         period = self.settings.period
-        low = q + 0.5 * (v + box.low) * period
-        high = q + 0.5 * (v + box.high) * period
-        half = np.maximum(0.5 * (high - low), 1e-12)
-        found = approach(self.chain, target, start=0.5 * (low + high), max_joint_step=half,
-                         goal=self._goal, max_iterations=_APPROACH_ITERATIONS,
-                         timeout=self.settings.solve_timeout)
-        velocity = box.clip(2.0 * (found.q - q) / period - v)
+        # The integrated pose is the last tip moved by the twist over one (scaled) period.
+        twist = np.concatenate(self._base_twist(self.chain.fk(q), command))
+        error = self._weights * twist * (period * clearance)
+        jacobian = self._weights[:, None] * self.chain.jacobian(q)
+        velocity = bounded_velocity(jacobian, error, v, box, period)
         if np.any(box.braking & ((velocity >= box.high - 1e-12) | (velocity <= box.low + 1e-12))):
             return velocity, 'joint_limit'
         return velocity, 'singularity' if self._near_singular(q) else 'velocity_limit'
