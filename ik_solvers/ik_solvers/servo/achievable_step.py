@@ -44,13 +44,16 @@ _FIXED_WIDTH = 1e-12
 
 
 def bounded_velocity(jacobian: np.ndarray, error: np.ndarray, v: np.ndarray,
-                     box: VelocityBox, period: float) -> np.ndarray:
+                     box: VelocityBox, period: float, *,
+                     direction_priority: float = 1.0) -> np.ndarray:
     """
     Return the velocity in ``box`` whose cycle best moves the tip by ``error``, to first order.
 
     The cycle moves the joints by ``(v + v') period / 2``; this minimises
-    ``|J (v + v') period / 2 - error|^2`` plus a small multiple of ``|v'|^2`` over ``v'``
-    in the box.
+    ``|M (J (v + v') period / 2 - error)|^2`` plus a small multiple of ``|v'|^2`` over
+    ``v'`` in the box, where ``M`` multiplies the part of the residual across ``error`` by
+    ``direction_priority`` (1: the closest motion; above 1: a motion along ``error``, shorter
+    if it must be, before one that is longer but off its direction).
 
     :param jacobian: (6, N) the weighted Jacobian at the last point, m per rad (or per m).
     :param error: (6,) the weighted pose error from the last point's tip to the integrated
@@ -58,6 +61,7 @@ def bounded_velocity(jacobian: np.ndarray, error: np.ndarray, v: np.ndarray,
     :param v: (N,) the last point's velocities, rad/s or m/s.
     :param box: this cycle's :class:`~.servo_limits.VelocityBox`.
     :param period: one cycle, s.
+    :param direction_priority: the weight of the residual across ``error``, >= 1.
     :returns: (N,) the velocity at the next point, within the box.
     """
     half = 0.5 * period
@@ -66,9 +70,16 @@ def bounded_velocity(jacobian: np.ndarray, error: np.ndarray, v: np.ndarray,
     count = int(np.count_nonzero(free))
     if count == 0:
         return box.clip(velocity)
-    model = half * jacobian
+    size = float(np.linalg.norm(error))
+    emphasis = np.eye(error.shape[0])
+    if size > 0.0 and direction_priority != 1.0:
+        along = error / size
+        emphasis = np.outer(along, along) + direction_priority * (emphasis
+                                                                  - np.outer(along, along))
+    model = emphasis @ (half * jacobian)
     largest = float(np.linalg.norm(jacobian, 2))
     moved = model @ v + model[:, ~free] @ velocity[~free]
+    error = emphasis @ error
     rows = np.vstack([model[:, free], _REGULARISATION * largest * half * np.eye(count)])
     right = np.concatenate([error - moved, np.zeros(count)])
     found = lsq_linear(rows, right, bounds=(box.low[free], box.high[free]), method='bvls')

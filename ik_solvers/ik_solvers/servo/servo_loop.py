@@ -42,9 +42,9 @@ Command = Union[TwistCommand, JointJogCommand]
 # The exact step must land on the integrated pose much more closely than one cycle moves
 # (0.1 m/s at 500 Hz is 0.2 mm): a looser answer would add its error to the tip's velocity.
 _STEP_TOLERANCE = 1e-7
-# Below this share of the wanted velocities, scaling would all but stop the arm: the bounded
-# search moves it along the achievable part instead.
-_SMALLEST_USEFUL_SCALE = 0.5
+# Where only speed and acceleration limits hold a twist back, a tip motion off the command's
+# direction costs this many times more than the same shortfall along it (per unit, squared).
+_DIRECTION_PRIORITY = 10.0
 
 
 class ServoLoop:
@@ -198,12 +198,6 @@ class ServoLoop:
             wanted = change / period
             if box.contains(wanted):
                 return wanted, 'obstacle' if clearance < 1.0 else 'none'
-            scale = box.scale_toward(v, wanted)
-            outside = (wanted > box.high) | (wanted < box.low)
-            blocked_by_limit = bool(np.any(box.braking & outside))
-            if not blocked_by_limit and (scale >= _SMALLEST_USEFUL_SCALE
-                                         or not self._near_singular(q)):
-                return v + scale * (wanted - v), 'velocity_limit'
         return self._bounded_step(q, v, box, command, clearance)
 
     def _bounded_step(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
@@ -212,14 +206,23 @@ class ServoLoop:
         # The integrated pose is the last tip moved by the twist over one (scaled) period.
         twist = np.concatenate(self._base_twist(self.chain.fk(q), command))
         error = self._weights * twist * (period * clearance)
-        jacobian = self._weights[:, None] * self.chain.jacobian(q)
-        velocity = bounded_velocity(jacobian, error, v, box, period)
+        singular = self._near_singular(q)
+        # Where every direction is open (no singularity, no joint braking before a limit), only
+        # speed and acceleration hold the arm back: then the direction of the command comes
+        # first and its speed second. Elsewhere the closest motion is the achievable part.
+        priority = 1.0 if singular or np.any(box.braking) else _DIRECTION_PRIORITY
+        # The Jacobian halfway along the cycle's motion: the tip's motion is then linear in the
+        # joints' to the third order.
+        middle = self.chain.clip(q + 0.5 * v * period)
+        jacobian = self._weights[:, None] * self.chain.jacobian(middle)
+        velocity = bounded_velocity(jacobian, error, v, box, period, direction_priority=priority)
         if np.any(box.braking & ((velocity >= box.high - 1e-12) | (velocity <= box.low + 1e-12))):
             return velocity, 'joint_limit'
-        return velocity, 'singularity' if self._near_singular(q) else 'velocity_limit'
+        return velocity, 'singularity' if singular else 'velocity_limit'
 
     def _near_singular(self, q: np.ndarray) -> bool:
-        values = np.linalg.svd(self.chain.jacobian(q), compute_uv=False)
+        """Whether the weighted Jacobian's smallest singular value is below the ratio."""
+        values = np.linalg.svd(self._weights[:, None] * self.chain.jacobian(q), compute_uv=False)
         return bool(values[-1] < self.settings.singular_ratio * values[0])
 
     # --- joints, obstacles, status -------------------------------------------------------
