@@ -89,7 +89,7 @@ def bounded_velocity(jacobian: np.ndarray, error: np.ndarray, v: np.ndarray,
 
 def _gain(chain, q: np.ndarray, direction: np.ndarray, weights: np.ndarray,
           heading: np.ndarray) -> float:
-    """The tip's weighted motion along ``heading`` per unit of motion along ``direction``."""
+    """Return the tip's weighted motion along ``heading`` per unit along ``direction``."""
     return float(heading @ (weights * (chain.jacobian(q) @ direction)))
 
 

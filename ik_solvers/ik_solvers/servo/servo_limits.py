@@ -56,7 +56,7 @@ class VelocityBox:
 
 
 def stopping_speed(distance: np.ndarray, speed: np.ndarray, acceleration: float,
-                    period: float) -> np.ndarray:
+                   period: float) -> np.ndarray:
     """
     Largest speed ``u`` toward a limit ``distance`` away that can still stop before it.
 

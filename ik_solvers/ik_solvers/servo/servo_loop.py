@@ -10,12 +10,14 @@ up into a jump later), and steps toward it from there:
 1. the selected heuristic solves that pose from the last point (one start, a fraction of a
    millisecond); its answer gives the joint velocities the command wants;
 2. if those velocities fit the cycle's :class:`~.servo_limits.VelocityBox` (speed,
-   acceleration and braking before position limits), they are taken; if only speed or
-   acceleration holds them back, they are scaled by one factor, which keeps the direction;
-3. otherwise (near a singularity the wanted velocities grow without bound; at a position limit
-   a joint must stop) :func:`ik_solvers.solvers.approach` finds the point within the box that
-   brings the tip closest to the pose: the arm moves along whatever part of the command is
-   achievable, and stops only where no part is.
+   acceleration and braking before position limits), they are taken;
+3. otherwise :func:`~.achievable_step.bounded_velocity` takes the velocities within the box
+   that bring the tip closest to the pose, its direction first where only speed and
+   acceleration hold it back: the arm moves along whatever part of the command is achievable,
+   and stops only where no part is;
+4. :func:`~.achievable_step.fold_limited` brakes before the tip's gain along the command runs
+   out at the edge of the workspace, so that the arm never runs through a straight elbow at
+   speed and carries the tip back.
 
 Near obstacles the command is scaled by the clearance, to 0 at the collision padding; every
 point is checked for collisions before it is returned.
