@@ -81,6 +81,32 @@ def test_at_a_wrist_singularity_the_arm_keeps_moving_along_the_achievable_part(u
         <= SETTINGS.acceleration_limit * (1 + 1e-9)
 
 
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_pushed_past_the_edge_of_the_workspace_the_tip_never_goes_back(ur5, solver):
+    """
+    Straight out from the shoulder, then on past the reach: the elbow stretches.
+
+    With bounded acceleration the arm brakes before the elbow is straight. Running through
+    the straight elbow at speed onto the other branch, it would carry the tip back toward
+    the shoulder against the command, then out again, over and over.
+    """
+    loop = ServoLoop(ur5, SETTINGS, solver=solver)
+    loop.start(UR_START)
+    frames, tip = ur5.joint_frames(UR_START)
+    outward = tip[:3, 3] - frames[1, :3, 3]
+    outward /= np.linalg.norm(outward)
+    twist = TwistCommand(linear=tuple(0.1 * outward), angular=(0.0, 0.0, 0.0))
+    steps = _run(loop, twist, 500)
+    tips = np.array([ur5.fk(UR_START)[:3, 3]] + [ur5.fk(step.positions)[:3, 3]
+                                                 for step in steps])
+    along = np.diff(tips, axis=0) @ outward
+    assert tips[-1] @ outward - tips[0] @ outward > 0.15  # it went out to the edge
+    assert np.min(along) > -1e-5  # and never came back
+    assert all(step.moving for step in steps[:100])
+    assert np.max(_accelerations(steps, np.zeros(6), SETTINGS.period)) \
+        <= SETTINGS.acceleration_limit * (1 + 1e-9)
+
+
 def test_a_joint_brakes_to_stop_at_its_limit_and_the_others_go_on(ur5):
     loop = ServoLoop(ur5, SETTINGS)
     start = UR_START.copy()

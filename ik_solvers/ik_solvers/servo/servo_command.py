@@ -98,7 +98,9 @@ class ServoSettings:
         command is scaled down linearly, to 0 at the padding.
     :ivar solve_timeout: budget of the heuristic's exact step in one cycle, s.
     :ivar singular_ratio: a configuration whose Jacobian's smallest singular value is below
-        this fraction of its largest counts as near a singularity (for the status).
+        this fraction of its largest counts as near a singularity (for the status and for how
+        a held-back step is chosen); the Jacobian's angular rows are weighed by the
+        orientation weight, m per rad, as the solvers weigh orientation errors.
     :raises InvalidParameterError: a value is out of range.
     """
 

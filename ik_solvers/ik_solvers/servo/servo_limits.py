@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ['VelocityBox', 'velocity_box']
+__all__ = ['VelocityBox', 'stopping_speed', 'velocity_box']
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,8 @@ class VelocityBox:
         return scale
 
 
-def _stopping_speed(distance: np.ndarray, speed: np.ndarray, acceleration: float,
-                    period: float) -> np.ndarray:
+def stopping_speed(distance: np.ndarray, speed: np.ndarray, acceleration: float,
+                   period: float) -> np.ndarray:
     """
     Largest speed ``u`` toward a limit ``distance`` away that can still stop before it.
 
@@ -64,6 +64,12 @@ def _stopping_speed(distance: np.ndarray, speed: np.ndarray, acceleration: float
     ``acceleration`` one period at a time then covers ``u^2 / (2 a)`` (the trapezoids of a
     constant deceleration). Solving ``(speed + u) dt / 2 + u^2 / (2 a) = distance`` for ``u``
     gives this.
+
+    :param distance: (N,) or scalar, how far the limit is, rad or m (0 or less: at it).
+    :param speed: the velocity toward it now, rad/s or m/s.
+    :param acceleration: the largest deceleration, rad/s^2 or m/s^2.
+    :param period: one cycle, s.
+    :returns: The largest speed toward the limit at the next point, rad/s or m/s, >= 0.
     """
     left = np.maximum(distance - 0.5 * speed * period, 0.0)
     half = 0.5 * period
@@ -90,8 +96,8 @@ def velocity_box(q: np.ndarray, v: np.ndarray, *, lower: np.ndarray, upper: np.n
     """
     step = acceleration * period
     ramp_low, ramp_high = v - step, v + step
-    brake_high = _stopping_speed(upper - q, v, acceleration, period)
-    brake_low = -_stopping_speed(q - lower, -v, acceleration, period)
+    brake_high = stopping_speed(upper - q, v, acceleration, period)
+    brake_low = -stopping_speed(q - lower, -v, acceleration, period)
     high = np.minimum(np.minimum(velocity_limit, ramp_high), brake_high)
     low = np.maximum(np.maximum(-velocity_limit, ramp_low), brake_low)
     braking = (brake_high < np.minimum(velocity_limit, ramp_high)) | \

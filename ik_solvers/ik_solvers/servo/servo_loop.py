@@ -10,12 +10,14 @@ up into a jump later), and steps toward it from there:
 1. the selected heuristic solves that pose from the last point (one start, a fraction of a
    millisecond); its answer gives the joint velocities the command wants;
 2. if those velocities fit the cycle's :class:`~.servo_limits.VelocityBox` (speed,
-   acceleration and braking before position limits), they are taken; if only speed or
-   acceleration holds them back, they are scaled by one factor, which keeps the direction;
-3. otherwise (near a singularity the wanted velocities grow without bound; at a position limit
-   a joint must stop) :func:`ik_solvers.solvers.approach` finds the point within the box that
-   brings the tip closest to the pose: the arm moves along whatever part of the command is
-   achievable, and stops only where no part is.
+   acceleration and braking before position limits), they are taken;
+3. otherwise :func:`~.achievable_step.bounded_velocity` takes the velocities within the box
+   that bring the tip closest to the pose, its direction first where only speed and
+   acceleration hold it back: the arm moves along whatever part of the command is achievable,
+   and stops only where no part is;
+4. :func:`~.achievable_step.fold_limited` brakes before the tip's gain along the command runs
+   out at the edge of the workspace, so that the arm never runs through a straight elbow at
+   speed and carries the tip back.
 
 Near obstacles the command is scaled by the clearance, to 0 at the collision padding; every
 point is checked for collisions before it is returned.
@@ -27,11 +29,12 @@ from typing import Optional, Tuple, Union
 import numpy as np
 from transforms3d.axangles import axangle2mat, mat2axangle
 
+from .achievable_step import bounded_velocity, fold_limited
 from .servo_command import JointJogCommand, ServoSettings, ServoStep, TwistCommand
 from .servo_limits import velocity_box, VelocityBox
 from ..collision import CollisionModel
 from ..exceptions import IKError, InvalidSeedError
-from ..solvers import approach, Goal, PreparedSolver, SearchOptions
+from ..solvers import Goal, PreparedSolver, SearchOptions
 from ..solvers.request import ORIENTATION_WEIGHT_PER_LENGTH
 
 __all__ = ['ServoLoop']
@@ -41,11 +44,9 @@ Command = Union[TwistCommand, JointJogCommand]
 # The exact step must land on the integrated pose much more closely than one cycle moves
 # (0.1 m/s at 500 Hz is 0.2 mm): a looser answer would add its error to the tip's velocity.
 _STEP_TOLERANCE = 1e-7
-# Below this share of the wanted velocities, scaling would all but stop the arm: the bounded
-# search moves it along the achievable part instead.
-_SMALLEST_USEFUL_SCALE = 0.5
-# Least-squares steps of the bounded search in one cycle.
-_APPROACH_ITERATIONS = 8
+# Where only speed and acceleration limits hold a twist back, a tip motion off the command's
+# direction costs this many times more than the same shortfall along it (per unit, squared).
+_DIRECTION_PRIORITY = 10.0
 
 
 class ServoLoop:
@@ -67,11 +68,12 @@ class ServoLoop:
         goal = Goal(position_tolerance=_STEP_TOLERANCE, orientation_tolerance=_STEP_TOLERANCE)
         self._solver = PreparedSolver(chain, goal, SearchOptions(
             solver=solver, timeout=settings.solve_timeout, max_attempts=1))
-        self._goal = goal
         self._speeds = chain.velocity_limits * settings.velocity_scale
         self._continuous = chain.is_continuous
         # Weighs rotation against translation in the achieved fraction, m per rad.
         self._rotation_weight = ORIENTATION_WEIGHT_PER_LENGTH * chain.length_scale
+        # The Jacobian's rows weighed alike: m for the linear ones, m per rad for the angular.
+        self._weights = np.r_[np.ones(3), np.full(3, self._rotation_weight)]
         self._q: Optional[np.ndarray] = None
         self._v: Optional[np.ndarray] = None
         self._command: Optional[Command] = None
@@ -173,6 +175,20 @@ class ServoLoop:
 
     def _follow_twist(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
                       command: TwistCommand, clearance: float) -> Tuple[np.ndarray, str]:
+        velocity, limiter = self._toward_target(q, v, box, command, clearance)
+        pose = self.chain.fk(q)
+        heading = self._weights * np.concatenate(self._base_twist(pose, command))
+        size = float(np.linalg.norm(heading))
+        if size <= 0.0:
+            return velocity, limiter
+        velocity, held = fold_limited(self.chain, q, v, velocity, heading=heading / size,
+                                      weights=self._weights, box=box,
+                                      acceleration=self.settings.acceleration_limit,
+                                      period=self.settings.period)
+        return velocity, 'singularity' if held else limiter
+
+    def _toward_target(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
+                       command: TwistCommand, clearance: float) -> Tuple[np.ndarray, str]:
         target = self._target(q, command, clearance)
         period = self.settings.period
         answer = self._solver.solve(target, q)
@@ -184,30 +200,31 @@ class ServoLoop:
             wanted = change / period
             if box.contains(wanted):
                 return wanted, 'obstacle' if clearance < 1.0 else 'none'
-            scale = box.scale_toward(v, wanted)
-            outside = (wanted > box.high) | (wanted < box.low)
-            blocked_by_limit = bool(np.any(box.braking & outside))
-            if not blocked_by_limit and (scale >= _SMALLEST_USEFUL_SCALE
-                                         or not self._near_singular(q)):
-                return v + scale * (wanted - v), 'velocity_limit'
-        return self._bounded_step(q, v, box, target)
+        return self._bounded_step(q, v, box, command, clearance)
 
     def _bounded_step(self, q: np.ndarray, v: np.ndarray, box: VelocityBox,
-                      target: np.ndarray) -> Tuple[np.ndarray, str]:
+                      command: TwistCommand, clearance: float) -> Tuple[np.ndarray, str]:
         period = self.settings.period
-        low = q + 0.5 * (v + box.low) * period
-        high = q + 0.5 * (v + box.high) * period
-        half = np.maximum(0.5 * (high - low), 1e-12)
-        found = approach(self.chain, target, start=0.5 * (low + high), max_joint_step=half,
-                         goal=self._goal, max_iterations=_APPROACH_ITERATIONS,
-                         timeout=self.settings.solve_timeout)
-        velocity = box.clip(2.0 * (found.q - q) / period - v)
+        # The integrated pose is the last tip moved by the twist over one (scaled) period.
+        twist = np.concatenate(self._base_twist(self.chain.fk(q), command))
+        error = self._weights * twist * (period * clearance)
+        singular = self._near_singular(q)
+        # Where every direction is open (no singularity, no joint braking before a limit), only
+        # speed and acceleration hold the arm back: then the direction of the command comes
+        # first and its speed second. Elsewhere the closest motion is the achievable part.
+        priority = 1.0 if singular or np.any(box.braking) else _DIRECTION_PRIORITY
+        # The Jacobian halfway along the cycle's motion: the tip's motion is then linear in the
+        # joints' to the third order.
+        middle = self.chain.clip(q + 0.5 * v * period)
+        jacobian = self._weights[:, None] * self.chain.jacobian(middle)
+        velocity = bounded_velocity(jacobian, error, v, box, period, direction_priority=priority)
         if np.any(box.braking & ((velocity >= box.high - 1e-12) | (velocity <= box.low + 1e-12))):
             return velocity, 'joint_limit'
-        return velocity, 'singularity' if self._near_singular(q) else 'velocity_limit'
+        return velocity, 'singularity' if singular else 'velocity_limit'
 
     def _near_singular(self, q: np.ndarray) -> bool:
-        values = np.linalg.svd(self.chain.jacobian(q), compute_uv=False)
+        """Whether the weighted Jacobian's smallest singular value is below the ratio."""
+        values = np.linalg.svd(self._weights[:, None] * self.chain.jacobian(q), compute_uv=False)
         return bool(values[-1] < self.settings.singular_ratio * values[0])
 
     # --- joints, obstacles, status -------------------------------------------------------
