@@ -18,12 +18,15 @@ Adding a heuristic is that module plus one line in :mod:`.registry`.
 
 from dataclasses import dataclass
 import math
-from typing import Any, Callable, ClassVar, Dict, Mapping
+from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, TYPE_CHECKING
 
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics import Chain
+
+if TYPE_CHECKING:  # the tuning's checks are defined here
+    from .tuning import SearchTuning
 
 __all__ = [
     'boolean',
@@ -31,6 +34,7 @@ __all__ = [
     'Option',
     'Solver',
     'non_negative_float',
+    'non_negative_integer',
     'over_relaxation',
     'positive_float',
     'positive_integer',
@@ -62,7 +66,12 @@ def _finite_float(name: str, value: Any, *, allow_zero: bool) -> float:
     return number
 
 
-def _count_or_zero(name: str, value: Any) -> int:
+def non_negative_integer(name: str, value: Any) -> int:
+    """
+    Return ``value`` as an int, checking that it is an integer of at least 0.
+
+    :raises InvalidSolverOptionError: it is not.
+    """
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise InvalidSolverOptionError('%s must be a non-negative integer, got %r'
                                        % (name, value))
@@ -138,7 +147,8 @@ class Option:
     meaning: str
 
 
-#: Options every heuristic takes; the shared search loop reads them.
+#: Options every heuristic takes; the shared search loop reads them. (The loop's own tuning,
+#: shared by every heuristic, is :class:`ik_solvers.solvers.tuning.SearchTuning`.)
 COMMON_OPTIONS: Dict[str, Option] = {
     'max_iterations': Option(
         None, lambda name, value: None if value is None else positive_integer(name, value),
@@ -148,26 +158,6 @@ COMMON_OPTIONS: Dict[str, Option] = {
         None, lambda name, value: None if value is None else positive_integer(name, value),
         'iterations without a 5 % lower error after which a start is given up; None takes '
         'the solver\'s own'),
-    'handoff_ratio': Option(
-        None, lambda name, value: value if value is None else unit_fraction(name, value),
-        'with the finisher on, the heuristic hands over to it once one iteration leaves more '
-        'than this fraction of the error it started from, in (0, 1]; None takes the solver\'s '
-        'own (see docs/DECISIONS.md)'),
-    'trust_region': Option(
-        None, lambda name, value: value if value is None else positive_float(name, value),
-        'a joint moves at most this multiple of the start\'s error over the chain\'s length, '
-        'rad, per iteration (None takes the solver\'s own; see docs/DECISIONS.md)'),
-    'extrapolation': Option(
-        None, lambda name, value: value if value is None else boolean(name, value),
-        'alone (polish=False): after each iteration also try the configuration 2, 4, ... 64 '
-        'times as far along the motion of the last two iterations, and go on from the best; '
-        'None: on for the solver\'s own choice, where the orientation counts (see '
-        'docs/DECISIONS.md)'),
-    'secant_memory': Option(
-        None, lambda name, value: None if value is None else _count_or_zero(name, value),
-        'extrapolating (alone): after each iteration also try the fixed point that the last '
-        'secant_memory + 1 iterations predict (Anderson mixing of the heuristic\'s own '
-        'outputs), 0 for none; None takes the solver\'s own (see docs/DECISIONS.md)'),
 }
 
 
@@ -238,26 +228,26 @@ class Solver:
         given = self.options['stall_iterations']
         return self.stall_iterations if given is None else given
 
-    def handoff(self) -> float:
+    def handoff(self, tuning: Optional['SearchTuning'] = None) -> float:
         """Return the ratio of successive costs above which the heuristic hands over."""
-        given = self.options['handoff_ratio']
+        given = None if tuning is None else tuning.handoff_ratio
         return self.handoff_ratio if given is None else given
 
-    def trust_gain(self) -> float:
+    def trust_gain(self, tuning: Optional['SearchTuning'] = None) -> float:
         """Return the trust region's gain (inf for none)."""
-        given = self.options['trust_region']
+        given = None if tuning is None else tuning.trust_region
         return self.trust_region if given is None else given
 
-    def extrapolation_setting(self) -> float:
+    def extrapolation_setting(self, tuning: Optional['SearchTuning'] = None) -> float:
         """Return the extrapolation setting: 0 never, 1 where the orientation counts, 2 always."""
-        given = self.options['extrapolation']
+        given = None if tuning is None else tuning.extrapolation
         if given is None:
             return 1.0 if self.extrapolation else 0.0
         return 2.0 if given else 0.0
 
-    def secant_setting(self) -> float:
+    def secant_setting(self, tuning: Optional['SearchTuning'] = None) -> float:
         """Return how many iterations the secant point mixes (0: none)."""
-        given = self.options['secant_memory']
+        given = None if tuning is None else tuning.secant_memory
         return float(self.secant_memory if given is None else given)
 
     def packed_options(self, chain: Chain) -> np.ndarray:

@@ -67,7 +67,7 @@ class PreparedSolver:
         self._settings = pack(goal, heuristic, finisher=options.finisher,
                               orientation_weight=options.orientation_weight(chain),
                               polish_iterations=options.polish_iterations,
-                              max_attempts=options.max_attempts)
+                              max_attempts=options.max_attempts, tuning=options.tuning)
         self._chain = chain
         self._arrays = chain.arrays
         self._shape = (chain.num_joints,)

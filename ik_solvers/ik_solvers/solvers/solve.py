@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 
 from .prepared import PreparedSolver
-from .request import Goal, GOAL_KEYWORDS, SEARCH_KEYWORDS, SearchOptions
+from .request import Goal, GOAL_KEYWORDS, SEARCH_KEYWORDS, SearchOptions, TUNING_KEYWORDS
 from .result import IKResult
 from ._core.collision_avoidance import CollisionCheck
 from ._core.nearest_turn import nearest_turn as _nearest_turn_kernel
@@ -43,7 +43,7 @@ def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
     Find joint positions that bring the chain's tip to ``target``.
 
     Each start runs the heuristic until it meets the tolerances, stalls, or (with the
-    finisher on) slows down (one iteration leaves more than the solver's ``handoff_ratio`` of
+    finisher on) slows down (one iteration leaves more than the tuning's ``handoff_ratio`` of
     the cost it started from) or comes within the solver's hand-over errors; then, with the
     finisher on, a few damped least-squares steps finish (see
     :mod:`ik_solvers.solvers._core.finisher`). A seed already within 5 % of the chain's length
@@ -75,9 +75,10 @@ def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
         search reseeded from random configurations until the deadline. None checks nothing.
     :param deprecated: the keywords of the previous release (``orientation_mode``,
         ``tip_axis``, ``position_only``, ``position_bounds``, ``rotation_bounds``,
-        ``orientation_fallback``, ``polish``, ``polish_iterations``, ``max_attempts`` and the
-        solver's options) still work for one release, each with a :class:`DeprecationWarning`
-        naming its place in :class:`Goal` or :class:`SearchOptions`.
+        ``orientation_fallback``, ``polish``, ``polish_iterations``, ``max_attempts``, the
+        search's tuning and the solver's options) still work for one release, each with a
+        :class:`DeprecationWarning` naming its place in :class:`Goal`, :class:`SearchOptions`
+        or :class:`ik_solvers.solvers.tuning.SearchTuning`.
 
     :returns: An :class:`IKResult`; ``q`` is within the limits even when ``success`` is false.
         ``status`` (a :class:`Status`) is ``NO_SOLUTION`` when the target is beyond the chain's
@@ -138,6 +139,8 @@ def _warn_deprecated(keywords: Dict[str, Any]) -> None:
             forms.append('goal=Goal(%s=%r)' % (name, value))
         elif name in SEARCH_KEYWORDS:
             forms.append('options=SearchOptions(%s=%r)' % (name, value))
+        elif name in TUNING_KEYWORDS:
+            forms.append('options=SearchOptions(tuning=SearchTuning(%s=%r))' % (name, value))
         else:
             forms.append('options=SearchOptions(solver_options={%r: %r})' % (name, value))
     # stacklevel 3: the warning names the caller of solve().

@@ -76,4 +76,5 @@ def search_settings(chain, goal: 'Goal', options: Optional['SearchOptions'] = No
         return pack_goal(goal, SearchOptions().orientation_weight(chain), 0.0)
     return pack(goal, options.heuristic, finisher=options.finisher,
                 orientation_weight=options.orientation_weight(chain),
-                polish_iterations=options.polish_iterations, max_attempts=options.max_attempts)
+                polish_iterations=options.polish_iterations, max_attempts=options.max_attempts,
+                tuning=options.tuning)

@@ -69,7 +69,7 @@ class Outcome(NamedTuple):
 
 
 def pack(goal, heuristic, *, finisher: bool, orientation_weight: float,
-         polish_iterations: int, max_attempts: Optional[int],
+         polish_iterations: int, max_attempts: Optional[int], tuning=None,
          deadline: float = 0.0) -> np.ndarray:
     """
     Return the settings array of a search.
@@ -81,6 +81,8 @@ def pack(goal, heuristic, *, finisher: bool, orientation_weight: float,
     :param orientation_weight: m per rad.
     :param polish_iterations: finisher steps per start.
     :param max_attempts: cap on starts, or None.
+    :param tuning: the search's :class:`ik_solvers.solvers.tuning.SearchTuning`, or None for
+        the heuristic's own defaults.
     :param deadline: s on the ``time.perf_counter`` clock (set per call with
         :func:`set_deadline`).
     :returns: (SETTINGS_SIZE,) a new writeable C-contiguous float64 array.
@@ -93,12 +95,12 @@ def pack(goal, heuristic, *, finisher: bool, orientation_weight: float,
                                         heuristic.handoff_orientation_tolerance)
     settings[HEURISTIC_ITERATIONS] = heuristic.heuristic_iterations(finisher)
     settings[STALL_ITERATIONS] = heuristic.stall_limit()
-    settings[TRUST_REGION] = heuristic.trust_gain()
+    settings[TRUST_REGION] = heuristic.trust_gain(tuning)
     settings[MAX_ATTEMPTS] = math.inf if max_attempts is None else max_attempts
     settings[FINISHER_ITERATIONS] = polish_iterations if finisher else 0.0
-    settings[HANDOFF_RATIO] = heuristic.handoff()
-    settings[EXTRAPOLATION] = heuristic.extrapolation_setting()
-    settings[SECANT_MEMORY] = heuristic.secant_setting()
+    settings[HANDOFF_RATIO] = heuristic.handoff(tuning)
+    settings[EXTRAPOLATION] = heuristic.extrapolation_setting(tuning)
+    settings[SECANT_MEMORY] = heuristic.secant_setting(tuning)
     return settings
 
 
