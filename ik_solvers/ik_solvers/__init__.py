@@ -25,7 +25,8 @@ from .solvers import (approach, BatchResult, Goal, IKResult, PreparedSolver, Sea
 from .solvers.solutions import Solutions, solve_many
 
 # The library's whole face: a chain, one request (Goal, SearchOptions, and for advanced use
-# SearchTuning), one answer (IKResult, Status), the entry points, and the errors. Everything else is reached through its subpackage.
+# SearchTuning), one answer (IKResult, Status), the entry points, and the errors. Everything
+# else is reached through its subpackage.
 __all__ = [
     'BatchResult',
     'Chain',

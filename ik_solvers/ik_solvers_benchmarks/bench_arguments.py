@@ -149,7 +149,7 @@ def option_sets(arguments: argparse.Namespace) -> List[Dict[str, object]]:
     for grid in arguments.grid:
         grids.update(grid)
     polish = arguments.polish
-    # The finisher switch is a field of the search options (solve() takes them whole).
+    # The polish switch is a field of the search options (solve() takes them whole).
     parameter = {field.name: field for field in dataclasses.fields(SearchOptions)}.get('polish')
     if polish is None and parameter is not None and 'polish' not in base \
             and 'polish' not in grids:

@@ -3,7 +3,7 @@
 """
 The interface every heuristic implements: a compiled step and a schema of its options.
 
-The loop itself (starts, restarts, hand-over to the finisher, trust region, deadline, best so
+The loop itself (starts, restarts, hand-over to the polish, trust region, deadline, best so
 far) lives once in :mod:`._core.search`. A heuristic module holds:
 
 * ``step(chain, target, settings, options, q, frames, error, radius, memory)``, a compiled
@@ -19,6 +19,7 @@ Adding a heuristic is that module plus one line in :mod:`.registry`.
 from dataclasses import dataclass
 import math
 from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, TYPE_CHECKING
+import warnings
 
 import numpy as np
 
@@ -153,7 +154,7 @@ COMMON_OPTIONS: Dict[str, Option] = {
     'max_iterations': Option(
         None, lambda name, value: None if value is None else positive_integer(name, value),
         'heuristic iterations per start; None takes the solver\'s own cap (smaller when the '
-        'finisher follows)'),
+        'polish follows)'),
     'stall_iterations': Option(
         None, lambda name, value: None if value is None else positive_integer(name, value),
         'iterations without a 5 % lower error after which a start is given up; None takes '
@@ -172,13 +173,13 @@ class Solver:
     name: ClassVar[str] = ''
     #: The heuristic's own options (the common ones come from :data:`COMMON_OPTIONS`).
     own_options: ClassVar[Dict[str, Option]] = {}
-    #: Whether the finisher follows the heuristic when ``solve`` is not told.
+    #: Whether the polish follows the heuristic when ``solve`` is not told.
     polish_by_default: ClassVar[bool] = True
-    #: Iterations per start when the heuristic runs alone, and at most when the finisher
+    #: Iterations per start when the heuristic runs alone, and at most when the polish
     #: follows (it hands over earlier once its progress slows, see :attr:`handoff_ratio`).
     iterations_alone: ClassVar[int] = 200
-    iterations_before_finisher: ClassVar[int] = 100
-    #: With the finisher on, the heuristic hands over once one iteration leaves more than this
+    iterations_before_polish: ClassVar[int] = 100
+    #: With the polish on, the heuristic hands over once one iteration leaves more than this
     #: fraction of the cost it started from.
     handoff_ratio: ClassVar[float] = 0.95
     #: Iterations without a 5 % lower error that end a start.
@@ -190,11 +191,20 @@ class Solver:
     extrapolation: ClassVar[bool] = False
     #: Iterations the secant point mixes when the search extrapolates (0: none).
     secant_memory: ClassVar[int] = 0
-    #: With the finisher on, the heuristic hands over once within these errors (m, rad).
+    #: With the polish on, the heuristic hands over once within these errors (m, rad).
     handoff_position_tolerance: ClassVar[float] = 1e-3
     handoff_orientation_tolerance: ClassVar[float] = 1e-2
     #: The compiled search: ``search(chain, target, settings, options, q, report)``.
     search: ClassVar[Callable[..., None]]
+
+    def __init_subclass__(cls, **keywords: Any) -> None:
+        """Take a subclass's ``iterations_before_finisher`` (the previous name) for one release."""
+        super().__init_subclass__(**keywords)
+        if 'iterations_before_finisher' in vars(cls):
+            warnings.warn('%s.iterations_before_finisher is deprecated; name it '
+                          'iterations_before_polish' % cls.__name__, DeprecationWarning,
+                          stacklevel=2)
+            cls.iterations_before_polish = cls.iterations_before_finisher
 
     def __init__(self, **options: Any) -> None:
         """
@@ -217,11 +227,11 @@ class Solver:
         """Return every option this solver accepts, common ones first."""
         return {**COMMON_OPTIONS, **cls.own_options}
 
-    def heuristic_iterations(self, finisher: bool) -> int:
+    def heuristic_iterations(self, polish: bool) -> int:
         """Return the cap on heuristic iterations per start."""
         if self.options['max_iterations'] is not None:
             return self.options['max_iterations']
-        return self.iterations_before_finisher if finisher else self.iterations_alone
+        return self.iterations_before_polish if polish else self.iterations_alone
 
     def stall_limit(self) -> int:
         """Return the iterations without a 5 % lower error that end a start."""

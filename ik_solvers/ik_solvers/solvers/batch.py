@@ -6,7 +6,7 @@ Many targets in one call, on every core: :func:`solve_batch`.
 The options are checked once; the targets are cut into runs that threads take in turn, and
 each run is one compiled call (:mod:`._core.batch_kernels`) that holds no GIL, so the threads
 run on all cores at once. Each target is solved on its own, from its own seed, by the same compiled
-search as :func:`ik_solvers.solve` (the same restarts, finisher and final measurement of the
+search as :func:`ik_solvers.solve` (the same restarts, polish and final measurement of the
 returned configuration by forward kinematics), so its answer does not depend on which thread
 ran it nor on how many there were: a batch is deterministic as long as only the cap on starts
 (``max_attempts``) ends a search. A per-target ``timeout`` can be added, as ``solve()`` has;
@@ -55,7 +55,7 @@ class BatchResult(NamedTuple):
         collision check, ``q`` is collision-free).
     :ivar position_error: (K,) m, by forward kinematics of ``q``.
     :ivar orientation_error: (K,) rad, by forward kinematics of ``q``, as the mode defines it.
-    :ivar iterations: (K,) heuristic and finisher iterations, summed over starts.
+    :ivar iterations: (K,) heuristic and polish iterations, summed over starts.
     :ivar attempts: (K,) starts tried, the seed's included.
     """
 
@@ -140,7 +140,7 @@ def solve_batch(chain, targets: Any, seeds: Any = None, *, solver: str = 'jacobi
     heuristic = search_options.heuristic
     implementation = type(heuristic)
     options = heuristic.packed_options(chain)
-    settings = pack(goal, heuristic, finisher=search_options.finisher,
+    settings = pack(goal, heuristic, polish=search_options.runs_polish,
                     orientation_weight=search_options.orientation_weight(chain),
                     polish_iterations=polish_iterations, max_attempts=max_attempts,
                     tuning=search_options.tuning)

@@ -11,6 +11,7 @@ once for the compiled kernels.
 from dataclasses import dataclass, field
 import math
 from typing import Any, Mapping, Optional, Tuple
+import warnings
 
 import numpy as np
 
@@ -123,13 +124,13 @@ class Goal:
 @dataclass(frozen=True)
 class SearchOptions:
     """
-    How to search: the heuristic, its time, the finisher, the starts: checked once, here.
+    How to search: the heuristic, its time, the polish, the starts: checked once, here.
 
     :ivar solver: one of :data:`ik_solvers.SOLVERS`.
     :ivar timeout: hard deadline of one solve, s, from its call.
-    :ivar polish: run the finisher (damped least squares) after the heuristic in every start;
+    :ivar polish: run the polish (damped least squares) after the heuristic in every start;
         None takes the solver's default (on for all four).
-    :ivar polish_iterations: cap on finisher steps per start, a positive integer.
+    :ivar polish_iterations: cap on polish steps per start, a positive integer.
     :ivar max_attempts: cap on the starts of one solve, a positive integer, or None (until the
         deadline).
     :ivar solver_options: the solver's own options (see its ``option_schema()``) plus
@@ -182,11 +183,18 @@ class SearchOptions:
         object.__setattr__(self, 'heuristic', implementation(**options))
 
     @property
-    def finisher(self) -> bool:
-        """Whether the finisher runs (``polish``, or the solver's default when None)."""
+    def runs_polish(self) -> bool:
+        """Whether the polish runs (``polish``, or the solver's default when None)."""
         if self.polish is None:
             return type(self.heuristic).polish_by_default
         return bool(self.polish)
+
+    @property
+    def finisher(self) -> bool:
+        """Return :attr:`runs_polish`, warning: the previous name, kept for one release."""
+        warnings.warn('SearchOptions.finisher is deprecated; read SearchOptions.runs_polish',
+                      DeprecationWarning, stacklevel=2)
+        return self.runs_polish
 
     def orientation_weight(self, chain) -> float:
         """
@@ -283,9 +291,10 @@ def from_keywords(keywords: Mapping[str, Any], *, goal: Optional[Goal] = None,
                           if name not in SEARCH_KEYWORDS and name not in TUNING_KEYWORDS}
         tuning = {name: value for name, value in search_keywords.items()
                   if name in TUNING_KEYWORDS}
+        search = {name: value for name, value in search_keywords.items()
+                  if name in SEARCH_KEYWORDS}
         options = SearchOptions(solver_options=solver_options,
-                                tuning=SearchTuning(**tuning) if tuning else None, **{
-            name: value for name, value in search_keywords.items() if name in SEARCH_KEYWORDS})
+                                tuning=SearchTuning(**tuning) if tuning else None, **search)
     elif search_keywords:
         raise InvalidSolverOptionError('options= replaces %s; give them in SearchOptions'
                                        % ', '.join(sorted(search_keywords)))

@@ -4,7 +4,7 @@
 The one entry point: a one-shot over one :class:`PreparedSolver` of the request.
 
 Everything numeric happens in one compiled call (see :mod:`._core`): the heuristic's
-iterations from the seed and from restarts, the hand-over to the finisher, the deadline and the
+iterations from the seed and from restarts, the hand-over to the polish, the deadline and the
 final measurement of the returned configuration by forward kinematics. Restarts come from a
 generator with a fixed seed, and the first configuration that meets the tolerances is returned
 at once: the output then depends only on the inputs, never on the machine's speed, whenever a
@@ -43,10 +43,10 @@ def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
     Find joint positions that bring the chain's tip to ``target``.
 
     Each start runs the heuristic until it meets the tolerances, stalls, or (with the
-    finisher on) slows down (one iteration leaves more than the tuning's ``handoff_ratio`` of
+    polish on) slows down (one iteration leaves more than the tuning's ``handoff_ratio`` of
     the cost it started from) or comes within the solver's hand-over errors; then, with the
-    finisher on, a few damped least-squares steps finish (see
-    :mod:`ik_solvers.solvers._core.finisher`). A seed already within 5 % of the chain's length
+    polish on, a few damped least-squares steps finish (see
+    :mod:`ik_solvers.solvers._core.polish`). A seed already within 5 % of the chain's length
     hands over after two steps. The first start is ``seed``; later ones are drawn by a generator
     with a fixed seed. The heuristic runs first in every start; its trust region keeps a seed close
     to a solution near that solution. The best configuration wins, each revolute joint on the
@@ -63,7 +63,7 @@ def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
         None starts from the middle of the limits.
     :param goal: the whole goal: orientation mode, tip axis, tolerances, bounds, fallback.
         None: the whole pose within ``position_tolerance`` and ``orientation_tolerance``.
-    :param options: the whole search options: solver, timeout, finisher, starts, the solver's
+    :param options: the whole search options: solver, timeout, polish, starts, the solver's
         own options. None: the defaults with ``solver`` and ``timeout``.
     :param solver: one of :data:`ik_solvers.SOLVERS` (default ``'jacobian_transpose'``).
     :param timeout: hard deadline, s, from the call (default: the options', 0.005 s); beside
