@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ik_solvers import (InvalidSolverOptionError, RobotModel, SearchOptions, SearchTuning,
-                        solve, solve_batch, SOLVERS)
+                        solve, solve_batch, solve_many, SOLVERS)
 from ik_solvers.reach.named_robots import bundled_urdf_directory
 from ik_solvers.solvers import solver_class
 from ik_solvers.solvers.request import Goal
@@ -119,3 +119,17 @@ def test_both_forms_give_the_same_answers(ur5_like):
                                     max_attempts=2, threads=1, **TUNED)
         assert caught[0].filename == __file__  # it names the caller
         assert np.array_equal(batch.q, old_batch.q)
+
+
+def test_solve_many_takes_the_tuning_in_its_options_or_as_a_keyword(ur5_like):
+    rng = np.random.default_rng(23)
+    target = ur5_like.fk(ur5_like.random_configuration(rng))
+    seed = ur5_like.random_configuration(rng)
+    typed = solve_many(ur5_like, target, seed=seed, max_solutions=2, timeout=5.0,
+                       options=SearchOptions(solver='fabrik', max_attempts=4,
+                                             tuning=SearchTuning(handoff_ratio=0.5)))
+    keyword = solve_many(ur5_like, target, seed=seed, max_solutions=2, timeout=5.0,
+                         solver='fabrik', max_attempts=4, handoff_ratio=0.5)
+    assert typed.success and len(typed.configurations) == len(keyword.configurations)
+    for mine, theirs in zip(typed.configurations, keyword.configurations):
+        assert np.array_equal(mine, theirs)
