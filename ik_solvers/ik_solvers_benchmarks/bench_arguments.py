@@ -98,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help='reference libraries; none with an empty list')
     parser.add_argument('--option', dest='options', action='append', type=parse_option,
                         default=[], metavar='KEY=VALUE',
-                        help='extra solve() option for every run, e.g. polish=True')
+                        help='extra solve() option for every run, e.g. polish=True, or a '
+                        'field of the search\'s SearchTuning, e.g. handoff_ratio=0.5')
     parser.add_argument('--grid', action='append', type=_grid, default=[],
                         metavar='KEY=V1,V2',
                         help='run every solver once per value, e.g. handoff_ratio=0.9,0.95,0.98 '
