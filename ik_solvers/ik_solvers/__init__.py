@@ -21,11 +21,12 @@ from .exceptions import (
 )
 from .kinematics import Chain, RobotModel
 from .solvers import (approach, BatchResult, Goal, IKResult, PreparedSolver, SearchOptions,
-                      solve, solve_batch, SOLVERS, Status, warm_up)
+                      SearchTuning, solve, solve_batch, SOLVERS, Status, warm_up)
 from .solvers.solutions import Solutions, solve_many
 
-# The library's whole face: a chain, one request (Goal, SearchOptions), one answer (IKResult,
-# Status), the entry points, and the errors. Everything else is reached through its subpackage.
+# The library's whole face: a chain, one request (Goal, SearchOptions, and for advanced use
+# SearchTuning), one answer (IKResult, Status), the entry points, and the errors. Everything
+# else is reached through its subpackage.
 __all__ = [
     'BatchResult',
     'Chain',
@@ -42,6 +43,7 @@ __all__ = [
     'RobotModelError',
     'SOLVERS',
     'SearchOptions',
+    'SearchTuning',
     'Solutions',
     'SrdfError',
     'Status',

@@ -37,6 +37,7 @@ from ik_solvers.kinematics import RobotModel
 from ik_solvers.kinematics.jit import compiled
 from ik_solvers.solvers import solve, solve_batch, warm_up
 from ik_solvers.solvers.request import from_keywords
+from ik_solvers.solvers.tuning import TUNING_KEYWORDS
 
 __all__ = ['main']
 
@@ -152,14 +153,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     arguments.add_argument('--solver', default='jacobian_transpose')
     arguments.add_argument('--seed', type=int, default=0)
     arguments.add_argument('--option', action='append', default=[], metavar='NAME=VALUE',
-                           help='a solver option for the solve() loop and the batch alike, '
-                           'e.g. handoff_ratio=0.5 or direction=transpose; may be repeated')
+                           help='a solver option or a field of the search\'s tuning, for the '
+                           'solve() loop and the batch alike, e.g. handoff_ratio=0.5 or '
+                           'direction=transpose; may be repeated')
     arguments.add_argument('--repeats', type=int, default=3,
                            help='runs of each batch row (1 and 2 threads take turns); the '
                            'median is printed')
     options = arguments.parse_args(argv)
     solver_options = dict(_option(pair) for pair in options.option)
     loop_goal, loop_options = from_keywords(dict(solver_options, solver=options.solver))
+    # The batch takes the tuning whole (the loop's, built above), the solver's options apart.
+    tuning = loop_options.tuning
+    solver_options = {name: value for name, value in solver_options.items()
+                      if name not in TUNING_KEYWORDS}
     warm_up((options.solver,))
     _series(10)  # compile (or load) the machine's own loops before they are timed
     _products(10)
@@ -175,7 +181,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         targets = chain.fk_batch(np.array([chain.random_configuration(generator)
                                            for _ in range(count)]))
         seeds = np.array([chain.random_configuration(generator) for _ in range(count)])
-        solve_batch(chain, targets[:64], seeds[:64], solver=options.solver,
+        solve_batch(chain, targets[:64], seeds[:64], solver=options.solver, tuning=tuning,
                     **solver_options)  # compile/load
 
         wall, cpu = time.perf_counter(), time.process_time()
@@ -192,7 +198,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
         walls, cpus, results = _turns(
             lambda threads: solve_batch(chain, targets, seeds, solver=options.solver,
-                                        **solver_options,
+                                        tuning=tuning, **solver_options,
                                         max_attempts=options.max_attempts, threads=threads),
             options.repeats)
         batch_rate = {threads: count / walls[threads] for threads in walls}

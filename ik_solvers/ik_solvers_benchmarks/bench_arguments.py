@@ -98,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help='reference libraries; none with an empty list')
     parser.add_argument('--option', dest='options', action='append', type=parse_option,
                         default=[], metavar='KEY=VALUE',
-                        help='extra solve() option for every run, e.g. polish=True')
+                        help='extra solve() option for every run, e.g. polish=True, or a '
+                        'field of the search\'s SearchTuning, e.g. handoff_ratio=0.5')
     parser.add_argument('--grid', action='append', type=_grid, default=[],
                         metavar='KEY=V1,V2',
                         help='run every solver once per value, e.g. handoff_ratio=0.9,0.95,0.98 '
@@ -149,7 +150,7 @@ def option_sets(arguments: argparse.Namespace) -> List[Dict[str, object]]:
     for grid in arguments.grid:
         grids.update(grid)
     polish = arguments.polish
-    # The finisher switch is a field of the search options (solve() takes them whole).
+    # The polish switch is a field of the search options (solve() takes them whole).
     parameter = {field.name: field for field in dataclasses.fields(SearchOptions)}.get('polish')
     if polish is None and parameter is not None and 'polish' not in base \
             and 'polish' not in grids:

@@ -8,7 +8,7 @@ anchor was not run is reported as not measured (``met`` None) rather than silent
 
 The arm goals hold for every solver in its default configuration (the row without extra
 options) on every robot of 6 or 7 joints that ran, at a tolerance of 1e-5 m and 1e-5 rad with
-a 5 ms budget; the heuristic goals for each solver without its finisher (``polish=False``);
+a 5 ms budget; the heuristic goals for each solver without its polish (``polish=False``);
 the snake goal for each solver's defaults on the 100-joint snake of the scaling study.
 """
 

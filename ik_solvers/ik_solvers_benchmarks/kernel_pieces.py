@@ -8,7 +8,7 @@ is called ``--calls`` times from a compiled loop on one configuration and one ta
 pose, the settings ``solve_batch`` packs for ``jacobian_transpose``), so no Python dispatch
 is counted; the figure is the best of ``--repeats`` loops, ns per call (the loops that change
 ``q`` restore it first, about 5 ns). The batch rows run ``solve_batch`` on one thread over K
-random targets from random seeds: process CPU per target, iterations (heuristic and finisher
+random targets from random seeds: process CPU per target, iterations (heuristic and polish
 steps) and starts per target, and CPU per iteration. See docs/batch.md.
 """
 
@@ -108,8 +108,8 @@ def _step(chain, target, goal, settings, options, q, frames, error, memory, call
 
 
 @compiled
-def _finisher_step(chain, target, settings, q, frames, error, calls):
-    # The linear part of one finisher step, as the search's finisher runs it.
+def _polish_step(chain, target, settings, q, frames, error, calls):
+    # The linear part of one polish step, as the search's polish runs it.
     count = q.shape[0]
     lower = chain.joint_limits[:, LIMIT_LOWER]
     upper = chain.joint_limits[:, LIMIT_UPPER]
@@ -177,8 +177,8 @@ def _pieces(chain, calls: int, repeats: int) -> List[tuple]:
                                     np.empty((6, joints)), np.empty(6))),
         ('jacobian_transpose_step', _step, (arrays, target, goal, settings, options, q, frames,
                                             error, memory)),
-        ('finisher step without FK', _finisher_step, (arrays, target, settings, q, frames,
-                                                      error)),
+        ('polish step without FK', _polish_step, (arrays, target, settings, q, frames,
+                                                  error)),
         ('monotonic clock', _clock, ()),
     )
     return [(name, _best_ns(loop, arguments, calls, repeats)) for name, loop, arguments in rows]

@@ -11,11 +11,11 @@ The papers' own experiments, run on the library's heuristics: ``ik_solvers_bench
   position only, one start; mean iterations and bending (sum of squared joint angles) of
   FABRIK as the paper states it (on points, :func:`.planar_chains.paper_fabrik`), the library's
   FABRIK, CCD and Jacobian transpose; and FABRIK with the library's defaults (trust region,
-  stall rule and restarts on, no finisher) for comparison.
+  stall rule and restarts on, no polish) for comparison.
 * ``welman`` (Welman §4.3): CCD against Jacobian transpose, iterations on the same kind of
   random planar chains.
 
-Every heuristic runs alone, as in the papers: no finisher, one start, no trust region, no
+Every heuristic runs alone, as in the papers: no polish, one start, no trust region, no
 stall rule, CCD without over-relaxation (Welman's sweep); Jacobian transpose with its defaults.
 """
 
@@ -200,7 +200,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               '- machine: %s' % _machine(),
               '- command: `ik_solvers_bench %s`'
               % ' '.join(sys.argv[1:] if argv is None else argv),
-              '- every heuristic alone: no finisher, one start, no trust region, no stall '
+              '- every heuristic alone: no polish, one start, no trust region, no stall '
               'rule; CCD without over-relaxation', '']
     text = '\n'.join(header + summaries(rows)) + '\n'
     print(text)

@@ -77,9 +77,9 @@ def heuristic_share(costs: Optional[Sequence[float]]) -> Optional[float]:
     Return the heuristic's share of the log-error reduction of one start.
 
     :param costs: ``(e0, e_h, e_final)``, the search's own cost (m) at the start, at the
-        hand-over to the finisher and at the end (``IKResult.costs``).
+        hand-over to the polish and at the end (``IKResult.costs``).
     :returns: ``log(e0 / e_h) / log(e0 / e_final)``: 1 when the heuristic did all of it, 0
-        when the finisher did; None when there was nothing to reduce or a cost is not
+        when the polish did; None when there was nothing to reduce or a cost is not
         finite and positive.
     """
     if costs is None:

@@ -77,8 +77,8 @@ def test_a_start_that_crawled_now_converges(chain):
 
 
 @pytest.mark.parametrize('solver', EXTRAPOLATING)
-def test_no_extrapolation_with_the_finisher_or_for_a_position(chain, cases, solver):
-    # The finisher's searches and position-only goals run exactly as without the option.
+def test_no_extrapolation_with_the_polish_or_for_a_position(chain, cases, solver):
+    # The polish's searches and position-only goals run exactly as without the option.
     for target, seed in cases[:4]:
         on = solve(chain, target, seed=seed, solver=solver, timeout=TIMEOUT)
         off = solve(chain, target, seed=seed, solver=solver, timeout=TIMEOUT,

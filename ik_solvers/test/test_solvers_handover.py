@@ -1,6 +1,6 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The hand-over from the heuristic to the finisher, the costs it reports, and plain J^T e."""
+"""The hand-over from the heuristic to the polish, the costs it reports, and plain J^T e."""
 
 import math
 
@@ -91,7 +91,7 @@ def test_costs_describe_the_successful_start(panda, solver):
     polished = solve(panda, target, seed=seed, solver=solver, timeout=TIMEOUT)
     assert polished.success
     start, handoff, final = polished.costs
-    # The heuristic starts from the farthest point, the finisher ends at the nearest.
+    # The heuristic starts from the farthest point, the polish ends at the nearest.
     assert start >= handoff >= final > 0.0
     assert final <= 2e-5
     alone = solve(panda, target, seed=seed, solver=solver, polish=False, timeout=TIMEOUT)

@@ -3,7 +3,7 @@
 """
 The per-iteration kernels give bit for bit what the array-based code before them gave.
 
-The goal residual, the weighted rows, the bounds and the finisher's linear solve were rewritten
+The goal residual, the weighted rows, the bounds and the polish's linear solve were rewritten
 without temporary arrays and compiled without reference counts (``compiled(leaf=True)``): the
 search must take the very same iterates. Each test runs the earlier arithmetic, kept here as
 plain Python over numpy arrays, on random poses and settings, and compares every bit; an
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from ik_solvers.solvers._core.finisher import damped_rows, damped_step
+from ik_solvers.solvers._core.polish import damped_rows, damped_step
 from ik_solvers.solvers._core.goal_kernels import (
     assess,
     effective_goal,

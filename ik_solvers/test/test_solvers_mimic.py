@@ -67,7 +67,7 @@ def arm():
 
 
 @pytest.mark.parametrize('position_only', [False, True], ids=['pose', 'position'])
-def test_finisher_converges_quadratically_through_the_follower(arm, position_only):
+def test_polish_converges_quadratically_through_the_follower(arm, position_only):
     # From 0.1 rad away, Gauss-Newton steps with the right Jacobian reach 1e-9 in a handful
     # of steps; without the follower's column in the elbow's, each step misses by the
     # follower's share of the elbow motion and the 1e-9 takes many more.
@@ -77,7 +77,7 @@ def test_finisher_converges_quadratically_through_the_follower(arm, position_onl
         start = arm.clip(solution + rng.uniform(-0.1, 0.1, arm.num_joints))
         start[2] = solution[2] + 0.1  # the elbow, which drives the follower, must move
         target = arm.fk(solution)
-        # The heuristic's one step is held to nothing: the finisher alone does the work.
+        # The heuristic's one step is held to nothing: the polish alone does the work.
         result = solve(arm, target, seed=start, solver='jacobian_transpose', max_iterations=1,
                        trust_region=1e-12, max_attempts=1, polish_iterations=6,
                        position_tolerance=1e-9, orientation_tolerance=1e-9,

@@ -84,8 +84,8 @@ def test_a_start_that_drifted_away_now_converges(panda):
 
 
 @pytest.mark.parametrize('solver', ['ccd', 'fabrik', 'length_relaxation'])
-def test_no_secant_with_the_finisher_or_for_a_position(ur5, solver):
-    # The secant point belongs to the extrapolation: with the finisher and for position-only
+def test_no_secant_with_the_polish_or_for_a_position(ur5, solver):
+    # The secant point belongs to the extrapolation: with the polish and for position-only
     # goals the search runs exactly as without it.
     rng = np.random.default_rng(11)
     for _ in range(3):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from ik_solvers import (Goal, IKResult, InvalidSolverOptionError, InvalidTargetError,
-                        PreparedSolver, RobotModel, SearchOptions, solve, Status,
+                        PreparedSolver, RobotModel, SearchOptions, SearchTuning, solve, Status,
                         UnknownSolverError)
 from ik_solvers.reach.named_robots import bundled_urdf_directory
 
@@ -69,17 +69,17 @@ def test_the_typed_request_gives_the_answer_of_the_keywords(ur5_like):
         seed = ur5_like.random_configuration(rng)
         with pytest.warns(DeprecationWarning,
                           match=r"goal=Goal\(mode='axis'\).*options=SearchOptions\("
-                                r"solver_options=\{'trust_region': 2.0\}\)"):
+                                r"tuning=SearchTuning\(trust_region=2.0\)\)"):
             keywords = solve(ur5_like, target, seed=seed, solver='ccd', orientation_mode='axis',
                              position_tolerance=1e-4, timeout=1.0, max_attempts=4,
                              trust_region=2.0)
         typed = solve(ur5_like, target, seed=seed,
                       goal=Goal(mode='axis', position_tolerance=1e-4),
                       options=SearchOptions(solver='ccd', timeout=1.0, max_attempts=4,
-                                            solver_options={'trust_region': 2.0}))
+                                            tuning=SearchTuning(trust_region=2.0)))
         prepared = PreparedSolver(ur5_like, Goal(mode='axis', position_tolerance=1e-4),
                                   SearchOptions(solver='ccd', timeout=1.0, max_attempts=4,
-                                                solver_options={'trust_region': 2.0}))
+                                                tuning=SearchTuning(trust_region=2.0)))
         again = prepared.solve(target, seed)
         for result in (typed, again):
             assert isinstance(result, IKResult)
@@ -128,7 +128,8 @@ def test_a_timeout_beside_options_is_accepted_as_this_calls_deadline(ur5_like):
     (dict(orientation_mode='axis'), "goal=Goal(mode='axis')"),
     (dict(polish=False), "options=SearchOptions(polish=False)"),
     (dict(max_attempts=3), "options=SearchOptions(max_attempts=3)"),
-    (dict(handoff_ratio=0.5), "options=SearchOptions(solver_options={'handoff_ratio': 0.5})"),
+    (dict(handoff_ratio=0.5), 'options=SearchOptions(tuning=SearchTuning(handoff_ratio=0.5))'),
+    (dict(alpha=0.5), "options=SearchOptions(solver_options={'alpha': 0.5})"),
 ])
 def test_a_keyword_of_the_previous_release_warns_with_its_new_form(ur5_like, keyword, form):
     target = ur5_like.fk(ur5_like.mid_configuration())

@@ -19,6 +19,7 @@ from .request import Goal, ORIENTATION_MODES, SearchOptions
 from .result import IKResult
 from .solve import solve
 from .status import Status
+from .tuning import SearchTuning
 from .warm_up import warm_up
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     'PreparedSolver',
     'SOLVERS',
     'SearchOptions',
+    'SearchTuning',
     'Solver',
     'Status',
     'approach',

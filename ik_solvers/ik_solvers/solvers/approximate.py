@@ -15,8 +15,8 @@ do not count. Called once per goal, it moves the arm continuously toward the goa
 exact solution lies within the box, it finds that.
 
 The compiled kernel takes Levenberg-Marquardt steps, each kept inside the box with the
-finisher's active set (a joint on the box's face whose step points outward is frozen, see
-:mod:`._core.finisher`), and keeps a step only if it lowers that error. A rejected step
+polish's active set (a joint on the box's face whose step points outward is frozen, see
+:mod:`._core.polish`), and keeps a step only if it lowers that error. A rejected step
 quadruples the damping (a linearisation that fails, as near a singularity, gets shorter,
 gradient-like steps) and an accepted one halves it. Where the steps stall with the goal still far,
 the error may

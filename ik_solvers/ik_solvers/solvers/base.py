@@ -3,7 +3,7 @@
 """
 The interface every heuristic implements: a compiled step and a schema of its options.
 
-The loop itself (starts, restarts, hand-over to the finisher, trust region, deadline, best so
+The loop itself (starts, restarts, hand-over to the polish, trust region, deadline, best so
 far) lives once in :mod:`._core.search`. A heuristic module holds:
 
 * ``step(chain, target, settings, options, q, frames, error, radius, memory)``, a compiled
@@ -18,12 +18,16 @@ Adding a heuristic is that module plus one line in :mod:`.registry`.
 
 from dataclasses import dataclass
 import math
-from typing import Any, Callable, ClassVar, Dict, Mapping
+from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, TYPE_CHECKING
+import warnings
 
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics import Chain
+
+if TYPE_CHECKING:  # the tuning's checks are defined here
+    from .tuning import SearchTuning
 
 __all__ = [
     'boolean',
@@ -31,6 +35,7 @@ __all__ = [
     'Option',
     'Solver',
     'non_negative_float',
+    'non_negative_integer',
     'over_relaxation',
     'positive_float',
     'positive_integer',
@@ -62,7 +67,12 @@ def _finite_float(name: str, value: Any, *, allow_zero: bool) -> float:
     return number
 
 
-def _count_or_zero(name: str, value: Any) -> int:
+def non_negative_integer(name: str, value: Any) -> int:
+    """
+    Return ``value`` as an int, checking that it is an integer of at least 0.
+
+    :raises InvalidSolverOptionError: it is not.
+    """
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise InvalidSolverOptionError('%s must be a non-negative integer, got %r'
                                        % (name, value))
@@ -138,36 +148,17 @@ class Option:
     meaning: str
 
 
-#: Options every heuristic takes; the shared search loop reads them.
+#: Options every heuristic takes; the shared search loop reads them. (The loop's own tuning,
+#: shared by every heuristic, is :class:`ik_solvers.solvers.tuning.SearchTuning`.)
 COMMON_OPTIONS: Dict[str, Option] = {
     'max_iterations': Option(
         None, lambda name, value: None if value is None else positive_integer(name, value),
         'heuristic iterations per start; None takes the solver\'s own cap (smaller when the '
-        'finisher follows)'),
+        'polish follows)'),
     'stall_iterations': Option(
         None, lambda name, value: None if value is None else positive_integer(name, value),
         'iterations without a 5 % lower error after which a start is given up; None takes '
         'the solver\'s own'),
-    'handoff_ratio': Option(
-        None, lambda name, value: value if value is None else unit_fraction(name, value),
-        'with the finisher on, the heuristic hands over to it once one iteration leaves more '
-        'than this fraction of the error it started from, in (0, 1]; None takes the solver\'s '
-        'own (see docs/DECISIONS.md)'),
-    'trust_region': Option(
-        None, lambda name, value: value if value is None else positive_float(name, value),
-        'a joint moves at most this multiple of the start\'s error over the chain\'s length, '
-        'rad, per iteration (None takes the solver\'s own; see docs/DECISIONS.md)'),
-    'extrapolation': Option(
-        None, lambda name, value: value if value is None else boolean(name, value),
-        'alone (polish=False): after each iteration also try the configuration 2, 4, ... 64 '
-        'times as far along the motion of the last two iterations, and go on from the best; '
-        'None: on for the solver\'s own choice, where the orientation counts (see '
-        'docs/DECISIONS.md)'),
-    'secant_memory': Option(
-        None, lambda name, value: None if value is None else _count_or_zero(name, value),
-        'extrapolating (alone): after each iteration also try the fixed point that the last '
-        'secant_memory + 1 iterations predict (Anderson mixing of the heuristic\'s own '
-        'outputs), 0 for none; None takes the solver\'s own (see docs/DECISIONS.md)'),
 }
 
 
@@ -182,13 +173,13 @@ class Solver:
     name: ClassVar[str] = ''
     #: The heuristic's own options (the common ones come from :data:`COMMON_OPTIONS`).
     own_options: ClassVar[Dict[str, Option]] = {}
-    #: Whether the finisher follows the heuristic when ``solve`` is not told.
+    #: Whether the polish follows the heuristic when ``solve`` is not told.
     polish_by_default: ClassVar[bool] = True
-    #: Iterations per start when the heuristic runs alone, and at most when the finisher
+    #: Iterations per start when the heuristic runs alone, and at most when the polish
     #: follows (it hands over earlier once its progress slows, see :attr:`handoff_ratio`).
     iterations_alone: ClassVar[int] = 200
-    iterations_before_finisher: ClassVar[int] = 100
-    #: With the finisher on, the heuristic hands over once one iteration leaves more than this
+    iterations_before_polish: ClassVar[int] = 100
+    #: With the polish on, the heuristic hands over once one iteration leaves more than this
     #: fraction of the cost it started from.
     handoff_ratio: ClassVar[float] = 0.95
     #: Iterations without a 5 % lower error that end a start.
@@ -200,11 +191,20 @@ class Solver:
     extrapolation: ClassVar[bool] = False
     #: Iterations the secant point mixes when the search extrapolates (0: none).
     secant_memory: ClassVar[int] = 0
-    #: With the finisher on, the heuristic hands over once within these errors (m, rad).
+    #: With the polish on, the heuristic hands over once within these errors (m, rad).
     handoff_position_tolerance: ClassVar[float] = 1e-3
     handoff_orientation_tolerance: ClassVar[float] = 1e-2
     #: The compiled search: ``search(chain, target, settings, options, q, report)``.
     search: ClassVar[Callable[..., None]]
+
+    def __init_subclass__(cls, **keywords: Any) -> None:
+        """Take a subclass's ``iterations_before_finisher`` (the previous name) for one release."""
+        super().__init_subclass__(**keywords)
+        if 'iterations_before_finisher' in vars(cls):
+            warnings.warn('%s.iterations_before_finisher is deprecated; name it '
+                          'iterations_before_polish' % cls.__name__, DeprecationWarning,
+                          stacklevel=2)
+            cls.iterations_before_polish = cls.iterations_before_finisher
 
     def __init__(self, **options: Any) -> None:
         """
@@ -227,37 +227,37 @@ class Solver:
         """Return every option this solver accepts, common ones first."""
         return {**COMMON_OPTIONS, **cls.own_options}
 
-    def heuristic_iterations(self, finisher: bool) -> int:
+    def heuristic_iterations(self, polish: bool) -> int:
         """Return the cap on heuristic iterations per start."""
         if self.options['max_iterations'] is not None:
             return self.options['max_iterations']
-        return self.iterations_before_finisher if finisher else self.iterations_alone
+        return self.iterations_before_polish if polish else self.iterations_alone
 
     def stall_limit(self) -> int:
         """Return the iterations without a 5 % lower error that end a start."""
         given = self.options['stall_iterations']
         return self.stall_iterations if given is None else given
 
-    def handoff(self) -> float:
+    def handoff(self, tuning: Optional['SearchTuning'] = None) -> float:
         """Return the ratio of successive costs above which the heuristic hands over."""
-        given = self.options['handoff_ratio']
+        given = None if tuning is None else tuning.handoff_ratio
         return self.handoff_ratio if given is None else given
 
-    def trust_gain(self) -> float:
+    def trust_gain(self, tuning: Optional['SearchTuning'] = None) -> float:
         """Return the trust region's gain (inf for none)."""
-        given = self.options['trust_region']
+        given = None if tuning is None else tuning.trust_region
         return self.trust_region if given is None else given
 
-    def extrapolation_setting(self) -> float:
+    def extrapolation_setting(self, tuning: Optional['SearchTuning'] = None) -> float:
         """Return the extrapolation setting: 0 never, 1 where the orientation counts, 2 always."""
-        given = self.options['extrapolation']
+        given = None if tuning is None else tuning.extrapolation
         if given is None:
             return 1.0 if self.extrapolation else 0.0
         return 2.0 if given else 0.0
 
-    def secant_setting(self) -> float:
+    def secant_setting(self, tuning: Optional['SearchTuning'] = None) -> float:
         """Return how many iterations the secant point mixes (0: none)."""
-        given = self.options['secant_memory']
+        given = None if tuning is None else tuning.secant_memory
         return float(self.secant_memory if given is None else given)
 
     def packed_options(self, chain: Chain) -> np.ndarray:

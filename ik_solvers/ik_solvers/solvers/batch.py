@@ -6,7 +6,7 @@ Many targets in one call, on every core: :func:`solve_batch`.
 The options are checked once; the targets are cut into runs that threads take in turn, and
 each run is one compiled call (:mod:`._core.batch_kernels`) that holds no GIL, so the threads
 run on all cores at once. Each target is solved on its own, from its own seed, by the same compiled
-search as :func:`ik_solvers.solve` (the same restarts, finisher and final measurement of the
+search as :func:`ik_solvers.solve` (the same restarts, polish and final measurement of the
 returned configuration by forward kinematics), so its answer does not depend on which thread
 ran it nor on how many there were: a batch is deterministic as long as only the cap on starts
 (``max_attempts``) ends a search. A per-target ``timeout`` can be added, as ``solve()`` has;
@@ -28,6 +28,7 @@ from ._core.input_checks import invalid_targets
 from ._core.pack import new_report, new_reports, pack, set_deadline, unpack_rows
 from .request import Goal, is_positive_number, SearchOptions
 from .status import Status
+from .tuning import SearchTuning, split_tuning
 from .warm_up import is_warm, warm_up
 
 __all__ = ['BATCH_STATUS_NAMES', 'BatchResult', 'default_threads', 'solve_batch']
@@ -54,7 +55,7 @@ class BatchResult(NamedTuple):
         collision check, ``q`` is collision-free).
     :ivar position_error: (K,) m, by forward kinematics of ``q``.
     :ivar orientation_error: (K,) rad, by forward kinematics of ``q``, as the mode defines it.
-    :ivar iterations: (K,) heuristic and finisher iterations, summed over starts.
+    :ivar iterations: (K,) heuristic and polish iterations, summed over starts.
     :ivar attempts: (K,) starts tried, the seed's included.
     """
 
@@ -82,7 +83,7 @@ def solve_batch(chain, targets: Any, seeds: Any = None, *, solver: str = 'jacobi
                 polish: Optional[bool] = None, polish_iterations: int = 20,
                 max_attempts: int = 64, timeout: Optional[float] = None,
                 collision: Optional[CollisionCheck] = None, threads: Optional[int] = None,
-                **solver_options: Any) -> BatchResult:
+                tuning: Optional[SearchTuning] = None, **solver_options: Any) -> BatchResult:
     """
     Solve K targets with one set of options, on ``threads`` cores.
 
@@ -103,8 +104,10 @@ def solve_batch(chain, targets: Any, seeds: Any = None, *, solver: str = 'jacobi
         success is checked, and a colliding one reseeded within the rest of its starts. The
         checks run on the calling thread, one target after another.
     :param threads: threads to run on; None for every core of the process.
-    :param solver_options: the other options of :func:`ik_solvers.solve` (``polish``,
-        ``polish_iterations``, the solver's own options, ``orientation_weight``).
+    :param tuning: advanced: the search's :class:`ik_solvers.solvers.tuning.SearchTuning`
+        (None: the heuristic's defaults). Its fields given as solver options (the previous
+        release's form) still work, with a :class:`DeprecationWarning`.
+    :param solver_options: the solver's own options and ``orientation_weight``.
     :returns: A :class:`BatchResult`.
     :raises InvalidTargetError: ``targets`` is not (K, 4, 4) or a target is not a finite rigid
         transform (the message gives the first such index), or a goal option is invalid.
@@ -116,9 +119,13 @@ def solve_batch(chain, targets: Any, seeds: Any = None, *, solver: str = 'jacobi
                 position_tolerance=position_tolerance,
                 orientation_tolerance=orientation_tolerance, position_bounds=position_bounds,
                 rotation_bounds=rotation_bounds)
+    # stacklevel 2: the warning names the caller of solve_batch().
+    solver_options, tuning = split_tuning(solver_options, tuning,
+                                          form='tuning=SearchTuning(%s)', stacklevel=2)
     search_options = SearchOptions(solver=solver, polish=polish,
                                    polish_iterations=polish_iterations,
-                                   max_attempts=max_attempts, solver_options=solver_options)
+                                   max_attempts=max_attempts, solver_options=solver_options,
+                                   tuning=tuning)
     if timeout is not None and not is_positive_number(timeout):
         raise InvalidSolverOptionError('timeout must be None or a finite positive number of '
                                        'seconds, got %r' % (timeout,))
@@ -133,9 +140,10 @@ def solve_batch(chain, targets: Any, seeds: Any = None, *, solver: str = 'jacobi
     heuristic = search_options.heuristic
     implementation = type(heuristic)
     options = heuristic.packed_options(chain)
-    settings = pack(goal, heuristic, finisher=search_options.finisher,
+    settings = pack(goal, heuristic, polish=search_options.runs_polish,
                     orientation_weight=search_options.orientation_weight(chain),
-                    polish_iterations=polish_iterations, max_attempts=max_attempts)
+                    polish_iterations=polish_iterations, max_attempts=max_attempts,
+                    tuning=search_options.tuning)
     poses = _checked_targets(targets)
     q = _checked_seeds(seeds, chain, poses.shape[0])
     if not is_warm(solver):

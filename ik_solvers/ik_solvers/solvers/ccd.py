@@ -24,7 +24,7 @@ where the orientation counts, the search extrapolates the sweeps instead (see
 :mod:`._core.extrapolation`), which needs fewer of them than over-relaxing; with the search's
 ``extrapolation=False`` a sweep over-relaxes by 1.8 when the orientation counts. Over-relaxing
 cost iterations on position-only goals, on 6-joint arms and on 20-100-joint chains alike
-(docs/DECISIONS.md). With the finisher on, every sweep is plain.
+(docs/DECISIONS.md). With the polish on, every sweep is plain.
 """
 
 import math

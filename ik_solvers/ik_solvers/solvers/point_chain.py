@@ -153,7 +153,7 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
     :param target: (4, 4) the effective goal (:func:`._core.goal_kernels.effective_goal`); what
         of its rotation counts depends on the orientation mode
         (:func:`._core.goal_kernels.orientation_vectors`).
-    :param settings: the search's settings (orientation mode, weight, finisher).
+    :param settings: the search's settings (orientation mode, weight, polish).
     :param over_relaxation: the heuristic's option; see :func:`._core.search.relaxation_gain`.
     :param q: (N,) current configuration.
     :param frames: forward kinematics of ``q`` (see ``kinematics.kernels.forward_frames``).

@@ -64,10 +64,10 @@ class PreparedSolver:
         self.options = options
         self._implementation = type(heuristic)
         self._options = heuristic.packed_options(chain)
-        self._settings = pack(goal, heuristic, finisher=options.finisher,
+        self._settings = pack(goal, heuristic, polish=options.runs_polish,
                               orientation_weight=options.orientation_weight(chain),
                               polish_iterations=options.polish_iterations,
-                              max_attempts=options.max_attempts)
+                              max_attempts=options.max_attempts, tuning=options.tuning)
         self._chain = chain
         self._arrays = chain.arrays
         self._shape = (chain.num_joints,)
@@ -76,7 +76,7 @@ class PreparedSolver:
         self._fallback = goal.orientation_fallback
         self._timeout = options.timeout
         self._solver_name = options.solver
-        self._finisher = options.finisher
+        self._polish = options.runs_polish
         if not is_warm(options.solver):  # compile now rather than inside the first deadline
             warm_up((options.solver,))
         self._search = search_entry(self._implementation.search, self._arrays)
@@ -166,7 +166,7 @@ class PreparedSolver:
                         orientation_error=float(orientation_error), iterations=iterations,
                         elapsed=time.perf_counter() - start_time, status=status,
                         solver=self._solver_name, attempts=attempts,
-                        polished=self._finisher,
+                        polished=self._polish,
                         collision_checked=finding is not None,
                         collision_pair=_first_pair(finding),
                         unchecked_links=tuple(finding.unchecked_links) if finding else (),
@@ -319,7 +319,7 @@ class PreparedSolver:
                     q, False, found.position_error, found.orientation_error, found.iterations,
                     clock() - now, Status.NO_SOLUTION if status is Status.SUCCESS else status,
                     solver=self.options.solver, attempts=found.attempts,
-                    polished=self.options.finisher, costs=found.costs)
+                    polished=self.options.runs_polish, costs=found.costs)
             out[index] = q
         return last + 1, None
 

@@ -194,7 +194,7 @@ def realise_joints(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
 
     :param chain: the chain.
     :param target: (4, 4) the effective goal (:func:`._core.goal_kernels.effective_goal`).
-    :param settings: the search's settings (orientation mode, weight, finisher).
+    :param settings: the search's settings (orientation mode, weight, polish).
     :param over_relaxation: the heuristic's option; see :func:`._core.search.relaxation_gain`.
     :param q: (N,) current configuration, changed in place.
     :param frames: forward kinematics of ``q``.

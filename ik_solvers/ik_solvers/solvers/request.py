@@ -11,15 +11,17 @@ once for the compiled kernels.
 from dataclasses import dataclass, field
 import math
 from typing import Any, Mapping, Optional, Tuple
+import warnings
 
 import numpy as np
 
 from ..exceptions import InvalidSolverOptionError, InvalidTargetError
 from .base import Solver
 from .registry import solver_class
+from .tuning import SearchTuning, split_tuning, TUNING_KEYWORDS
 
 __all__ = ['Goal', 'GOAL_KEYWORDS', 'ORIENTATION_MODES', 'SEARCH_KEYWORDS', 'SearchOptions',
-           'from_keywords', 'is_positive_number']
+           'SearchTuning', 'TUNING_KEYWORDS', 'from_keywords', 'is_positive_number']
 
 #: The orientation modes: the whole pose, one tip axis aimed (spin free), position only.
 ORIENTATION_MODES = ('full', 'axis', 'none')
@@ -122,21 +124,25 @@ class Goal:
 @dataclass(frozen=True)
 class SearchOptions:
     """
-    How to search: the heuristic, its time, the finisher, the starts: checked once, here.
+    How to search: the heuristic, its time, the polish, the starts: checked once, here.
 
     :ivar solver: one of :data:`ik_solvers.SOLVERS`.
     :ivar timeout: hard deadline of one solve, s, from its call.
-    :ivar polish: run the finisher (damped least squares) after the heuristic in every start;
+    :ivar polish: run the polish (damped least squares) after the heuristic in every start;
         None takes the solver's default (on for all four).
-    :ivar polish_iterations: cap on finisher steps per start, a positive integer.
+    :ivar polish_iterations: cap on polish steps per start, a positive integer.
     :ivar max_attempts: cap on the starts of one solve, a positive integer, or None (until the
         deadline).
     :ivar solver_options: the solver's own options (see its ``option_schema()``) plus
         ``orientation_weight`` (m per rad), as a mapping; kept as sorted ``(name, value)``
-        pairs.
+        pairs. The fields of :class:`SearchTuning` given here (the previous release's form)
+        move to ``tuning``, with a :class:`DeprecationWarning`.
+    :ivar tuning: advanced: the search loop's own tuning, a :class:`SearchTuning`; None takes
+        the heuristic's defaults.
     :raises UnknownSolverError: ``solver`` is not registered.
     :raises InvalidSolverOptionError: a count, the timeout or an option is out of range or
-        unknown.
+        unknown, ``tuning`` is not a :class:`SearchTuning`, or a tuning field is given both
+        in ``tuning`` and in ``solver_options``.
     """
 
     solver: str = 'jacobian_transpose'
@@ -145,6 +151,7 @@ class SearchOptions:
     polish_iterations: int = 20
     max_attempts: Optional[int] = None
     solver_options: Any = ()
+    tuning: Optional[SearchTuning] = None
     heuristic: Solver = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -161,21 +168,33 @@ class SearchOptions:
         if self.polish is not None and not isinstance(self.polish, (bool, np.bool_)):
             raise InvalidSolverOptionError('polish must be None, True or False, got %r'
                                            % (self.polish,))
-        options = dict(self.solver_options)
-        weight = options.pop('orientation_weight', None)
+        if self.tuning is not None and not isinstance(self.tuning, SearchTuning):
+            raise InvalidSolverOptionError('tuning must be None or a SearchTuning, got %s'
+                                           % type(self.tuning).__name__)
+        # stacklevel 3: the warning names the caller of SearchOptions().
+        options, tuning = split_tuning(dict(self.solver_options), self.tuning, stacklevel=3)
+        object.__setattr__(self, 'tuning', tuning)
+        weight = options.get('orientation_weight')
         if weight is not None and not is_positive_number(weight):
             raise InvalidSolverOptionError('orientation_weight must be a finite positive '
                                            'number, got %r' % (weight,))
-        object.__setattr__(self, 'solver_options', tuple(sorted(dict(self.solver_options)
-                                                                .items())))
+        object.__setattr__(self, 'solver_options', tuple(sorted(options.items())))
+        options.pop('orientation_weight', None)
         object.__setattr__(self, 'heuristic', implementation(**options))
 
     @property
-    def finisher(self) -> bool:
-        """Whether the finisher runs (``polish``, or the solver's default when None)."""
+    def runs_polish(self) -> bool:
+        """Whether the polish runs (``polish``, or the solver's default when None)."""
         if self.polish is None:
             return type(self.heuristic).polish_by_default
         return bool(self.polish)
+
+    @property
+    def finisher(self) -> bool:
+        """Return :attr:`runs_polish`, warning: the previous name, kept for one release."""
+        warnings.warn('SearchOptions.finisher is deprecated; read SearchOptions.runs_polish',
+                      DeprecationWarning, stacklevel=2)
+        return self.runs_polish
 
     def orientation_weight(self, chain) -> float:
         """
@@ -252,7 +271,8 @@ def from_keywords(keywords: Mapping[str, Any], *, goal: Optional[Goal] = None,
     Build the goal and the search options from :func:`ik_solvers.solve`'s keyword arguments.
 
     Goal keywords go to :meth:`Goal.of`, ``solver``, ``timeout``, ``polish``,
-    ``polish_iterations`` and ``max_attempts`` to :class:`SearchOptions`, any other to its
+    ``polish_iterations`` and ``max_attempts`` to :class:`SearchOptions`, the fields of
+    :class:`SearchTuning` (:data:`TUNING_KEYWORDS`) to its ``tuning``, any other to its
     ``solver_options``.
 
     :param keywords: the keyword arguments given (defaults left out).
@@ -268,9 +288,13 @@ def from_keywords(keywords: Mapping[str, Any], *, goal: Optional[Goal] = None,
                        if name not in GOAL_KEYWORDS}
     if options is None:
         solver_options = {name: value for name, value in search_keywords.items()
-                          if name not in SEARCH_KEYWORDS}
-        options = SearchOptions(solver_options=solver_options, **{
-            name: value for name, value in search_keywords.items() if name in SEARCH_KEYWORDS})
+                          if name not in SEARCH_KEYWORDS and name not in TUNING_KEYWORDS}
+        tuning = {name: value for name, value in search_keywords.items()
+                  if name in TUNING_KEYWORDS}
+        search = {name: value for name, value in search_keywords.items()
+                  if name in SEARCH_KEYWORDS}
+        options = SearchOptions(solver_options=solver_options,
+                                tuning=SearchTuning(**tuning) if tuning else None, **search)
     elif search_keywords:
         raise InvalidSolverOptionError('options= replaces %s; give them in SearchOptions'
                                        % ', '.join(sorted(search_keywords)))

@@ -42,7 +42,7 @@ class IKResult:
         checked.
     :ivar costs: the search's own cost (m: position error plus weighted orientation error) in
         its last start (the one that succeeded, on success): ``(start, hand-over, end)``; the
-        hand-over is where the heuristic stopped and the finisher, if on, took over. The
+        hand-over is where the heuristic stopped and the polish, if on, took over. The
         heuristic's share of the work is ``log(start / hand-over) / log(start / end)``. None
         when the search did not run.
     """

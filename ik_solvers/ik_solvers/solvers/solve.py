@@ -4,7 +4,7 @@
 The one entry point: a one-shot over one :class:`PreparedSolver` of the request.
 
 Everything numeric happens in one compiled call (see :mod:`._core`): the heuristic's
-iterations from the seed and from restarts, the hand-over to the finisher, the deadline and the
+iterations from the seed and from restarts, the hand-over to the polish, the deadline and the
 final measurement of the returned configuration by forward kinematics. Restarts come from a
 generator with a fixed seed, and the first configuration that meets the tolerances is returned
 at once: the output then depends only on the inputs, never on the machine's speed, whenever a
@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 
 from .prepared import PreparedSolver
-from .request import Goal, GOAL_KEYWORDS, SEARCH_KEYWORDS, SearchOptions
+from .request import Goal, GOAL_KEYWORDS, SEARCH_KEYWORDS, SearchOptions, TUNING_KEYWORDS
 from .result import IKResult
 from ._core.collision_avoidance import CollisionCheck
 from ._core.nearest_turn import nearest_turn as _nearest_turn_kernel
@@ -43,10 +43,10 @@ def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
     Find joint positions that bring the chain's tip to ``target``.
 
     Each start runs the heuristic until it meets the tolerances, stalls, or (with the
-    finisher on) slows down (one iteration leaves more than the solver's ``handoff_ratio`` of
+    polish on) slows down (one iteration leaves more than the tuning's ``handoff_ratio`` of
     the cost it started from) or comes within the solver's hand-over errors; then, with the
-    finisher on, a few damped least-squares steps finish (see
-    :mod:`ik_solvers.solvers._core.finisher`). A seed already within 5 % of the chain's length
+    polish on, a few damped least-squares steps finish (see
+    :mod:`ik_solvers.solvers._core.polish`). A seed already within 5 % of the chain's length
     hands over after two steps. The first start is ``seed``; later ones are drawn by a generator
     with a fixed seed. The heuristic runs first in every start; its trust region keeps a seed close
     to a solution near that solution. The best configuration wins, each revolute joint on the
@@ -63,7 +63,7 @@ def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
         None starts from the middle of the limits.
     :param goal: the whole goal: orientation mode, tip axis, tolerances, bounds, fallback.
         None: the whole pose within ``position_tolerance`` and ``orientation_tolerance``.
-    :param options: the whole search options: solver, timeout, finisher, starts, the solver's
+    :param options: the whole search options: solver, timeout, polish, starts, the solver's
         own options. None: the defaults with ``solver`` and ``timeout``.
     :param solver: one of :data:`ik_solvers.SOLVERS` (default ``'jacobian_transpose'``).
     :param timeout: hard deadline, s, from the call (default: the options', 0.005 s); beside
@@ -75,9 +75,10 @@ def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
         search reseeded from random configurations until the deadline. None checks nothing.
     :param deprecated: the keywords of the previous release (``orientation_mode``,
         ``tip_axis``, ``position_only``, ``position_bounds``, ``rotation_bounds``,
-        ``orientation_fallback``, ``polish``, ``polish_iterations``, ``max_attempts`` and the
-        solver's options) still work for one release, each with a :class:`DeprecationWarning`
-        naming its place in :class:`Goal` or :class:`SearchOptions`.
+        ``orientation_fallback``, ``polish``, ``polish_iterations``, ``max_attempts``, the
+        search's tuning and the solver's options) still work for one release, each with a
+        :class:`DeprecationWarning` naming its place in :class:`Goal`, :class:`SearchOptions`
+        or :class:`ik_solvers.solvers.tuning.SearchTuning`.
 
     :returns: An :class:`IKResult`; ``q`` is within the limits even when ``success`` is false.
         ``status`` (a :class:`Status`) is ``NO_SOLUTION`` when the target is beyond the chain's
@@ -138,6 +139,8 @@ def _warn_deprecated(keywords: Dict[str, Any]) -> None:
             forms.append('goal=Goal(%s=%r)' % (name, value))
         elif name in SEARCH_KEYWORDS:
             forms.append('options=SearchOptions(%s=%r)' % (name, value))
+        elif name in TUNING_KEYWORDS:
+            forms.append('options=SearchOptions(tuning=SearchTuning(%s=%r))' % (name, value))
         else:
             forms.append('options=SearchOptions(solver_options={%r: %r})' % (name, value))
     # stacklevel 3: the warning names the caller of solve().

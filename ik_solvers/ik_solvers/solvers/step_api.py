@@ -29,7 +29,7 @@ from typing import Optional, TYPE_CHECKING
 import numpy as np
 
 from ._core.extrapolation import evaluate
-from ._core.finisher import damped_rows
+from ._core.polish import damped_rows
 from ._core.goal_kernels import (
     assess,
     effective_goal,
@@ -74,6 +74,7 @@ def search_settings(chain, goal: 'Goal', options: Optional['SearchOptions'] = No
     from .request import SearchOptions  # see the import above
     if options is None:
         return pack_goal(goal, SearchOptions().orientation_weight(chain), 0.0)
-    return pack(goal, options.heuristic, finisher=options.finisher,
+    return pack(goal, options.heuristic, polish=options.runs_polish,
                 orientation_weight=options.orientation_weight(chain),
-                polish_iterations=options.polish_iterations, max_attempts=options.max_attempts)
+                polish_iterations=options.polish_iterations, max_attempts=options.max_attempts,
+                tuning=options.tuning)

@@ -60,7 +60,7 @@ _COMPILING_NOTICE = (
 
 def _settings(implementation: type, deadline: float) -> np.ndarray:
     return pack(Goal(position_tolerance=1e-6, orientation_tolerance=1e-6), implementation(),
-                finisher=True, orientation_weight=0.1, polish_iterations=2, max_attempts=1,
+                polish=True, orientation_weight=0.1, polish_iterations=2, max_attempts=1,
                 deadline=deadline)
 
 

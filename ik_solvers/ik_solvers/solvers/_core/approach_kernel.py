@@ -13,13 +13,13 @@ import math
 import numpy as np
 
 from .curvature import lowest_curvature
-from .finisher import damped_step
+from .polish import damped_step
 from .goal_kernels import assess, goal_residual, weighted_system
 from .input_checks import refusal
 from .layout import (
     DEADLINE,
     REPORT_ATTEMPTS,
-    REPORT_FINISHER_ITERATIONS,
+    REPORT_POLISH_ITERATIONS,
     REPORT_HEURISTIC_ITERATIONS,
     REPORT_MET,
     REPORT_ORIENTATION_ERROR,
@@ -182,7 +182,7 @@ def approach_search(chain: ChainArrays, target: np.ndarray, settings: np.ndarray
     report[REPORT_STATUS] = STATUS_SUCCESS if met else STATUS_NO_SOLUTION
     report[REPORT_ATTEMPTS] = 1.0
     report[REPORT_HEURISTIC_ITERATIONS] = 0.0
-    report[REPORT_FINISHER_ITERATIONS] = iterations
+    report[REPORT_POLISH_ITERATIONS] = iterations
     report[REPORT_POSITION_ERROR] = position_error
     report[REPORT_ORIENTATION_ERROR] = orientation_error
     report[REPORT_MET] = 1.0 if met else 0.0

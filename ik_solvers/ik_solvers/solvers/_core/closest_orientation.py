@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .finisher import solve_positive_definite
+from .polish import solve_positive_definite
 from .goal_kernels import goal_residual
 from .layout import (
     DEADLINE,

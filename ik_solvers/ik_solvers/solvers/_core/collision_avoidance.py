@@ -16,7 +16,7 @@ from typing import Any, Dict, Optional, Protocol, runtime_checkable, Sequence, T
 
 import numpy as np
 
-from .layout import (DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_FINISHER_ITERATIONS,
+from .layout import (DEADLINE, MAX_ATTEMPTS, REPORT_ATTEMPTS, REPORT_POLISH_ITERATIONS,
                      REPORT_HEURISTIC_ITERATIONS, REPORT_MET)
 from .nearest_turn import nearest_turn
 from .search_entry import search_entry
@@ -99,7 +99,7 @@ def avoid_collisions(implementation: Any, chain, target: np.ndarray, settings: n
         search(arrays, target, one_start, options, candidate, trial_report)
         reseeds += 1
         iterations += int(trial_report[REPORT_HEURISTIC_ITERATIONS]
-                          + trial_report[REPORT_FINISHER_ITERATIONS])
+                          + trial_report[REPORT_POLISH_ITERATIONS])
         if trial_report[REPORT_MET] == 0.0:
             continue
         nearest_turn(candidate, seed, arrays)

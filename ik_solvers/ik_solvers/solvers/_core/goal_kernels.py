@@ -328,7 +328,7 @@ def weighted_system(target: np.ndarray, tip: np.ndarray, settings: np.ndarray,
     :param residual_out: (6,) output: the residual of each row.
     :returns: The number of rows.
     """
-    # Element loops and scalars, no temporary arrays: this runs at every step of the finisher
+    # Element loops and scalars, no temporary arrays: this runs at every step of the polish
     # and of the Jacobian heuristics.
     count = jacobian.shape[1]
     rows = 0

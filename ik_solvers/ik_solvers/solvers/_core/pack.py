@@ -15,7 +15,7 @@ import numpy as np
 from .layout import (
     DEADLINE,
     EXTRAPOLATION,
-    FINISHER_ITERATIONS,
+    POLISH_ITERATIONS,
     HANDOFF_ORIENTATION,
     HANDOFF_POSITION,
     HANDOFF_RATIO,
@@ -31,7 +31,7 @@ from .layout import (
     ORIENTATION_WEIGHT,
     REPORT_ATTEMPTS,
     REPORT_FINAL_COST,
-    REPORT_FINISHER_ITERATIONS,
+    REPORT_POLISH_ITERATIONS,
     REPORT_HANDOFF_COST,
     REPORT_HEURISTIC_ITERATIONS,
     REPORT_MET,
@@ -68,8 +68,8 @@ class Outcome(NamedTuple):
     costs: Tuple[float, float, float]
 
 
-def pack(goal, heuristic, *, finisher: bool, orientation_weight: float,
-         polish_iterations: int, max_attempts: Optional[int],
+def pack(goal, heuristic, *, polish: bool, orientation_weight: float,
+         polish_iterations: int, max_attempts: Optional[int], tuning=None,
          deadline: float = 0.0) -> np.ndarray:
     """
     Return the settings array of a search.
@@ -77,10 +77,12 @@ def pack(goal, heuristic, *, finisher: bool, orientation_weight: float,
     :param goal: a checked :class:`ik_solvers.solvers.request.Goal`.
     :param heuristic: the :class:`ik_solvers.solvers.base.Solver` instance, for its own caps
         and hand-over errors.
-    :param finisher: whether the finisher runs.
+    :param polish: whether the polish runs.
     :param orientation_weight: m per rad.
-    :param polish_iterations: finisher steps per start.
+    :param polish_iterations: polish steps per start.
     :param max_attempts: cap on starts, or None.
+    :param tuning: the search's :class:`ik_solvers.solvers.tuning.SearchTuning`, or None for
+        the heuristic's own defaults.
     :param deadline: s on the ``time.perf_counter`` clock (set per call with
         :func:`set_deadline`).
     :returns: (SETTINGS_SIZE,) a new writeable C-contiguous float64 array.
@@ -91,14 +93,14 @@ def pack(goal, heuristic, *, finisher: bool, orientation_weight: float,
                                      heuristic.handoff_position_tolerance)
     settings[HANDOFF_ORIENTATION] = max(settings[HANDOFF_ORIENTATION],
                                         heuristic.handoff_orientation_tolerance)
-    settings[HEURISTIC_ITERATIONS] = heuristic.heuristic_iterations(finisher)
+    settings[HEURISTIC_ITERATIONS] = heuristic.heuristic_iterations(polish)
     settings[STALL_ITERATIONS] = heuristic.stall_limit()
-    settings[TRUST_REGION] = heuristic.trust_gain()
+    settings[TRUST_REGION] = heuristic.trust_gain(tuning)
     settings[MAX_ATTEMPTS] = math.inf if max_attempts is None else max_attempts
-    settings[FINISHER_ITERATIONS] = polish_iterations if finisher else 0.0
-    settings[HANDOFF_RATIO] = heuristic.handoff()
-    settings[EXTRAPOLATION] = heuristic.extrapolation_setting()
-    settings[SECANT_MEMORY] = heuristic.secant_setting()
+    settings[POLISH_ITERATIONS] = polish_iterations if polish else 0.0
+    settings[HANDOFF_RATIO] = heuristic.handoff(tuning)
+    settings[EXTRAPOLATION] = heuristic.extrapolation_setting(tuning)
+    settings[SECANT_MEMORY] = heuristic.secant_setting(tuning)
     return settings
 
 
@@ -166,7 +168,7 @@ def unpack(report: np.ndarray) -> Outcome:
         return Outcome(status, False, 0, 0, math.nan, math.nan, (math.nan,) * 3)
     return Outcome(status, values[REPORT_MET] != 0.0,
                    int(values[REPORT_ATTEMPTS]),
-                   int(values[REPORT_HEURISTIC_ITERATIONS] + values[REPORT_FINISHER_ITERATIONS]),
+                   int(values[REPORT_HEURISTIC_ITERATIONS] + values[REPORT_POLISH_ITERATIONS]),
                    values[REPORT_POSITION_ERROR], values[REPORT_ORIENTATION_ERROR],
                    (values[REPORT_START_COST], values[REPORT_HANDOFF_COST],
                     values[REPORT_FINAL_COST]))
@@ -187,5 +189,5 @@ def unpack_rows(reports: np.ndarray) -> Tuple[np.ndarray, ...]:
     return (reports[:, REPORT_STATUS].astype(np.int8), reports[:, REPORT_MET] != 0.0,
             reports[:, REPORT_ATTEMPTS].astype(np.int64),
             (reports[:, REPORT_HEURISTIC_ITERATIONS]
-             + reports[:, REPORT_FINISHER_ITERATIONS]).astype(np.int64),
+             + reports[:, REPORT_POLISH_ITERATIONS]).astype(np.int64),
             reports[:, REPORT_POSITION_ERROR].copy(), reports[:, REPORT_ORIENTATION_ERROR].copy())

@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The one search loop every heuristic runs in, compiled: starts, hand-over, finisher, deadline.
+The one search loop every heuristic runs in, compiled: starts, hand-over, polish, deadline.
 
 A heuristic supplies one compiled ``step`` that improves a configuration in place; this module
 owns the rest, once for all of them:
@@ -9,11 +9,11 @@ owns the rest, once for all of them:
 * every start (the seed, then restarts drawn from a seeded generator) runs the heuristic first,
   for at most ``heuristic_iterations`` steps, until it meets the tolerances or stalls (no 5 %
   lower cost within ``stall_iterations`` steps);
-* with the finisher on, the heuristic hands over to it (damped least squares,
-  :mod:`.finisher`) once its progress slows, when one step leaves more than ``handoff_ratio``
+* with the polish on, the heuristic hands over to it (damped least squares,
+  :mod:`.polish`) once its progress slows, when one step leaves more than ``handoff_ratio``
   of the cost it started from, or once within the hand-over errors: the heuristic does the
-  global work, the finisher the last digits (see docs/DECISIONS.md);
-* alone (no finisher), where the orientation counts, the search extrapolates each iteration:
+  global work, the polish the last digits (see docs/DECISIONS.md);
+* alone (no polish), where the orientation counts, the search extrapolates each iteration:
   first to the fixed point its last iterations predict (the secant point, Anderson's mixing;
   the ``secant_memory`` option), then along the motion of the last two (:mod:`.extrapolation`;
   the ``extrapolation`` option), each kept only where the cost falls; and a start still
@@ -47,14 +47,14 @@ from .extrapolation import (
     record_iteration,
     secant as _secant,
 )
-from .finisher_loop import finish as _finish
+from .polish_loop import finish as _finish
 from .goal_kernels import assess, effective_goal, goal_residual
 from .input_checks import beyond_reach as _beyond_reach, refusal
 from .nearest_turn import distance_from as _distance_from, nearest_turn
 from .layout import (
     DEADLINE,
     EXTRAPOLATION,
-    FINISHER_ITERATIONS,
+    POLISH_ITERATIONS,
     HANDOFF_RATIO,
     HEURISTIC_ITERATIONS,
     MAX_ATTEMPTS,
@@ -63,7 +63,7 @@ from .layout import (
     POSITION_TOLERANCE,
     REPORT_ATTEMPTS,
     REPORT_FINAL_COST,
-    REPORT_FINISHER_ITERATIONS,
+    REPORT_POLISH_ITERATIONS,
     REPORT_HANDOFF_COST,
     REPORT_HEURISTIC_ITERATIONS,
     REPORT_MET,
@@ -131,14 +131,14 @@ _FAR_STALL_COST = 0.05
 @compiled
 def relaxation_gain(settings: np.ndarray, over_relaxation: float) -> float:
     """
-    Return the over-relaxation a step takes: its option alone, 1 when the finisher follows.
+    Return the over-relaxation a step takes: its option alone, 1 when the polish follows.
 
     Over-relaxing speeds up the long linear convergence of a heuristic that must reach the
-    tolerances by itself; before the finisher it only overshoots, and from a warm seed it
+    tolerances by itself; before the polish it only overshoots, and from a warm seed it
     carried 3-5 % of the solutions of FABRIK and length relaxation past 0.1 rad from the seed
     (see docs/DECISIONS.md).
     """
-    return 1.0 if settings[FINISHER_ITERATIONS] > 0.0 else over_relaxation
+    return 1.0 if settings[POLISH_ITERATIONS] > 0.0 else over_relaxation
 
 
 @compiled(inline=True)
@@ -202,7 +202,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     if beyond_reach:
         iteration_cap = max(iteration_cap, _BEYOND_REACH_ITERATIONS)
     heuristic_steps = 0
-    finisher_steps = 0
+    polish_steps = 0
     attempts = 0
     status = STATUS_TIMED_OUT
     improved_at = 0
@@ -211,9 +211,9 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     fallback = q.copy()
     fallback_distance = math.inf
     far_found_at = 0
-    finisher = settings[FINISHER_ITERATIONS] > 0.0
+    polish = settings[POLISH_ITERATIONS] > 0.0
     # Alone, the heuristic may extrapolate its iterations (see _extrapolate).
-    extrapolate = not finisher and (settings[EXTRAPOLATION] > 1.0 or (
+    extrapolate = not polish and (settings[EXTRAPOLATION] > 1.0 or (
         settings[EXTRAPOLATION] > 0.0 and settings[ORIENTATION_MODE] != MODE_NONE))
     # The iterates one and two iterations back, the trial and its kinematics.
     back = np.empty((3, count))
@@ -268,12 +268,12 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                 stall_reference, since_decrease = cost, 0
             else:
                 since_decrease += 1
-            # Progress per step has slowed: the finisher's quadratic steps do the rest faster.
+            # Progress per step has slowed: the polish's quadratic steps do the rest faster.
             slowed = cost > handoff_ratio * previous or (
                 warm_seed and not beyond_reach and attempts <= len(_NEAR_RESTART_RADII) + 1
                 and iteration >= _WARM_HEURISTIC_ITERATIONS)
             previous = cost
-            if ((finisher and (near or slowed))
+            if ((polish and (near or slowed))
                     or iteration == iteration_cap
                     or since_decrease >= settings[STALL_ITERATIONS]
                     or (extrapolate and since_decrease >= far_stall
@@ -289,10 +289,10 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
             if secant_size > 0:
                 recorded = record_iteration(back[0], q, inputs, outputs, recorded)
         handoff_cost = cost
-        if not solved and finisher:
+        if not solved and polish:
             used, solved, cost = _finish(chain, target, settings, q, frames, error, best_q,
                                          best, cost)
-            finisher_steps += used
+            polish_steps += used
         if (best[0] < recorded * (1.0 - _IMPROVEMENT)
                 and recorded - best[0] > _IMPROVEMENT_FLOOR * chain.length_scale):
             recorded, improved_at = best[0], attempts
@@ -343,7 +343,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
     report[REPORT_STATUS] = status
     report[REPORT_ATTEMPTS] = attempts
     report[REPORT_HEURISTIC_ITERATIONS] = heuristic_steps
-    report[REPORT_FINISHER_ITERATIONS] = finisher_steps
+    report[REPORT_POLISH_ITERATIONS] = polish_steps
     report[REPORT_POSITION_ERROR] = position_error
     report[REPORT_ORIENTATION_ERROR] = orientation_error
     report[REPORT_MET] = 1.0 if met else 0.0

@@ -8,7 +8,7 @@ answer is within a Gauss-Newton step or two of the next one. The full search (re
 heuristic, the trust region) is not needed there, and calling it once per point from Python
 costs more than the arithmetic. :func:`walk_targets` runs the whole sequence in one compiled
 call: each target starts from the answer before it and takes at most a few steps of the
-finisher's limit-respecting damped least squares (:func:`.finisher.damped_step`); the goal, the
+polish's limit-respecting damped least squares (:func:`.polish.damped_step`); the goal, the
 tolerances and their test are the search's own (:mod:`.goal_kernels`), judged by forward kinematics of
 the configuration kept.
 
@@ -20,7 +20,7 @@ to restart and how to tell an unreachable target from a hard one, and walks on f
 
 import numpy as np
 
-from .finisher import damped_step
+from .polish import damped_step
 from .goal_kernels import assess, goal_residual, weighted_system
 from ...kinematics.jit import compiled, monotonic_seconds
 from ...kinematics.kernels import (
@@ -33,7 +33,7 @@ from ...kinematics.kernels import (
 
 __all__ = ['WALK_DAMPING', 'walk_targets']
 
-#: Multiplier of the squared residual (m^2) in the damping, as the finisher's: a Gauss-Newton
+#: Multiplier of the squared residual (m^2) in the damping, as the polish's: a Gauss-Newton
 #: step once the residual is small.
 WALK_DAMPING = 0.1
 

@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The finisher: damped least squares that respects the joint limits, as a compiled kernel.
+The polish: damped least squares that respects the joint limits, as a compiled kernel.
 
 The heuristics converge linearly at best, so the last decades down to a tolerance of 1e-5 take
 them many iterations. From a heuristic's near-solution a few Levenberg-Marquardt steps converge
@@ -10,7 +10,7 @@ residual is in metres throughout.
 
 Near the joint limits, clamping each joint on its own bends the step away from the direction
 that reduces the error, and the clamped joints keep asking for the same impossible motion: the
-finisher would stall. An active set avoids that: a joint resting on a limit whose step points
+polish would stall. An active set avoids that: a joint resting on a limit whose step points
 outward is frozen (its Jacobian column removed) and the step is computed again for the others.
 
 The damping follows Sugihara (2011): lambda = damping * ||e||^2 plus a small floor, large far
