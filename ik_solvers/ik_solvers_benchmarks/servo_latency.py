@@ -33,43 +33,36 @@ Each case is one input, one output, one ``servo_rate`` and one start:
   it), so such a step comes only from the new command.
 
 The target (issue 43) is one period plus 2 ms at p99. Samples without a matching output within
-``LOST_AFTER`` s are counted as lost, not timed; "silent" ones of them got no output at all
-(the command or every output missing, or the command expired before a cycle took it up). A
-sample lost while moving starts the loop again from rest before the next one.
+``LOST_AFTER`` (2 s) are counted as lost, not timed; "silent" ones of them got no output at all
+(the node or the client stalled for 2 s or more, the command was lost, or it expired before a
+cycle took it up). A sample lost while moving starts the loop again from rest before the next.
 """
 
 import argparse
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import gc
 import itertools
+import math
 import os
 from pathlib import Path
 import sys
-import threading
 import time
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence
 
 import numpy as np
 
 from .node_ready import prepare_arm
-from .stress_client import COMMAND_TOPIC, IKNodeProcess, new_namespace, StressClient
+from .servo_latency_client import POSITION_TOPIC, ServoProbe
+from .stress_client import IKNodeProcess, new_namespace, StressClient
 from ik_solvers.collision import CollisionModel, load_robot_geometry
 from ik_solvers.kinematics import RobotModel
 
 __all__ = ['Case', 'CaseFigures', 'build_parser', 'cases', 'format_table', 'main', 'measure',
-           'servo_session', 'ServoProbe']
+           'servo_session']
 
-#: Topic of the position_array output, relative to the run's namespace.
-POSITION_TOPIC = 'servo_positions'
-TWIST_SPEED = 0.02  # m/s
-JOINT_SPEED = 0.1  # rad/s
-#: Tip motion (m) along a twist's new direction that shows it in an output.
-TIP_STEP = 1e-6
 #: s between two turns while moving (plus a random share of a period).
 TURN_EVERY = 0.04
-#: s without a matching output after which a sample counts as lost.
-LOST_AFTER = 2.0
 _TYPE_DOUBLE, _TYPE_STRING = 3, 4
 
 
@@ -90,12 +83,19 @@ class Case:
 
 @dataclass(frozen=True)
 class CaseFigures:
-    """A case's latencies (ms), its lost samples, and those of them without any output."""
+    """
+    A case's latencies (ms), its lost samples, and those of them without any output.
+
+    ``node_cpu`` and ``node_waited`` are the shares (%) of the case's wall time the node's
+    process ran and its threads waited, ready, for a CPU (other processes had them).
+    """
 
     case: Case
     latencies_ms: Sequence[float]
     lost: int
     silent: int = 0
+    node_cpu: float = math.nan
+    node_waited: float = math.nan
 
 
 def cases(rates: Sequence[float] = (100.0, 500.0)) -> List[Case]:
@@ -103,130 +103,6 @@ def cases(rates: Sequence[float] = (100.0, 500.0)) -> List[Case]:
     return [Case(source, output, rate, start) for rate, output, source, start in
             itertools.product(rates, ('trajectory', 'position_array'), ('twist', 'joint'),
                               ('rest', 'moving'))]
-
-
-def _axis_and_sign(direction: int) -> Tuple[int, float]:
-    """Return the axis (x or y; the first or second joint) and sign of a square's side 0-3."""
-    return direction % 2, 1.0 - 2.0 * (direction // 2)
-
-
-class ServoProbe:
-    """The client's servo side: commands out, the node's servo output and status in."""
-
-    def __init__(self, client: StressClient, chain, start: np.ndarray) -> None:
-        """
-        Add the publishers and subscriptions to ``client``'s node (it keeps spinning).
-
-        :param client: The client in the ik_node's namespace.
-        :param chain: The servoed chain (its FK tells where the tip went).
-        :param start: (N,) the joint positions the client reports, rad.
-        """
-        from geometry_msgs.msg import TwistStamped
-        from ik_solvers_interfaces.msg import ServoStatus
-        from rclpy.qos import QoSProfile, ReliabilityPolicy
-        from sensor_msgs.msg import JointState
-        from std_msgs.msg import Float64MultiArray
-        from trajectory_msgs.msg import JointTrajectory
-
-        self.client, self.chain, self.start = client, chain, np.asarray(start, dtype=float)
-        self._twist_type, self._joint_type = TwistStamped, JointState
-        node = client.node
-        deep = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
-        self._twists = node.create_publisher(TwistStamped, 'ik_node/delta_twist_cmds', 10)
-        self._joints = node.create_publisher(JointState, 'ik_node/delta_joint_cmds', 10)
-        self._arrived = threading.Condition()
-        #: (arrival s, (N,) positions) of every servo output, both kinds.
-        self.outputs: List[Tuple[float, np.ndarray]] = []
-        #: ``moving`` of every servo status.
-        self.statuses: List[bool] = []
-        node.create_subscription(JointTrajectory, COMMAND_TOPIC, self._on_trajectory, deep)
-        node.create_subscription(Float64MultiArray, POSITION_TOPIC, self._on_positions, deep)
-        node.create_subscription(ServoStatus, 'ik_node/servo_status', self._on_status, deep)
-
-    def _on_trajectory(self, message) -> None:
-        arrival = time.monotonic()
-        if message.points:
-            self._record(arrival, message.points[0].positions)
-
-    def _on_positions(self, message) -> None:
-        self._record(time.monotonic(), message.data)
-
-    def _record(self, arrival: float, positions) -> None:
-        with self._arrived:
-            self.outputs.append((arrival, np.array(positions, dtype=float)))
-            self._arrived.notify_all()
-
-    def _on_status(self, message) -> None:
-        with self._arrived:
-            self.statuses.append(bool(message.moving))
-            self._arrived.notify_all()
-
-    def wait_for(self, predicate, timeout: float) -> bool:
-        """Wait until ``predicate()`` holds (checked at each arrival); tell whether it did."""
-        with self._arrived:
-            return self._arrived.wait_for(predicate, timeout)
-
-    def send(self, source: str, direction: Optional[int]) -> float:
-        """
-        Publish a command: ``direction`` 0-3 of the square (+x, +y, -x, -y), None for zero.
-
-        :returns: When it was sent, s of ``time.monotonic``.
-        """
-        axis, sign = (0, 0.0) if direction is None else _axis_and_sign(direction)
-        if source == 'twist':
-            message = self._twist_type()
-            message.header.frame_id = self.chain.base_link
-            setattr(message.twist.linear, 'xy'[axis], sign * TWIST_SPEED)
-            sent = time.monotonic()
-            self._twists.publish(message)
-            return sent
-        velocities = [0.0] * self.chain.num_joints
-        velocities[axis] = sign * JOINT_SPEED
-        message = self._joint_type(name=list(self.chain.joint_names), velocity=velocities)
-        sent = time.monotonic()
-        self._joints.publish(message)
-        return sent
-
-    def reflects(self, source: str, direction: int, before: np.ndarray,
-                 after: np.ndarray) -> bool:
-        """Tell whether the step ``before`` -> ``after`` goes along ``direction``."""
-        axis, sign = _axis_and_sign(direction)
-        if source == 'twist':
-            step = self.chain.fk(after)[:3, 3] - self.chain.fk(before)[:3, 3]
-            return sign * step[axis] > TIP_STEP
-        return sign * (after[axis] - before[axis]) > 0.0
-
-    def first_effect(self, source: str, direction: int, mark: int,
-                     before: np.ndarray) -> Optional[float]:
-        """
-        Return the arrival (s) of the first output from index ``mark`` on along ``direction``.
-
-        :param before: (N,) the positions before output ``mark`` (the output before it, or
-            where the loop starts from rest).
-        :returns: None when none came within :data:`LOST_AFTER` s.
-        """
-        scan = {'index': mark, 'previous': before, 'arrival': None}
-
-        def arrived() -> bool:
-            for index in range(scan['index'], len(self.outputs)):
-                arrival, positions = self.outputs[index]
-                if self.reflects(source, direction, scan['previous'], positions):
-                    scan['arrival'] = arrival
-                    return True
-                scan['index'], scan['previous'] = index + 1, positions
-            return False
-
-        self.wait_for(arrived, LOST_AFTER)
-        return scan['arrival']
-
-    def wait_at_rest(self, timeout: float = 2.0) -> bool:
-        """Send zero commands until the node's servo loop says it stopped."""
-        for _ in range(int(timeout / 0.1)):
-            mark = len(self.statuses)
-            self.send('twist', None)
-            if self.wait_for(lambda: not all(self.statuses[mark:]), 0.1):
-                return True
-        return False
 
 
 def measure(probe: ServoProbe, case: Case, samples: int, *, seed: int = 0) -> CaseFigures:
@@ -329,6 +205,7 @@ def servo_session(arm_name: str, log_path: Path, *, seed: int = 0) -> Iterator[S
                              log_path=log_path, namespace=namespace,
                              parameters={'servo_position_topic': POSITION_TOPIC},
                              environment=arm.environment)
+        probe.node = node
         deadline = time.monotonic() + 180.0
         while True:
             if not node.alive:
@@ -370,8 +247,8 @@ def configure(probe: ServoProbe, rate: float, output: str) -> None:
 def format_table(results: Sequence[CaseFigures]) -> str:
     """Lay the cases out as a markdown table, latencies in ms."""
     lines = ['| servo_rate Hz | input | output | start | samples | lost | median | p95 | p99 '
-             '| max | target (1 cycle + 2 ms) | p99 met |',
-             '|---|---|---|---|---|---|---|---|---|---|---|---|']
+             '| max | target (1 cycle + 2 ms) | p99 met | node CPU % | node waited for a CPU % |',
+             '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
     for figures in results:
         case = figures.case
         values = np.asarray(figures.latencies_ms, dtype=float)
@@ -383,9 +260,9 @@ def format_table(results: Sequence[CaseFigures]) -> str:
             numbers, met = '- | - | - | -', 'not met'
         lost = '%d (%d silent)' % (figures.lost, figures.silent) if figures.silent \
             else str(figures.lost)
-        lines.append('| %g | %s | %s | %s | %d | %s | %s | %.1f | %s |' % (
+        lines.append('| %g | %s | %s | %s | %d | %s | %s | %.1f | %s | %.0f | %.0f |' % (
             case.rate, case.source, case.output, case.start, values.size, lost, numbers,
-            case.target_ms, met))
+            case.target_ms, met, figures.node_cpu, figures.node_waited))
     return '\n'.join(lines)
 
 
@@ -422,8 +299,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                 configure(probe, case.rate, case.output)
                 configured = (case.rate, case.output)
             measure(probe, case, arguments.warm_up, seed=arguments.seed + 1000 + number)
-            results.append(measure(probe, case, arguments.samples,
-                                   seed=arguments.seed + number))
+            node = probe.node
+            before = (time.monotonic(), node.cpu_seconds(), node.runnable_wait_seconds())
+            figures = measure(probe, case, arguments.samples, seed=arguments.seed + number)
+            seconds = time.monotonic() - before[0]
+            results.append(replace(figures, node_cpu=100.0 * (node.cpu_seconds() - before[1])
+                                   / seconds,
+                                   node_waited=100.0 * (node.runnable_wait_seconds()
+                                                        - before[2]) / seconds))
             print(format_table(results[-1:]).splitlines()[-1], flush=True)
     print('load average after: %.2f %.2f %.2f' % os.getloadavg())
     print(format_table(results))

@@ -20,15 +20,16 @@ def test_the_cases_cover_each_input_output_and_start_at_each_rate():
 
 
 def test_the_table_judges_the_p99_against_one_period_plus_2_ms():
-    within = CaseFigures(Case('twist', 'trajectory', 100.0, 'rest'), [5.0] * 100, 0)
+    within = CaseFigures(Case('twist', 'trajectory', 100.0, 'rest'), [5.0] * 100, 0,
+                         node_cpu=31.2, node_waited=5.0)
     late = CaseFigures(Case('joint', 'position_array', 500.0, 'moving'),
                        [1.0] * 97 + [9.0] * 3, 2, 1)
     lines = format_table([within, late]).splitlines()
     assert lines[2] == ('| 100 | twist | trajectory | rest | 100 | 0 | 5.00 | 5.00 | 5.00 '
-                        '| 5.00 | 12.0 | met |')
+                        '| 5.00 | 12.0 | met | 31 | 5 |')
     assert lines[3].startswith('| 500 | joint | position_array | moving | 100 | 2 (1 silent) '
                                '| 1.00 |')
-    assert lines[3].endswith('| 9.00 | 4.0 | not met |')
+    assert lines[3].endswith('| 9.00 | 4.0 | not met | nan | nan |')
 
 
 def test_twists_and_joint_commands_show_in_both_outputs_from_rest_and_while_moving(tmp_path):
