@@ -124,13 +124,17 @@ class ServoInput:
     def _take(self, loop: ServoLoop, command) -> None:
         with self._lock:
             loop.command(command)
-            if not loop.active:
-                start, notes = self._robot.current_configuration(loop.chain)
-                if notes:
-                    loop.stop()
-                    raise IKError('servoing starts from the joint states; %s' % '; '.join(notes))
-                loop.start(start)
-                self._timer.reset()
+            if loop.active:
+                return  # the next cycle takes it up
+            start, notes = self._robot.current_configuration(loop.chain)
+            if notes:
+                loop.stop()
+                raise IKError('servoing starts from the joint states; %s' % '; '.join(notes))
+            loop.start(start)
+            self._timer.reset()
+        # From rest the first cycle runs now rather than one period later (a command shorter
+        # than a period would otherwise expire before it); the timer counts on from here.
+        self._on_cycle()
 
     def _ready_loop(self) -> Tuple[ServoLoop, RobotModel]:
         """Return the loop for the chain, solver and limits set now (new if they changed)."""
