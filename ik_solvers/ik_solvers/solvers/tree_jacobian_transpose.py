@@ -14,7 +14,7 @@ of all the tips it moves.
 import numpy as np
 
 from .tree_goals import tip_residual, TreeGoals
-from .tree_points import track, TreeKernel
+from .tree_points import stalled, track, TreeKernel
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames, tree_jacobians
 
@@ -47,12 +47,12 @@ def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
     frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
     jacobians = np.empty((count, 6, n))
     residual, rows = np.empty(6 * count), np.empty((6 * count, n))
-    best, state = q.copy(), np.array([np.inf, 0.0])
+    best, state = q.copy(), np.array([np.inf, 0.0, np.inf])
     ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
-        if state[1] > stall:
+        if stalled(goals, state, stall):
             ran = iteration
             break
         stacked(kernel, goals, q, frames, jacobians, residual, rows)

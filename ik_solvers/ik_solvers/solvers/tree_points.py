@@ -22,7 +22,14 @@ from ..kinematics.tree import KinematicTree
 from ..kinematics.tree_kernels import tree_frames, TreeArrays
 
 __all__ = ['TreeKernel', 'tree_kernel', 'node_positions', 'fabrik_passes', 'turn_toward',
-           'goal_cost', 'pin_wrists', 'track', 'extrapolate']
+           'goal_cost', 'pin_wrists', 'track', 'stalled', 'extrapolate', 'move_frames']
+
+# An attempt progresses while its best cost falls by this fraction within ``stall`` iterations
+# (the chains' rule); a lower cost by less only replaces the best configuration.
+_PROGRESS = 0.05
+# An attempt whose best cost is still above this fraction of the length scale (squared) after a
+# quarter of ``stall`` iterations gives up: a restart is the better use of the time.
+_FAR = 0.05
 
 
 class TreeKernel(NamedTuple):
@@ -156,6 +163,70 @@ def pin_wrists(kernel: TreeKernel, goals: TreeGoals, frames: np.ndarray, points:
         fixed_at[wrist] = np.ascontiguousarray(target[:3, :3]) @ local + target[:3, 3]
 
 
+@compiled(leaf=True)
+def move_frames(kernel: TreeKernel, v: int, change: float, q: np.ndarray,
+                frames: np.ndarray) -> None:
+    """
+    Update ``frames`` after variable v moved by ``change`` (rad or m) to ``q[v]``.
+
+    Every frame from v's joint outward on each tip's path turns rigidly about v's axis (or
+    slides along it) instead of a forward kinematics of the whole tree: O(rows below v), not
+    O(rows). A path where v drives several joints (a mimic) is recomputed whole.
+    """
+    arrays = kernel.arrays
+    for t in range(arrays.starts.shape[0] - 1):
+        first, last = arrays.starts[t], arrays.starts[t + 1] - 1
+        count, at = 0, -1
+        for j in range(first, last):
+            if arrays.variable[j] == v:
+                count += 1
+                if at < 0:
+                    at = j
+        if count > 1:
+            tree_frames(arrays, q, frames)
+            return
+    if change == 0.0:
+        return
+    for t in range(arrays.starts.shape[0] - 1):
+        first, last = arrays.starts[t], arrays.starts[t + 1] - 1
+        at = -1
+        for j in range(first, last):
+            if arrays.variable[j] == v:
+                at = j
+                break
+        if at < 0:
+            continue
+        angle = change * arrays.motion[at, 0]
+        ux, uy, uz = frames[at, 0, 2], frames[at, 1, 2], frames[at, 2, 2]
+        ox, oy, oz = frames[at, 0, 3], frames[at, 1, 3], frames[at, 2, 3]
+        if arrays.motion[at, 2] != 0.0:
+            for j in range(at, last + 1):
+                frames[j, 0, 3] += angle * ux
+                frames[j, 1, 3] += angle * uy
+                frames[j, 2, 3] += angle * uz
+            continue
+        cosine, sine = math.cos(angle), math.sin(angle)
+        versine = 1.0 - cosine
+        # Rodrigues' rotation about u through o.
+        r00, r01, r02 = cosine + versine * ux * ux, versine * ux * uy - sine * uz, \
+            versine * ux * uz + sine * uy
+        r10, r11, r12 = versine * uy * ux + sine * uz, cosine + versine * uy * uy, \
+            versine * uy * uz - sine * ux
+        r20, r21, r22 = versine * uz * ux - sine * uy, versine * uz * uy + sine * ux, \
+            cosine + versine * uz * uz
+        for j in range(at, last + 1):
+            for c in range(4):
+                x, y, z = frames[j, 0, c], frames[j, 1, c], frames[j, 2, c]
+                if c == 3:
+                    x, y, z = x - ox, y - oy, z - oz
+                nx = r00 * x + r01 * y + r02 * z
+                ny = r10 * x + r11 * y + r12 * z
+                nz = r20 * x + r21 * y + r22 * z
+                if c == 3:
+                    nx, ny, nz = nx + ox, ny + oy, nz + oz
+                frames[j, 0, c], frames[j, 1, c], frames[j, 2, c] = nx, ny, nz
+
+
 @compiled
 def turn_toward(kernel: TreeKernel, goals: TreeGoals, v: int, frames: np.ndarray,
                 current: np.ndarray, desired: np.ndarray, use: np.ndarray,
@@ -234,19 +305,35 @@ def track(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarra
     """
     Check ``q`` in a heuristic's loop.
 
-    Keeps the best configuration in ``best`` and counts the iterations without improvement in
-    ``state`` ([best cost, iterations since]).
+    Keeps the best configuration in ``best`` and, in ``state`` ([best cost, iterations since
+    progress, cost at the last progress]), counts the iterations since the best cost last fell
+    by ``_PROGRESS`` of its value.
 
     :returns: whether every tip meets its goal at ``q``.
     """
     cost, met = goal_cost(kernel, goals, q, frames)
     if cost < state[0] * (1.0 - 1e-9):
         state[0] = cost
-        state[1] = 0.0
         best[:] = q
+    if cost < state[2] * (1.0 - _PROGRESS):
+        state[2] = cost
+        state[1] = 0.0
     else:
         state[1] += 1.0
     return met
+
+
+@compiled(leaf=True)
+def stalled(goals: TreeGoals, state: np.ndarray, stall: int) -> bool:
+    """
+    Whether an attempt tracked in ``state`` (:func:`track`) should give up.
+
+    It gives up after ``stall`` iterations without progress, or after a quarter of them while
+    its best cost is still above ``_FAR`` times the length scale, squared.
+    """
+    if state[1] > stall:
+        return True
+    return state[1] > 0.25 * stall and state[0] > (_FAR * goals.scale) ** 2
 
 
 @compiled

@@ -53,9 +53,12 @@ class TreeOptions:
     :ivar timeout: deadline of the solve, s.
     :ivar polish: run the finisher after the heuristic in every attempt.
     :ivar max_attempts: cap on the attempts, or None (until the deadline).
-    :ivar iterations: heuristic iterations per attempt; None: 40 with the finisher, 1000 alone.
-    :ivar stall: heuristic iterations without gain before an attempt gives up.
-    :ivar finisher_iterations: finisher steps per attempt.
+    :ivar iterations: heuristic iterations per attempt; None: 10 with the finisher (the heuristic
+        does the global work, the finisher the last digits), 1000 alone.
+    :ivar stall: heuristic iterations without 5 % progress before an attempt gives up (a quarter
+        of them while it is still far from the goals).
+    :ivar finisher_iterations: finisher steps per attempt (at most: it stops at a local
+        minimum).
     :raises InvalidSolverOptionError: a value out of range.
     """
 
@@ -64,7 +67,7 @@ class TreeOptions:
     max_attempts: Optional[int] = None
     iterations: Optional[int] = None
     stall: int = 30
-    finisher_iterations: int = 40
+    finisher_iterations: int = 60
 
     def __post_init__(self) -> None:
         if not (self.timeout > 0 and np.isfinite(self.timeout)):
@@ -149,7 +152,7 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
     packed = pack_goals(tree, goals, start)
     kernel = tree_kernel(tree)
     rng = np.random.default_rng(0) if rng is None else rng
-    iterations = options.iterations or (40 if options.polish else 1000)
+    iterations = options.iterations or (10 if options.polish else 1000)
     first = tree.mid_configuration() if start is None else start
     best, best_score, heuristic_seconds, attempts, since = None, None, 0.0, 0, 0
     iterations_run = 0
