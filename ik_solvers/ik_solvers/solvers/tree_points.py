@@ -227,6 +227,13 @@ def move_frames(kernel: TreeKernel, v: int, change: float, q: np.ndarray,
                 frames[j, 0, c], frames[j, 1, c], frames[j, 2, c] = nx, ny, nz
 
 
+@compiled(leaf=True)
+def _triple(ux: float, uy: float, uz: float, cx: float, cy: float, cz: float, dx: float,
+            dy: float, dz: float) -> float:
+    """Return u . (c x d)."""
+    return ux * (cy * dz - cz * dy) + uy * (cz * dx - cx * dz) + uz * (cx * dy - cy * dx)
+
+
 @compiled
 def turn_toward(kernel: TreeKernel, goals: TreeGoals, v: int, frames: np.ndarray,
                 current: np.ndarray, desired: np.ndarray, use: np.ndarray,
@@ -239,40 +246,49 @@ def turn_toward(kernel: TreeKernel, goals: TreeGoals, v: int, frames: np.ndarray
     goal's weight) and the tips' frames below it toward their targets' orientations (scaled
     by the goals' length scale); clamped to the limits.
     """
+    # Scalars only: this runs once per variable per iteration.
     n = kernel.gain.shape[0]
     row = kernel.arrays.joint_row[v]
-    u = np.ascontiguousarray(frames[row, :3, 2])
-    o = np.ascontiguousarray(frames[row, :3, 3])
+    ux, uy, uz = frames[row, 0, 2], frames[row, 1, 2], frames[row, 2, 2]
+    ox, oy, oz = frames[row, 0, 3], frames[row, 1, 3], frames[row, 2, 3]
     numerator, denominator, slide, weights = 0.0, 0.0, 0.0, 0.0
     for node in range(current.shape[0]):
         if not kernel.below[v, node] or not use[node]:
             continue
         weight = goals.weights[node - n] if node >= n else 1.0
-        c, d = current[node] - o, desired[node] - o
-        numerator += weight * np.dot(u, np.cross(c, d))
-        denominator += weight * (np.dot(c, d) - np.dot(u, c) * np.dot(u, d))
-        slide += weight * np.dot(u, desired[node] - current[node])
+        cx, cy, cz = current[node, 0] - ox, current[node, 1] - oy, current[node, 2] - oz
+        dx, dy, dz = desired[node, 0] - ox, desired[node, 1] - oy, desired[node, 2] - oz
+        numerator += weight * _triple(ux, uy, uz, cx, cy, cz, dx, dy, dz)
+        denominator += weight * ((cx * dx + cy * dy + cz * dz)
+                                 - (ux * cx + uy * cy + uz * cz) * (ux * dx + uy * dy + uz * dz))
+        slide += weight * (ux * (dx - cx) + uy * (dy - cy) + uz * (dz - cz))
         weights += weight
     if kernel.prismatic[v] != 0.0:
         if weights > 0.0:
             q[v] += slide / weights / kernel.gain[v]
     else:
         for t in range(kernel.tip_rows.shape[0]):
-            if not kernel.below[v, n + t] or goals.modes[t] == 2:
+            mode = goals.modes[t]
+            if not kernel.below[v, n + t] or mode == 2:
                 continue
             weight = goals.weights[t] * goals.scale * goals.scale
             pose, target = frames[kernel.tip_rows[t]], goals.targets[t]
-            for k in range(3):
-                if goals.modes[t] == 1:
-                    c = np.ascontiguousarray(pose[:3, :3]) @ goals.axes[t]
-                    d = np.ascontiguousarray(target[:3, :3]) @ goals.axes[t]
+            for k in range(3 if mode == 0 else 1):
+                if mode == 1:
+                    ax, ay, az = goals.axes[t, 0], goals.axes[t, 1], goals.axes[t, 2]
+                    cx = pose[0, 0] * ax + pose[0, 1] * ay + pose[0, 2] * az
+                    cy = pose[1, 0] * ax + pose[1, 1] * ay + pose[1, 2] * az
+                    cz = pose[2, 0] * ax + pose[2, 1] * ay + pose[2, 2] * az
+                    dx = target[0, 0] * ax + target[0, 1] * ay + target[0, 2] * az
+                    dy = target[1, 0] * ax + target[1, 1] * ay + target[1, 2] * az
+                    dz = target[2, 0] * ax + target[2, 1] * ay + target[2, 2] * az
                 else:
-                    c = np.ascontiguousarray(pose[:3, k])
-                    d = np.ascontiguousarray(target[:3, k])
-                numerator += weight * np.dot(u, np.cross(c, d))
-                denominator += weight * (np.dot(c, d) - np.dot(u, c) * np.dot(u, d))
-                if goals.modes[t] == 1:
-                    break
+                    cx, cy, cz = pose[0, k], pose[1, k], pose[2, k]
+                    dx, dy, dz = target[0, k], target[1, k], target[2, k]
+                numerator += weight * _triple(ux, uy, uz, cx, cy, cz, dx, dy, dz)
+                denominator += weight * ((cx * dx + cy * dy + cz * dz)
+                                         - (ux * cx + uy * cy + uz * cz)
+                                         * (ux * dx + uy * dy + uz * dz))
         q[v] += math.atan2(numerator, denominator) / kernel.gain[v]
     q[v] = min(max(q[v], kernel.lower[v]), kernel.upper[v])
 
