@@ -30,6 +30,9 @@ _PROGRESS = 0.05
 # An attempt whose best cost is still above this fraction of the length scale (squared) after a
 # quarter of ``stall`` iterations gives up: a restart is the better use of the time.
 _FAR = 0.05
+# Within this fraction of the length scale any gain is progress: there a heuristic alone
+# converges slowly but surely to the last digits, and a restart would lose that.
+_NEAR = 1e-3
 
 
 class TreeKernel(NamedTuple):
@@ -323,7 +326,7 @@ def track(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarra
 
     Keeps the best configuration in ``best`` and, in ``state`` ([best cost, iterations since
     progress, cost at the last progress]), counts the iterations since the best cost last fell
-    by ``_PROGRESS`` of its value.
+    by ``_PROGRESS`` of its value (by anything within ``_NEAR`` of the goals).
 
     :returns: whether every tip meets its goal at ``q``.
     """
@@ -331,7 +334,8 @@ def track(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarra
     if cost < state[0] * (1.0 - 1e-9):
         state[0] = cost
         best[:] = q
-    if cost < state[2] * (1.0 - _PROGRESS):
+    near = state[0] < (_NEAR * goals.scale) ** 2
+    if cost < state[2] * (1.0 - (1e-9 if near else _PROGRESS)):
         state[2] = cost
         state[1] = 0.0
     else:
