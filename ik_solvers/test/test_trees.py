@@ -12,7 +12,8 @@ from ik_solvers import Goal, InvalidTargetError, RobotModel, RobotModelError, so
     UnknownSolverError
 from ik_solvers.kinematics.tree import KinematicTree
 from ik_solvers.solvers.tree_goals import TipGoal
-from ik_solvers.solvers.tree_points import fabrik_passes
+from ik_solvers.kinematics.tree_kernels import tree_frames
+from ik_solvers.solvers.tree_points import fabrik_passes, move_frames, tree_kernel
 from ik_solvers.solvers.tree_solve import solve_tree, TREE_SOLVERS, TreeOptions
 
 #: The bundled trees: file, base, tips, the goals' mode.
@@ -141,6 +142,26 @@ def test_fabrik_passes_place_sub_bases_of_sub_bases():
     for node in range(5):
         length = np.linalg.norm(points[node] - points[parent[node]])
         assert np.linalg.norm(forward[node] - forward[parent[node]]) == pytest.approx(length)
+
+
+@pytest.mark.parametrize('name', sorted(TREES))
+def test_frames_moved_below_a_turned_joint_equal_the_whole_forward_kinematics(name):
+    # The heuristics turn one joint at a time and move only the frames below it; after many
+    # turns the frames must still be those of the configuration.
+    tree = _tree(name)
+    kernel = tree_kernel(tree)
+    rng = np.random.default_rng(3)
+    moved = np.empty((kernel.arrays.segments.shape[0], 4, 4))
+    whole = np.empty_like(moved)
+    for _ in range(5):
+        q = tree.random_configuration(rng)
+        tree_frames(kernel.arrays, q, moved)
+        for v in rng.permutation(tree.num_joints):
+            change = 0.3 * rng.standard_normal()
+            q[v] += change
+            move_frames(kernel, v, change, q, moved)
+        tree_frames(kernel.arrays, q, whole)
+        np.testing.assert_allclose(moved, whole, atol=1e-12)
 
 
 @pytest.mark.parametrize('solver', sorted(TREE_SOLVERS))

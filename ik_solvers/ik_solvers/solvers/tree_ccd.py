@@ -14,7 +14,8 @@ serve one.
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import extrapolate, node_positions, track, TreeKernel, turn_toward
+from .tree_points import (extrapolate, move_frames, node_positions, stalled, track,
+                          TreeKernel, turn_toward)
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames
 
@@ -40,22 +41,24 @@ def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: in
     for t in range(count):
         desired[n + t] = goals.targets[t, :3, 3]
         use[n + t] = True
-    best, state, origin = q.copy(), np.array([np.inf, 0.0]), q.copy()
+    best, state, origin = q.copy(), np.array([np.inf, 0.0, np.inf]), q.copy()
     ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
-        if state[1] > stall:
+        if stalled(goals, state, stall):
             ran = iteration
             break
         origin[:] = q
+        tree_frames(kernel.arrays, q, frames)
         for k in range(kernel.order.shape[0] - 1, -1, -1):
             v = kernel.order[k]
             if v >= n:
                 continue
-            tree_frames(kernel.arrays, q, frames)
             node_positions(kernel, frames, current)
+            before = q[v]
             turn_toward(kernel, goals, v, frames, current, desired, use, q)
+            move_frames(kernel, v, q[v] - before, q, frames)
         extrapolate(kernel, goals, q, origin, frames)
     track(kernel, goals, q, frames, best, state)
     q[:] = best

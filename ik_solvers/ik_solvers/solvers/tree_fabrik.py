@@ -24,8 +24,8 @@ a sub-base joint has one segment per branch, so it weighs all the points below i
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import (extrapolate, fabrik_passes, node_positions, pin_wrists, track,
-                          TreeKernel, turn_toward)
+from .tree_points import (extrapolate, fabrik_passes, move_frames, node_positions,
+                          pin_wrists, stalled, track, TreeKernel, turn_toward)
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames
 
@@ -35,15 +35,22 @@ __all__ = ['tree_fabrik', 'realise']
 @compiled
 def realise(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarray,
             current: np.ndarray, desired: np.ndarray, use: np.ndarray) -> None:
-    """Set every variable from the root outward toward the points ``desired``."""
+    """
+    Set every variable from the root outward toward the points ``desired``.
+
+    The frames are computed once; after each turn only the frames below the turned joint move
+    (:func:`.tree_points.move_frames`).
+    """
     n = kernel.gain.shape[0]
+    tree_frames(kernel.arrays, q, frames)
     for k in range(kernel.order.shape[0]):
         v = kernel.order[k]
         if v >= n:
             continue
-        tree_frames(kernel.arrays, q, frames)
         node_positions(kernel, frames, current)
+        before = q[v]
         turn_toward(kernel, goals, v, frames, current, desired, use, q)
+        move_frames(kernel, v, q[v] - before, q, frames)
 
 
 @compiled
@@ -63,12 +70,12 @@ def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
     backward, forward = np.empty((nodes, 3)), np.empty((nodes, 3))
     fixed, fixed_at = np.zeros(nodes, dtype=np.bool_), np.zeros((nodes, 3))
     use = np.ones(nodes, dtype=np.bool_)
-    best, state, origin = q.copy(), np.array([np.inf, 0.0]), q.copy()
+    best, state, origin = q.copy(), np.array([np.inf, 0.0, np.inf]), q.copy()
     ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
-        if state[1] > stall:
+        if stalled(goals, state, stall):
             ran = iteration
             break
         node_positions(kernel, frames, points)

@@ -16,9 +16,9 @@ squared (an unreachable goal leaves its rows near singular) and moves no variabl
 
 import numpy as np
 
-from .tree_goals import TreeGoals
+from ._core.finisher import damped_rows
+from .tree_goals import tip_errors, TreeGoals
 from .tree_jacobian_transpose import stacked
-from .tree_goals import tip_errors
 from .tree_points import goal_cost, TreeKernel
 from ..kinematics.jit import compiled
 
@@ -28,6 +28,13 @@ __all__ = ['tree_finish']
 # far best-effort goal otherwise asks a step so long that the linearisation fails for the
 # required tips and every step is refused.
 _SECONDARY_STEP = 0.1
+# Every tip required: multiplier of the squared residual (m^2) in the damping, as the chains'
+# finisher (Sugihara's rule) ...
+_DAMPING = 0.1
+# ... give up after this many steps without a lower cost ...
+_PATIENCE = 3
+# ... or when by step k the best cost (m) is still above this fraction of the length scale.
+_MARKS = ((6, 0.3), (10, 0.03), (16, 1e-3))
 # Least damping of the best-effort step, times the length scale squared: a best-effort goal out
 # of reach leaves its rows near singular, and their undamped step is all but sideways.
 _SECONDARY_DAMPING = 1e-2
@@ -77,6 +84,47 @@ def _damped(jacobian: np.ndarray, error: np.ndarray, damping: float) -> np.ndarr
 
 
 @compiled
+def _finish_required(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
+                     iterations: int) -> int:
+    """
+    Every tip required: Sugihara-damped least-squares steps on the stacked rows.
+
+    Each step is taken (the best configuration seen is kept) with the chains' active set at the
+    limits (:func:`._core.finisher.damped_rows`); the loop gives up after ``_PATIENCE`` steps
+    without a lower cost, or at a mark of ``_MARKS`` still far from the goals.
+    """
+    n, count = kernel.gain.shape[0], kernel.tip_rows.shape[0]
+    frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
+    jacobians = np.empty((count, 6, n))
+    residual, rows = np.empty(6 * count), np.empty((6 * count, n))
+    size = max(6 * count, n)
+    normal, multipliers, step = np.empty((size, size)), np.empty(size), np.empty(n)
+    best_q, best, since, mark = q.copy(), np.inf, 0, 0
+    for steps in range(iterations + 1):
+        cost, met = goal_cost(kernel, goals, q, frames)
+        if met:
+            return steps
+        if cost < best * (1.0 - 1e-9):
+            best, since = cost, 0
+            best_q[:] = q
+        else:
+            since += 1
+        if since >= _PATIENCE or steps == iterations:
+            break
+        if mark < len(_MARKS) and steps >= _MARKS[mark][0]:
+            if best > (_MARKS[mark][1] * goals.scale) ** 2:
+                break
+            mark += 1
+        stacked(kernel, goals, q, frames, jacobians, residual, rows)
+        damped_rows(rows, residual, rows.shape[0], _DAMPING, q, kernel.lower, kernel.upper,
+                    step, normal, multipliers)
+        for v in range(n):
+            q[v] = min(max(q[v] + step[v], kernel.lower[v]), kernel.upper[v])
+    q[:] = best_q
+    return iterations
+
+
+@compiled
 def tree_finish(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int) -> int:
     """
     Refine ``q`` in place by prioritised Levenberg–Marquardt steps.
@@ -85,6 +133,8 @@ def tree_finish(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
 
     :returns: the steps tried.
     """
+    if np.all(goals.required != 0.0):
+        return _finish_required(kernel, goals, q, iterations)
     n, count = kernel.gain.shape[0], kernel.tip_rows.shape[0]
     frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
     jacobians = np.empty((count, 6, n))

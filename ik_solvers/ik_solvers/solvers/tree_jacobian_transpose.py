@@ -6,19 +6,26 @@ Jacobian transpose on a tree: the transpose of the stacked, weighted Jacobian of
 One iteration stacks each tip's 6 residual rows and Jacobian rows
 (:func:`.tree_goals.tip_residual`: weighted, orientation at the goals' length scale, aimed axes
 projected) into e (6T,) and
-J (6T, N), and steps ``dq = a J^T e`` with Buss's step length ``a = <e, J J^T e> / |J J^T e|^2``,
-clamped to the limits. Where a chain's step serves one tip, a shared joint here sums the pulls
-of all the tips it moves.
+J (6T, N). The direction is the chain version's default, the conjugate variant: ``J^T e``
+plus a Polak-Ribiere multiple of the previous direction (restarted when negative or not a
+descent direction); the step length is Buss's exact line search of the linearised error along
+it, ``a = <e, J d> / |J d|^2``; no variable moves more than 0.6 (rad or m) in one step, and the
+step is clamped to the limits. Where a chain's step serves one tip, a shared joint here sums
+the pulls of all the tips it moves.
 """
 
 import numpy as np
 
 from .tree_goals import tip_residual, TreeGoals
-from .tree_points import track, TreeKernel
+from .tree_points import stalled, track, TreeKernel
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames, tree_jacobians
 
 __all__ = ['tree_jacobian_transpose', 'stacked']
+
+# Largest motion of one variable in one step (rad or m), the chain version's default
+# ``max_step``: the linearisation holds for small motions only.
+_MAX_STEP = 0.6
 
 
 @compiled
@@ -47,21 +54,36 @@ def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
     frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
     jacobians = np.empty((count, 6, n))
     residual, rows = np.empty(6 * count), np.empty((6 * count, n))
-    best, state = q.copy(), np.array([np.inf, 0.0])
+    best, state = q.copy(), np.array([np.inf, 0.0, np.inf])
+    previous_gradient, previous_direction = np.zeros(n), np.zeros(n)
+    previous_norm = 0.0
     ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
-        if state[1] > stall:
+        if stalled(goals, state, stall):
             ran = iteration
             break
         stacked(kernel, goals, q, frames, jacobians, residual, rows)
-        step = rows.T @ residual
-        image = rows @ step
-        norm = np.dot(image, image)
-        if norm <= 0.0:
+        gradient = rows.T @ residual
+        norm = np.dot(gradient, gradient)
+        direction = gradient.copy()
+        if previous_norm > 0.0:
+            # Polak-Ribiere, restarted when negative or not a descent direction.
+            beta = max(0.0, (norm - np.dot(gradient, previous_gradient)) / previous_norm)
+            direction += beta * previous_direction
+            if np.dot(direction, gradient) <= 0.0:
+                direction[:] = gradient
+        image = rows @ direction
+        image_norm = np.dot(image, image)
+        if image_norm <= 0.0:
             break
-        q += np.dot(residual, image) / norm * step
+        step = np.dot(residual, image) / image_norm * direction
+        largest = np.max(np.abs(step))
+        if largest > _MAX_STEP:
+            step *= _MAX_STEP / largest
+        previous_gradient[:], previous_direction[:], previous_norm = gradient, direction, norm
+        q += step
         for v in range(n):
             q[v] = min(max(q[v], kernel.lower[v]), kernel.upper[v])
     track(kernel, goals, q, frames, best, state)

@@ -18,7 +18,8 @@ import numpy as np
 
 from .tree_fabrik import realise
 from .tree_goals import TreeGoals
-from .tree_points import extrapolate, node_positions, pin_wrists, track, TreeKernel
+from .tree_points import (extrapolate, node_positions, pin_wrists, stalled, track,
+                          TreeKernel)
 from ..kinematics.jit import compiled
 
 __all__ = ['tree_length_relaxation', 'relax_points']
@@ -83,12 +84,12 @@ def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
     points, current, relaxed = np.empty((nodes, 3)), np.empty((nodes, 3)), np.empty((nodes, 3))
     fixed, fixed_at = np.zeros(nodes, dtype=np.bool_), np.zeros((nodes, 3))
     use = np.ones(nodes, dtype=np.bool_)
-    best, state, origin = q.copy(), np.array([np.inf, 0.0]), q.copy()
+    best, state, origin = q.copy(), np.array([np.inf, 0.0, np.inf]), q.copy()
     ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
-        if state[1] > stall:
+        if stalled(goals, state, stall):
             ran = iteration
             break
         node_positions(kernel, frames, points)

@@ -3,7 +3,8 @@
 """
 :func:`solve_tree`: one goal per tip of a :class:`~ik_solvers.kinematics.tree.KinematicTree`.
 
-Each attempt starts from the seed (the first) or a random configuration within the limits,
+Each attempt starts from the seed (the first) or a random configuration within the limits
+(every other restart keeps, from the best answer so far, the joints that move only met tips),
 runs the chosen heuristic (one file each: ``tree_fabrik``, ``tree_ccd``,
 ``tree_jacobian_transpose``, ``tree_length_relaxation``) and, unless ``polish=False``, the
 prioritised finisher (:mod:`.tree_finisher`). Every answer is checked by forward kinematics of
@@ -53,9 +54,12 @@ class TreeOptions:
     :ivar timeout: deadline of the solve, s.
     :ivar polish: run the finisher after the heuristic in every attempt.
     :ivar max_attempts: cap on the attempts, or None (until the deadline).
-    :ivar iterations: heuristic iterations per attempt; None: 40 with the finisher, 1000 alone.
-    :ivar stall: heuristic iterations without gain before an attempt gives up.
-    :ivar finisher_iterations: finisher steps per attempt.
+    :ivar iterations: heuristic iterations per attempt; None: 10 with the finisher (the heuristic
+        does the global work, the finisher the last digits), 1000 alone.
+    :ivar stall: heuristic iterations without 5 % progress before an attempt gives up (a quarter
+        of them while it is still far from the goals).
+    :ivar finisher_iterations: finisher steps per attempt (at most: it stops at a local
+        minimum).
     :raises InvalidSolverOptionError: a value out of range.
     """
 
@@ -64,7 +68,7 @@ class TreeOptions:
     max_attempts: Optional[int] = None
     iterations: Optional[int] = None
     stall: int = 30
-    finisher_iterations: int = 40
+    finisher_iterations: int = 60
 
     def __post_init__(self) -> None:
         if not (self.timeout > 0 and np.isfinite(self.timeout)):
@@ -149,14 +153,21 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
     packed = pack_goals(tree, goals, start)
     kernel = tree_kernel(tree)
     rng = np.random.default_rng(0) if rng is None else rng
-    iterations = options.iterations or (40 if options.polish else 1000)
+    iterations = options.iterations or (10 if options.polish else 1000)
     first = tree.mid_configuration() if start is None else start
     best, best_score, heuristic_seconds, attempts, since = None, None, 0.0, 0, 0
+    best_met = None
     iterations_run = 0
     required = packed.required != 0.0
     timed_out = False
     while True:
         q = (first if attempts == 0 else tree.random_configuration(rng)).copy()
+        if attempts % 2 == 1 and best_met is not None and best_met.any():
+            # A restart keeps the joints that move met tips only (an arm on a fixed torso
+            # that reached its goal), every other one: only the rest of the tree starts anew.
+            keep = ~np.any(kernel.below[:, tree.num_joints:tree.num_joints + len(best_met)]
+                           & ~best_met[None, :], axis=1)
+            q[keep] = best[keep]
         attempts += 1
         began = time.perf_counter()
         iterations_run += heuristic(kernel, packed, q, iterations, options.stall)
