@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
                         help='goal sets of the LM anchor per two-arm tree')
     parser.add_argument('--anchor-timeout', type=float, default=1.0, help='LM deadline, s')
     parser.add_argument('--timeout', type=float, default=TreeOptions().timeout,
-                        help='deadline of a solve with the finisher, s')
+                        help='deadline of a solve with the polish, s')
     parser.add_argument('--alone-timeout', type=float, default=0.5,
                         help='deadline of a heuristic alone (polish=False), s')
     parser.add_argument('--hold-steps', type=int, default=30, help='steps of the holding walk')
@@ -213,7 +213,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             hold_rows.append((name, solver, arguments.hold_steps, held['failures'],
                               '%.1e' % held['position'], '%.1e' % held['orientation']))
             print('done %s %s' % (name, solver), file=sys.stderr, flush=True)
-    print('## Success and time (defaults: finisher on, %g s; alone: polish=False, %g s)\n'
+    print('## Success and time (defaults: polish on, %g s; alone: polish=False, %g s)\n'
           % (arguments.timeout, arguments.alone_timeout))
     print(_table(('tree', 'joints', 'checked by', 'solver', 'success %', 'alone %',
                   'false successes', 'outside limits', 'median ms', 'p95 ms', 'alone median ms',

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from conftest import bundled_oracle, URDF_DIRECTORY
-from ik_solvers import Goal, InvalidTargetError, RobotModel, RobotModelError, solve, \
-    UnknownSolverError
+from ik_solvers import Goal, InvalidSolverOptionError, InvalidTargetError, RobotModel, \
+    RobotModelError, solve, UnknownSolverError
 from ik_solvers.kinematics.tree import KinematicTree
 from ik_solvers.solvers.tree_goals import TipGoal
 from ik_solvers.kinematics.tree_kernels import tree_frames
@@ -258,3 +258,13 @@ def test_a_best_effort_tip_is_pulled_as_close_as_the_required_tips_allow(solver)
     assert result.required_met, result
     _oracle_check('dual_arm_waist', tree, result.q, 'left_tool', reachable)
     assert result.errors[1, 0] < 2.27
+
+
+def test_the_previous_name_of_the_polish_steps_still_works_and_warns():
+    with pytest.warns(DeprecationWarning, match=r'TreeOptions\(polish_iterations=7\)'):
+        options = TreeOptions(finisher_iterations=7)
+    assert options.polish_iterations == 7
+    assert options == TreeOptions(polish_iterations=7)
+    with pytest.raises(InvalidSolverOptionError):
+        with pytest.warns(DeprecationWarning):
+            TreeOptions(finisher_iterations=0)

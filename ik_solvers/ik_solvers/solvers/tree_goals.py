@@ -39,7 +39,7 @@ class TipGoal:
     :ivar tip: the tip link's name (one of the tree's).
     :ivar target: (4, 4) pose in the tree's base frame (m).
     :ivar goal: what of the pose counts and how closely.
-    :ivar weight: the tip's weight in the heuristics and the finisher, > 0.
+    :ivar weight: the tip's weight in the heuristics and the polish, > 0.
     :ivar required: met before any best-effort tip; best-effort tips come as close as the
         required ones allow.
     :raises InvalidTargetError: a target that is not a finite rigid transform, a weight that is

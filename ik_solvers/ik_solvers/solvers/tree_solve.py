@@ -7,7 +7,7 @@ Each attempt starts from the seed (the first) or a random configuration within t
 (every other restart keeps, from the best answer so far, the joints that move only met tips),
 runs the chosen heuristic (one file each: ``tree_fabrik``, ``tree_ccd``,
 ``tree_jacobian_transpose``, ``tree_length_relaxation``) and, unless ``polish=False``, the
-prioritised finisher (:mod:`.tree_finisher`). Every answer is checked by forward kinematics of
+prioritised polish (:mod:`.tree_polish`). Every answer is checked by forward kinematics of
 each tip against its own tolerances: :attr:`TreeResult.met` says which tips are met. Attempts
 stop at the first configuration meeting every tip, at ``timeout`` or ``max_attempts``, or
 when the required tips are met and the best-effort ones stopped improving; the best answer
@@ -16,7 +16,8 @@ best-effort error (otherwise the least required error).
 """
 
 import time
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
@@ -24,7 +25,7 @@ import numpy as np
 from .status import Status
 from .tree_ccd import tree_ccd
 from .tree_fabrik import tree_fabrik
-from .tree_finisher import tree_finish
+from .tree_polish import tree_polish
 from .tree_goals import pack_goals, tip_errors, TipGoal
 from .tree_jacobian_transpose import tree_jacobian_transpose
 from .tree_length_relaxation import tree_length_relaxation
@@ -52,14 +53,16 @@ class TreeOptions:
     How one tree solve searches.
 
     :ivar timeout: deadline of the solve, s.
-    :ivar polish: run the finisher after the heuristic in every attempt.
+    :ivar polish: run the polish after the heuristic in every attempt.
     :ivar max_attempts: cap on the attempts, or None (until the deadline).
-    :ivar iterations: heuristic iterations per attempt; None: 10 with the finisher (the heuristic
-        does the global work, the finisher the last digits), 1000 alone.
+    :ivar iterations: heuristic iterations per attempt; None: 10 with the polish (the heuristic
+        does the global work, the polish the last digits), 1000 alone.
     :ivar stall: heuristic iterations without 5 % progress before an attempt gives up (a quarter
         of them while it is still far from the goals).
-    :ivar finisher_iterations: finisher steps per attempt (at most: it stops at a local
+    :ivar polish_iterations: polish steps per attempt (at most: it stops at a local
         minimum).
+    :ivar finisher_iterations: the previous release's name of ``polish_iterations``; given,
+        it sets that field and warns (DeprecationWarning), for one release.
     :raises InvalidSolverOptionError: a value out of range.
     """
 
@@ -68,16 +71,23 @@ class TreeOptions:
     max_attempts: Optional[int] = None
     iterations: Optional[int] = None
     stall: int = 30
-    finisher_iterations: int = 60
+    polish_iterations: int = 60
+    finisher_iterations: Optional[int] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.finisher_iterations is not None:
+            warnings.warn('TreeOptions(finisher_iterations=...) is deprecated; use '
+                          'TreeOptions(polish_iterations=%r)' % (self.finisher_iterations,),
+                          DeprecationWarning, stacklevel=3)
+            object.__setattr__(self, 'polish_iterations', self.finisher_iterations)
+            object.__setattr__(self, 'finisher_iterations', None)
         if not (self.timeout > 0 and np.isfinite(self.timeout)):
             raise InvalidSolverOptionError('timeout must be a positive number of seconds')
         for name in ('max_attempts', 'iterations'):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 1):
                 raise InvalidSolverOptionError('%s must be a positive integer or None' % name)
-        for name in ('stall', 'finisher_iterations'):
+        for name in ('stall', 'polish_iterations'):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise InvalidSolverOptionError('%s must be a positive integer' % name)
@@ -130,7 +140,7 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
                seed: Optional[np.ndarray] = None, options: TreeOptions = TreeOptions(),
                rng: Optional[np.random.Generator] = None) -> TreeResult:
     """
-    Solve the goals of a tree's tips with one heuristic (and the finisher).
+    Solve the goals of a tree's tips with one heuristic (and the polish).
 
     :param tree: the tree.
     :param goals: at most one :class:`TipGoal` per tip; a tip without one holds its pose at
@@ -173,7 +183,7 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
         iterations_run += heuristic(kernel, packed, q, iterations, options.stall)
         heuristic_seconds += time.perf_counter() - began
         if options.polish:
-            tree_finish(kernel, packed, q, options.finisher_iterations)
+            tree_polish(kernel, packed, q, options.polish_iterations)
         errors = tip_errors(packed, tree.fk(q))
         met = (errors[:, 0] <= packed.tolerances[:, 0]) & (errors[:, 1] <= packed.tolerances[:, 1])
         weighted = packed.weights ** 2 * (errors[:, 0] ** 2 + (packed.scale * errors[:, 1]) ** 2)

@@ -44,7 +44,7 @@ def warm_up_trees(solvers: Iterable[str] = tuple(TREE_SOLVERS)) -> float:
     """
     Compile, or load from the disk cache, the tree search of each named solver.
 
-    Each solver solves one small two-tip tree with the finisher and alone; whether it meets the
+    Each solver solves one small two-tip tree with the polish and alone; whether it meets the
     goals does not matter, only that every kernel it calls has run once.
 
     :param solvers: names from :data:`.tree_solve.TREE_SOLVERS` (default: all four).

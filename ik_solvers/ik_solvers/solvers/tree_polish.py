@@ -1,7 +1,7 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-The finisher on a tree: Levenberg–Marquardt on the stacked, weighted residual, by priority.
+The polish on a tree: Levenberg–Marquardt on the stacked, weighted residual, by priority.
 
 Required tips come first: each step is the damped least-squares step of their rows, plus the
 best-effort tips' step in the null space of the required rows (the classic task-priority
@@ -16,20 +16,20 @@ squared (an unreachable goal leaves its rows near singular) and moves no variabl
 
 import numpy as np
 
-from ._core.finisher import damped_rows
+from ._core.polish import damped_rows
 from .tree_goals import tip_errors, TreeGoals
 from .tree_jacobian_transpose import stacked
 from .tree_points import goal_cost, TreeKernel
 from ..kinematics.jit import compiled
 
-__all__ = ['tree_finish']
+__all__ = ['tree_polish']
 
 # Largest motion of one variable (rad or m) the best-effort tips' step may ask in one step: a
 # far best-effort goal otherwise asks a step so long that the linearisation fails for the
 # required tips and every step is refused.
 _SECONDARY_STEP = 0.1
 # Every tip required: multiplier of the squared residual (m^2) in the damping, as the chains'
-# finisher (Sugihara's rule) ...
+# polish (Sugihara's rule) ...
 _DAMPING = 0.1
 # ... give up after this many steps without a lower cost ...
 _PATIENCE = 3
@@ -84,13 +84,13 @@ def _damped(jacobian: np.ndarray, error: np.ndarray, damping: float) -> np.ndarr
 
 
 @compiled
-def _finish_required(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
+def _polish_required(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
                      iterations: int) -> int:
     """
     Every tip required: Sugihara-damped least-squares steps on the stacked rows.
 
     Each step is taken (the best configuration seen is kept) with the chains' active set at the
-    limits (:func:`._core.finisher.damped_rows`); the loop gives up after ``_PATIENCE`` steps
+    limits (:func:`._core.polish.damped_rows`); the loop gives up after ``_PATIENCE`` steps
     without a lower cost, or at a mark of ``_MARKS`` still far from the goals.
     """
     n, count = kernel.gain.shape[0], kernel.tip_rows.shape[0]
@@ -125,7 +125,7 @@ def _finish_required(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
 
 
 @compiled
-def tree_finish(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int) -> int:
+def tree_polish(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int) -> int:
     """
     Refine ``q`` in place by prioritised Levenberg–Marquardt steps.
 
@@ -134,7 +134,7 @@ def tree_finish(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
     :returns: the steps tried.
     """
     if np.all(goals.required != 0.0):
-        return _finish_required(kernel, goals, q, iterations)
+        return _polish_required(kernel, goals, q, iterations)
     n, count = kernel.gain.shape[0], kernel.tip_rows.shape[0]
     frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
     jacobians = np.empty((count, 6, n))
