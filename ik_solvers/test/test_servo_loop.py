@@ -181,3 +181,31 @@ def test_bad_commands_are_refused_with_a_clear_error(ur5):
     with pytest.raises(InvalidParameterError):
         ServoSettings(rate=1000.0)
     assert loop.step(0.0) is None  # not started: nothing to command
+
+
+@pytest.mark.parametrize('rate', [100.0, 500.0])
+def test_a_twist_turned_at_speed_never_backs_the_tip_off_along_the_new_command(ur5, rate):
+    """
+    Moving at 2 cm/s along x, the command turns to y; the arm cannot shed x at once.
+
+    Keeping the new direction first while the old motion is shed must not carry the tip
+    backward along the new command for the cycles the turn takes. The first point after the
+    turn is not judged: half of its motion is the velocity the arm had (the point is
+    ``q + (v + v') T / 2``), whatever the new velocity.
+    """
+    settings = ServoSettings(rate=rate)
+    rng = np.random.default_rng(0)
+    width = np.clip(ur5.upper - ur5.lower, -10.0, 10.0)
+    worst = math.inf
+    for _ in range(12):
+        start = ur5.clip(ur5.mid_configuration() + 0.25 * width * rng.uniform(-1.0, 1.0, 6))
+        loop = ServoLoop(ur5, settings, solver='ccd')
+        loop.start(start)
+        along_x = TwistCommand(linear=(0.02, 0.0, 0.0), angular=(0.0, 0.0, 0.0))
+        steps = _run(loop, along_x, int(0.06 * rate))
+        turned = TwistCommand(linear=(0.0, 0.02, 0.0), angular=(0.0, 0.0, 0.0))
+        after = _run(loop, turned, 10, start_time=len(steps) * settings.period)
+        tips = np.array([ur5.fk(step.positions)[:3, 3] for step in [steps[-1]] + after])
+        worst = min(worst, float(np.min(np.diff(tips[1:, 1]))))
+        assert tips[-1, 1] - tips[0, 1] > 0.0  # it went along the new command
+    assert worst > -1e-9

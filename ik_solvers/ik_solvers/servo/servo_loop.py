@@ -49,6 +49,12 @@ _STEP_TOLERANCE = 1e-7
 _DIRECTION_PRIORITY = 10.0
 
 
+def _progress(jacobian: np.ndarray, error: np.ndarray, v: np.ndarray,
+              velocity: np.ndarray) -> float:
+    """Return the cycle's weighted tip motion along ``error``, to first order (m times m)."""
+    return float(error @ (jacobian @ (v + velocity)))
+
+
 class ServoLoop:
     """
     Turns the latest velocity command into one controller point per cycle.
@@ -218,6 +224,11 @@ class ServoLoop:
         middle = self.chain.clip(q + 0.5 * v * period)
         jacobian = self._weights[:, None] * self.chain.jacobian(middle)
         velocity = bounded_velocity(jacobian, error, v, box, period, direction_priority=priority)
+        if priority != 1.0 and _progress(jacobian, error, v, velocity) <= 0.0:
+            # Turning at speed, keeping the new direction first can mean shedding the old
+            # motion while the tip backs off along the new command for a few cycles; the
+            # closest motion starts along it at once.
+            velocity = bounded_velocity(jacobian, error, v, box, period)
         if np.any(box.braking & ((velocity >= box.high - 1e-12) | (velocity <= box.low + 1e-12))):
             return velocity, 'joint_limit'
         return velocity, 'singularity' if singular else 'velocity_limit'
