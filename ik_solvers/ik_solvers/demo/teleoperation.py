@@ -153,7 +153,7 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 
 
 def _script(chain: Chain, start: np.ndarray, options: TeleopOptions) -> List[_Phase]:
-    """The three commands, built from the arm's own kinematics at the start."""
+    """Build the three commands from the arm's own kinematics at the start."""
     end = start.copy()
     end[chain.joint_names.index(WRIST_JOINT)] = -options.wrist_angle
     first, last = chain.fk(start), chain.fk(end)
@@ -207,9 +207,11 @@ class _Measure:
     def cycle(self, q: np.ndarray, following: np.ndarray, twist: np.ndarray,
               period: float) -> Tuple[float, float, float, float]:
         """
-        Return the singular ratio at ``q`` and, for the cycle to ``following``, the achieved
-        fraction, the direction error (deg) and the achievable share of the command (NaN for
-        the last three when the command is zero).
+        Measure one cycle from ``q`` to ``following`` under ``twist`` (base frame).
+
+        :returns: The weighted Jacobian's singular ratio at ``q``, the achieved fraction of
+            the command, the direction error (deg) and the command's achievable share; the
+            last three NaN when the command is zero.
         """
         jacobian = self.weights[:, None] * self._chain.jacobian(q)
         u, values, _ = np.linalg.svd(jacobian)
