@@ -343,7 +343,7 @@ def format_teleop_table(runs: Sequence[TeleopRun], options: TeleopOptions) -> st
         'within 2 deg; v/lim, a/lim: largest joint speed and acceleration at the points, as '
         'shares of the loop\'s limits (at most 1); fraction: the achieved share of the command, '
         'where the wrist joint crosses 0 and, with the elbow within %.2f rad of straight, '
-        'while pushing outward (nothing of it achievable: about 0) and sliding (half of the '
-        'command points along the edge)'
+        'while pushing outward (the straight elbow gives nothing outward; tilting the wrist a '
+        'little) and sliding (half of the command points along the edge)'
         % (100.0 * options.settings.singular_ratio, _STRAIGHT))
     return '\n'.join(lines)
