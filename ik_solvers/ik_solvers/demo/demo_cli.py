@@ -5,7 +5,9 @@ The command line of ``ik_solvers_demo``: options in, exit code out.
 
 The demo itself is :func:`ik_solvers.demo.headless_demo.run_demo`; this module reads the
 options and turns the demo's findings into the process exit code (1 when a command of the
-collision segment collides, a played state collides, or a solver solved nothing).
+collision segment collides, a played state collides, a solver solved nothing, or the
+teleoperation segment stood still while part of its command was achievable or went past the
+servo loop's velocity or acceleration limits).
 """
 
 import argparse
@@ -63,6 +65,9 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
     parser.add_argument('--two-arms', type=int, default=60,
                         help='goals per figure-eight of the two-armed segment on '
                              'dual_arm_waist.urdf (default: 60; 0 skips it)')
+    parser.add_argument('--no-teleoperation-segment', action='store_true',
+                        help='skip servoing ur5_like through its wrist singularity and along '
+                             'the edge of its workspace')
     parser.add_argument('--orientation-mode', default='full', choices=list(ORIENTATION_MODES),
                         help="what of the goal orientation counts: 'full' (default), 'axis' "
                              "(the tip z axis aimed, spin free) or 'none'")
@@ -76,7 +81,8 @@ def _parse(argv: Optional[Sequence[str]]) -> DemoOptions:
         path_offset=arguments.path_offset, orientation_mode=arguments.orientation_mode,
         square=arguments.square, two_arms=arguments.two_arms,
         collision_segment=not arguments.no_collision_segment,
-        obstacle_segment=not arguments.no_obstacle_segment)
+        obstacle_segment=not arguments.no_obstacle_segment,
+        teleoperation=not arguments.no_teleoperation_segment)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -97,6 +103,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         say(sys.stdout, 'Plot of the straight lines: %s' % result.lines_plot)
     if result.two_arms_plot is not None:
         say(sys.stdout, 'Plot of the two-armed robot: %s' % result.two_arms_plot)
+    if result.teleoperation_plot is not None:
+        say(sys.stdout, 'Plot of the teleoperation: %s' % result.teleoperation_plot)
     say(sys.stdout, 'Node logs: %s' % (options.output / 'logs'))
     if result.collisions is not None and result.collisions.colliding_commands:
         say(sys.stderr, '%d commands of the collision segment collide: see %s' % (
@@ -113,6 +121,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     two_arm_colliding = sum(run.summary.colliding_commands for run in result.two_arms)
     if two_arm_colliding:
         say(sys.stderr, '%d commands of the two-armed segment collide' % two_arm_colliding)
+        return 1
+    servo = [run.summary for run in result.teleoperation]
+    if any(s.stops or s.velocity_ratio > 1.0 + 1e-9 or s.acceleration_ratio > 1.0 + 1e-9
+           for s in servo):
+        say(sys.stderr, 'the teleoperation segment stopped short or went past its limits')
         return 1
     silent = [s.solver for s in result.summaries if s.path_solved == 0]
     if silent:

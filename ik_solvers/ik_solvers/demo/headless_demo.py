@@ -7,8 +7,10 @@ It starts the installed ``ik_node`` and ``sim_executor``, publishes the bundled 
 ``robot_description`` as robot_state_publisher would, and drags a goal along a smooth
 figure-eight plus a few far-out goals, once per solver; then it drags the hand into the table
 and into the arm's own base, and checks every command of that segment for collisions. Last,
-both hands of a two-armed robot on a waist trace figure-eights (:mod:`.two_arms`). It
-prints a table as it goes and writes PNGs of the paths tracked and of the two-armed robot.
+both hands of a two-armed robot on a waist trace figure-eights (:mod:`.two_arms`), and the servo
+loop takes a UR-type arm through its wrist singularity and along the edge of its workspace
+(:mod:`.teleoperation`). It prints a table as it goes and writes PNGs of the paths tracked, of
+the two-armed robot and of the teleoperation.
 Run it with ``bash tools/demo.sh`` from the repository.
 """
 
@@ -48,6 +50,8 @@ from .demo_table import format_header, format_row, ProgressLine
 from .scripted_drag import moved_toward_base, scripted_drag, start_configuration
 from .two_arm_plot import plot_two_arms
 from .two_arms import format_two_arm_table, run_two_arms, TwoArmOptions, TwoArmRun
+from .teleoperation import format_teleop_table, run_teleoperation, TeleopOptions, TeleopRun
+from .teleoperation_plot import plot_teleoperation
 from .straight_lines import (
     deviations_from_polyline,
     LineRecording,
@@ -102,6 +106,8 @@ class DemoOptions:
     #: Goals per figure-eight of the two-armed segment (dual_arm_waist.urdf, streamed through
     #: the node's tree logic without ROS); 0 skips it.
     two_arms: int = 60
+    #: Step the servo loop through the scripted teleoperation of ur5_like.urdf, without ROS.
+    teleoperation: bool = True
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,9 @@ class DemoResult:
     #: The two-armed segment's runs, one per solver, and its picture (empty/None when skipped).
     two_arms: Sequence[TwoArmRun] = ()
     two_arms_plot: Optional[Path] = None
+    #: The teleoperation segment's runs, one per solver, and its picture.
+    teleoperation: Sequence[TeleopRun] = ()
+    teleoperation_plot: Optional[Path] = None
 
 
 def reach_bound(chain: Chain) -> float:
@@ -320,10 +329,19 @@ def run_demo(options: DemoOptions, *, stream: TextIO = sys.stdout) -> DemoResult
         two_arms = run_two_arms(two_arm_options, two_arm_urdf.read_text(encoding='utf-8'))
         say(stream, '\n' + format_two_arm_table(two_arms, two_arm_options))
         two_arms_plot = plot_two_arms(two_arms, options.output / 'ik_solvers_demo_two_arms.png')
+    teleoperation, teleoperation_plot = (), None
+    if options.teleoperation:
+        teleop_options = TeleopOptions(solvers=tuple(options.solvers))
+        ur5 = _share_file('urdf', 'ur5_like.urdf').read_text(encoding='utf-8')
+        teleoperation = run_teleoperation(teleop_options, ur5)
+        say(stream, '\n' + format_teleop_table(teleoperation, teleop_options))
+        teleoperation_plot = plot_teleoperation(
+            teleoperation, options.output / 'ik_solvers_demo_teleoperation.png')
     return DemoResult(recordings, summaries, plot, time.monotonic() - started,
                       collisions=collisions, lines=line_recording, lines_plot=lines_plot,
                       obstacle=obstacle, played_in_collision=played_in_collision,
-                      limits=limits, two_arms=two_arms, two_arms_plot=two_arms_plot)
+                      limits=limits, two_arms=two_arms, two_arms_plot=two_arms_plot,
+                      teleoperation=teleoperation, teleoperation_plot=teleoperation_plot)
 
 
 def _corner_points(start_pose: np.ndarray, corners: Sequence[np.ndarray]) -> np.ndarray:
