@@ -61,6 +61,7 @@ from ..engine.tree_outcome import TreeOutcome
 from ..exceptions import IKError, InvalidLimitsError, InvalidParameterError, InvalidSeedError
 from ..paths import warm_up_timing
 from ..solvers import SOLVERS, warm_up
+from ..solvers.tree_warm_up import warm_up_trees
 
 __all__ = ['IKNode', 'LOG_THROTTLE_PERIOD', 'main']
 
@@ -135,8 +136,12 @@ class IKNode(Node):
         # Compiled (or loaded from the disk cache) here, so that no drag ever waits for it.
         order = sorted(SOLVERS, key=lambda name: name != solver)  # stable: the solver first
         self.get_logger().info('loading the compiled solvers (%s); the first start after an '
-                               'install compiles them, which takes a minute' % ', '.join(order))
+                               'install compiles them (about 75 s on a 2-core machine)'
+                               % ', '.join(order))
         self.get_logger().info('solvers ready in %.2f s' % warm_up(order))
+        if len(self._node_parameters.settings.tip_links) > 1:
+            # Loading the tree kernels takes about half a second: not inside a first goal.
+            self.get_logger().info('tree solvers ready in %.2f s' % warm_up_trees())
         # toppra's import takes seconds on a cold start: paid here, not by the first path.
         self.get_logger().info('path timing ready in %.2f s' % warm_up_timing())
         self._worker = threading.Thread(target=self._work, name='ik_node_worker', daemon=True)
