@@ -37,6 +37,7 @@ from ik_solvers.servo.servo_loop import ServoLoop
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.reach.named_robots import load_robot
 from ik_solvers.solvers import SOLVERS, warm_up
+from ik_solvers.solvers.pose_error import rotation_vector
 from ik_solvers.solvers.request import ORIENTATION_WEIGHT_PER_LENGTH
 
 __all__ = ['main', 'run_sequence']
@@ -126,9 +127,9 @@ def run_sequence(chain, sequence: ScriptedTwist, *, solver: Optional[str],
 
 
 def _rotation_vector(rotation: np.ndarray) -> np.ndarray:
-    from transforms3d.axangles import mat2axangle
-    axis, angle = mat2axangle(rotation, unit_thresh=1e-3)
-    return np.asarray(axis) * angle
+    # The solvers' log map: transforms3d's mat2axangle, accurate for large turns, can be far
+    # off for the turn of one cycle (below about 1e-5 rad).
+    return rotation_vector(rotation)
 
 
 def _table(title: str, rows: List[Sequence[str]], header: Sequence[str]) -> str:

@@ -209,3 +209,23 @@ def test_a_twist_turned_at_speed_never_backs_the_tip_off_along_the_new_command(u
         worst = min(worst, float(np.min(np.diff(tips[1:, 1]))))
         assert tips[-1, 1] - tips[0, 1] > 0.0  # it went along the new command
     assert worst > -1e-9
+
+
+def test_the_status_fraction_is_right_for_a_slow_turn_of_the_tool(ur5):
+    """
+    A twist turning the tool by about a microradian per cycle is followed in full.
+
+    The status's achieved fraction compares the cycle's turn with the command's, and a turn
+    that small must still be measured as one (a log map taken from an eigenvector is not).
+    """
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        start = UR_START + rng.uniform(-0.3, 0.3, 6)
+        loop = ServoLoop(ur5, SETTINGS, solver='jacobian_transpose')
+        loop.start(start)
+        axis = rng.normal(size=3)
+        twist = TwistCommand(linear=(0.0, 0.0, 0.0),
+                             angular=tuple(1e-4 * axis / np.linalg.norm(axis)))
+        steps = _run(loop, twist, 60)
+        fractions = np.array([step.fraction for step in steps[30:]])  # after the ease
+        assert np.all(fractions > 0.9)

@@ -27,7 +27,7 @@ import math
 from typing import Optional, Tuple, Union
 
 import numpy as np
-from transforms3d.axangles import axangle2mat, mat2axangle
+from transforms3d.axangles import axangle2mat
 
 from .achievable_step import bounded_velocity, fold_limited
 from .servo_command import JointJogCommand, ServoSettings, ServoStep, TwistCommand
@@ -35,6 +35,7 @@ from .servo_limits import velocity_box, VelocityBox
 from ..collision import CollisionModel
 from ..exceptions import IKError, InvalidSeedError
 from ..solvers import Goal, PreparedSolver, SearchOptions
+from ..solvers.pose_error import rotation_vector
 from ..solvers.request import ORIENTATION_WEIGHT_PER_LENGTH
 
 __all__ = ['ServoLoop']
@@ -282,8 +283,9 @@ class ServoLoop:
         if isinstance(command, TwistCommand):
             before, after = self.chain.fk(q), self.chain.fk(positions)
             linear, angular = self._base_twist(before, command)
-            axis, angle = mat2axangle(after[:3, :3] @ before[:3, :3].T)
-            turned = np.asarray(axis) * angle
+            # The log map of the solvers: transforms3d's mat2axangle takes the axis from an
+            # eigenvector, which for the turn of one cycle (below about 1e-5 rad) can be far off.
+            turned = rotation_vector(after[:3, :3] @ before[:3, :3].T)
             achieved = np.concatenate([(after[:3, 3] - before[:3, 3]) / period,
                                        self._rotation_weight * turned / period])
             wanted = np.concatenate([linear, self._rotation_weight * angular])
