@@ -14,8 +14,8 @@ serve one.
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import (accelerate, move_frames, node_positions, secant_history, stalled,
-                          track, TreeKernel, turn_toward)
+from .tree_points import (move_frames, node_positions, stalled, track, TreeKernel, turn_toward)
+from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames
 

@@ -24,8 +24,9 @@ a sub-base joint has one segment per branch, so it weighs all the points below i
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import (accelerate, fabrik_passes, move_frames, node_positions, pin_wrists,
-                          secant_history, stalled, track, TreeKernel, turn_toward)
+from .tree_points import (fabrik_passes, move_frames, node_positions, pin_wrists, stalled, track,
+                          TreeKernel, turn_toward)
+from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames
 

@@ -18,8 +18,8 @@ import numpy as np
 
 from .tree_fabrik import realise
 from .tree_goals import TreeGoals
-from .tree_points import (accelerate, node_positions, pin_wrists, secant_history, stalled,
-                          track, TreeKernel)
+from .tree_points import (node_positions, pin_wrists, stalled, track, TreeKernel)
+from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 
 __all__ = ['tree_length_relaxation', 'relax_points']
