@@ -268,3 +268,22 @@ def test_the_previous_name_of_the_polish_steps_still_works_and_warns():
     with pytest.raises(InvalidSolverOptionError):
         with pytest.warns(DeprecationWarning):
             TreeOptions(finisher_iterations=0)
+
+
+@pytest.mark.parametrize('solver', ['ccd', 'fabrik', 'length_relaxation'])
+def test_a_heuristic_alone_converges_to_the_last_digits_from_near_a_solution(solver):
+    # Alone, each iteration also tries the secant point of the last iterations: one attempt
+    # from 0.2 rad (standard deviation) off a solution meets every tip at 1e-5 m and rad, where
+    # the iterations extrapolated along their own motion only stalled a few 1e-4 m away
+    # (17 or 18 of these 20 met).
+    tree = _tree('dual_arm_waist')
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        solution = tree.random_configuration(rng)
+        poses = tree.fk(solution)
+        seed = tree.clip_into_limits(solution + 0.2 * rng.standard_normal(solution.shape))
+        goals = [TipGoal(tip, poses[t], Goal(mode='full')) for t, tip in enumerate(tree.tip_links)]
+        result = solve_tree(tree, goals, solver, seed=seed,
+                            options=TreeOptions(polish=False, timeout=60.0, max_attempts=1))
+        assert result.success and all(result.met), result
+        assert tree.within_limits(result.q)

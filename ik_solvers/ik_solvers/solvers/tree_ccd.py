@@ -14,8 +14,8 @@ serve one.
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import (extrapolate, move_frames, node_positions, stalled, track,
-                          TreeKernel, turn_toward)
+from .tree_points import (move_frames, node_positions, stalled, track, TreeKernel, turn_toward)
+from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames
 
@@ -42,6 +42,8 @@ def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: in
         desired[n + t] = goals.targets[t, :3, 3]
         use[n + t] = True
     best, state, origin = q.copy(), np.array([np.inf, 0.0, np.inf]), q.copy()
+    inputs, outputs = secant_history(q.shape[0])
+    recorded = 0
     ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
@@ -59,7 +61,8 @@ def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: in
             before = q[v]
             turn_toward(kernel, goals, v, frames, current, desired, use, q)
             move_frames(kernel, v, q[v] - before, q, frames)
-        extrapolate(kernel, goals, q, origin, frames)
+        recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
+                              recorded)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran

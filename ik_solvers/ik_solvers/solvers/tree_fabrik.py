@@ -24,8 +24,9 @@ a sub-base joint has one segment per branch, so it weighs all the points below i
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import (extrapolate, fabrik_passes, move_frames, node_positions,
-                          pin_wrists, stalled, track, TreeKernel, turn_toward)
+from .tree_points import (fabrik_passes, move_frames, node_positions, pin_wrists, stalled, track,
+                          TreeKernel, turn_toward)
+from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames
 
@@ -71,6 +72,8 @@ def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
     fixed, fixed_at = np.zeros(nodes, dtype=np.bool_), np.zeros((nodes, 3))
     use = np.ones(nodes, dtype=np.bool_)
     best, state, origin = q.copy(), np.array([np.inf, 0.0, np.inf]), q.copy()
+    inputs, outputs = secant_history(q.shape[0])
+    recorded = 0
     ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
@@ -83,7 +86,8 @@ def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
         fabrik_passes(kernel.parent, kernel.order, points, fixed, fixed_at, backward, forward)
         origin[:] = q
         realise(kernel, goals, q, frames, current, forward, use)
-        extrapolate(kernel, goals, q, origin, frames)
+        recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
+                              recorded)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran

@@ -18,8 +18,8 @@ import numpy as np
 
 from .tree_fabrik import realise
 from .tree_goals import TreeGoals
-from .tree_points import (extrapolate, node_positions, pin_wrists, stalled, track,
-                          TreeKernel)
+from .tree_points import (node_positions, pin_wrists, stalled, track, TreeKernel)
+from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 
 __all__ = ['tree_length_relaxation', 'relax_points']
@@ -85,6 +85,8 @@ def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
     fixed, fixed_at = np.zeros(nodes, dtype=np.bool_), np.zeros((nodes, 3))
     use = np.ones(nodes, dtype=np.bool_)
     best, state, origin = q.copy(), np.array([np.inf, 0.0, np.inf]), q.copy()
+    inputs, outputs = secant_history(q.shape[0])
+    recorded = 0
     ran = iterations
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
@@ -97,7 +99,8 @@ def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
         relax_points(kernel.parent, kernel.order, points, fixed, fixed_at, 1, relaxed)
         origin[:] = q
         realise(kernel, goals, q, frames, current, relaxed, use)
-        extrapolate(kernel, goals, q, origin, frames)
+        recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
+                              recorded)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran
