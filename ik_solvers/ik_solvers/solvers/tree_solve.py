@@ -9,11 +9,11 @@ runs the chosen heuristic (one file each: ``tree_fabrik``, ``tree_ccd``,
 ``tree_jacobian_transpose``, ``tree_length_relaxation``) and, unless ``polish=False``, the
 prioritised polish (:mod:`.tree_polish`); the attempts run in one compiled loop
 (:mod:`.tree_search`) that reads the deadline between attempts. Every answer is checked by
-forward kinematics of each tip against its own tolerances: :attr:`TreeResult.met` says which tips are met. Attempts
-stop at the first configuration meeting every tip, at ``timeout`` or ``max_attempts``, or
-when the required tips are met and the best-effort ones stopped improving; the best answer
-is the one meeting most required tips, then, when all are met, the one with the least weighted
-best-effort error (otherwise the least required error).
+forward kinematics of each tip against its own tolerances: :attr:`TreeResult.met` says which
+tips are met. Attempts stop at the first configuration meeting every tip, at ``timeout`` or
+``max_attempts``, or when the required tips are met and the best-effort ones stopped improving;
+the best answer is the one meeting most required tips, then, when all are met, the one with the
+least weighted best-effort error (otherwise the least required error).
 """
 
 import time
@@ -47,12 +47,11 @@ TREE_SOLVERS = {
 }
 
 # Heuristic iterations per attempt with the polish: the heuristic does the global work, the
-# polish the last digits. Past 3 iterations the steps of FABRIK, length relaxation and the
-# Jacobian transpose (8-40 us each on a two-arm tree) bought no success the polish did not
-# reach anyway; CCD needs its 10 to pull a best-effort tip as close as it goes (see
-# docs/trees.md).
-_POLISHED_ITERATIONS = {'fabrik': 3, 'ccd': 10, 'jacobian_transpose': 3,
-                        'length_relaxation': 3}
+# polish the last digits. Past 3 iterations the heuristics' steps (8-40 us each on a two-arm
+# tree) bought no success the polish did not reach anyway; with a best-effort tip CCD takes
+# 10, which it needs to pull that tip as close as it goes (see docs/trees.md).
+_POLISHED_ITERATIONS = 3
+_BEST_EFFORT_CCD_ITERATIONS = 10
 # The restarts' generator seed when the caller gives no generator: the same inputs give the
 # same restarts, run after run.
 _RESTART_SEED = 20260101
@@ -71,8 +70,9 @@ class TreeOptions:
     :ivar timeout: deadline of the solve, s.
     :ivar polish: run the polish after the heuristic in every attempt.
     :ivar max_attempts: cap on the attempts, or None (until the deadline).
-    :ivar iterations: heuristic iterations per attempt; None: with the polish 3 (10 for CCD;
-        the heuristic does the global work, the polish the last digits), 1000 alone.
+    :ivar iterations: heuristic iterations per attempt; None: with the polish 3 (10 for CCD
+        with a best-effort tip; the heuristic does the global work, the polish the last
+        digits), 1000 alone.
     :ivar stall: heuristic iterations without 5 % progress before an attempt gives up (a quarter
         of them while it is still far from the goals).
     :ivar polish_iterations: polish steps per attempt (at most: it stops at a local
@@ -179,7 +179,10 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
     kernel = _kernel(tree)
     restart_seed = (_RESTART_SEED if rng is None
                     else int(rng.integers(1, _PARK_MILLER_MODULUS - 1)))
-    iterations = options.iterations or (_POLISHED_ITERATIONS[solver] if options.polish else 1000)
+    iterations = options.iterations or (
+        1000 if not options.polish
+        else _BEST_EFFORT_CCD_ITERATIONS if solver == 'ccd' and not np.all(packed.required)
+        else _POLISHED_ITERATIONS)
     q = tree.mid_configuration() if start is None else start.copy()
     count = len(tree.tip_links)
     met, errors = np.zeros(count, dtype=bool), np.zeros((count, 2))
