@@ -81,6 +81,7 @@ class KinematicTree:
         finite = ~self._is_continuous
         self._mid = np.zeros(n)
         self._mid[finite] = 0.5 * (self._lower[finite] + self._upper[finite])
+        self._sampling = np.vstack((self._sample_low, self._sample_width))
         for array in (self._lower, self._upper, self._is_prismatic, self._is_continuous):
             array.setflags(write=False)
 
@@ -189,6 +190,15 @@ class KinematicTree:
     def is_continuous(self) -> np.ndarray:
         """(N,) bool: True where the joint has no position limits."""
         return self._is_continuous
+
+    @property
+    def sampling(self) -> np.ndarray:
+        """
+        (2, N) low end and width of each variable's range of random configurations.
+
+        Continuous joints sample [-pi, pi]. Shared, not to be written.
+        """
+        return self._sampling
 
     @property
     def length_scale(self) -> float:

@@ -7,16 +7,18 @@ Each attempt starts from the seed (the first) or a random configuration within t
 (every other restart keeps, from the best answer so far, the joints that move only met tips),
 runs the chosen heuristic (one file each: ``tree_fabrik``, ``tree_ccd``,
 ``tree_jacobian_transpose``, ``tree_length_relaxation``) and, unless ``polish=False``, the
-prioritised polish (:mod:`.tree_polish`). Every answer is checked by forward kinematics of
-each tip against its own tolerances: :attr:`TreeResult.met` says which tips are met. Attempts
-stop at the first configuration meeting every tip, at ``timeout`` or ``max_attempts``, or
-when the required tips are met and the best-effort ones stopped improving; the best answer
-is the one meeting most required tips, then, when all are met, the one with the least weighted
-best-effort error (otherwise the least required error).
+prioritised polish (:mod:`.tree_polish`); the attempts run in one compiled loop
+(:mod:`.tree_search`) that reads the deadline between attempts. Every answer is checked by
+forward kinematics of each tip against its own tolerances: :attr:`TreeResult.met` says which
+tips are met. Attempts stop at the first configuration meeting every tip, at ``timeout`` or
+``max_attempts``, or when the required tips are met and the best-effort ones stopped improving;
+the best answer is the one meeting most required tips, then, when all are met, the one with the
+least weighted best-effort error (otherwise the least required error).
 """
 
 import time
 import warnings
+import weakref
 from dataclasses import dataclass, field
 from typing import Dict, Optional, Sequence, Tuple
 
@@ -25,11 +27,12 @@ import numpy as np
 from .status import Status
 from .tree_ccd import tree_ccd
 from .tree_fabrik import tree_fabrik
-from .tree_polish import tree_polish
-from .tree_goals import pack_goals, tip_errors, TipGoal
+from .tree_goals import pack_goals, TipGoal
 from .tree_jacobian_transpose import tree_jacobian_transpose
 from .tree_length_relaxation import tree_length_relaxation
-from .tree_points import tree_kernel
+from .tree_points import tree_kernel, TreeKernel
+from .tree_search import (REPORT_SIZE, settings_array, STATUS_NO_SOLUTION, STATUS_SUCCESS,
+                          STATUS_TIMED_OUT, TREE_SEARCHES)
 from ..exceptions import InvalidSolverOptionError, UnknownSolverError
 from ..kinematics.tree import KinematicTree
 
@@ -43,8 +46,20 @@ TREE_SOLVERS = {
     'length_relaxation': tree_length_relaxation,
 }
 
-# Attempts without a better answer, once the required tips are met, before the search stops.
-_PATIENCE = 3
+# Heuristic iterations per attempt with the polish: the heuristic does the global work, the
+# polish the last digits. Past 3 iterations the heuristics' steps (8-40 us each on a two-arm
+# tree) bought no success the polish did not reach anyway; with a best-effort tip CCD takes
+# 10, which it needs to pull that tip as close as it goes (see docs/trees.md).
+_POLISHED_ITERATIONS = 3
+_BEST_EFFORT_CCD_ITERATIONS = 10
+# The restarts' generator seed when the caller gives no generator: the same inputs give the
+# same restarts, run after run.
+_RESTART_SEED = 20260101
+_PARK_MILLER_MODULUS = 2147483647
+_STATUSES = {STATUS_SUCCESS: Status.SUCCESS, STATUS_TIMED_OUT: Status.TIMED_OUT,
+             STATUS_NO_SOLUTION: Status.NO_SOLUTION}
+# Each tree's kernel view, made once (a tree does not change).
+_KERNELS: 'weakref.WeakKeyDictionary[KinematicTree, TreeKernel]' = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -55,8 +70,9 @@ class TreeOptions:
     :ivar timeout: deadline of the solve, s.
     :ivar polish: run the polish after the heuristic in every attempt.
     :ivar max_attempts: cap on the attempts, or None (until the deadline).
-    :ivar iterations: heuristic iterations per attempt; None: 10 with the polish (the heuristic
-        does the global work, the polish the last digits), 1000 alone.
+    :ivar iterations: heuristic iterations per attempt; None: with the polish 3 (10 for CCD
+        with a best-effort tip; the heuristic does the global work, the polish the last
+        digits), 1000 alone.
     :ivar stall: heuristic iterations without 5 % progress before an attempt gives up (a quarter
         of them while it is still far from the goals).
     :ivar polish_iterations: polish steps per attempt (at most: it stops at a local
@@ -149,7 +165,7 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
     :param seed: (N,) where the search starts and untargeted tips hold; the middle of the
         limits when None (then every tip needs a goal).
     :param options: the search's budget.
-    :param rng: the restarts' random generator (a fixed one when None).
+    :param rng: seeds the restarts' generator (a fixed seed when None); one draw per solve.
     :raises UnknownSolverError: an unknown solver.
     :raises InvalidTargetError: as :func:`.tree_goals.pack_goals`.
     :raises InvalidSeedError: a seed that is not N finite values.
@@ -158,56 +174,32 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
     if solver not in TREE_SOLVERS:
         raise UnknownSolverError('unknown tree solver %r; known: %s'
                                  % (solver, ', '.join(sorted(TREE_SOLVERS))))
-    heuristic = TREE_SOLVERS[solver]
     start = None if seed is None else tree.clip_into_limits(tree.configuration(seed))
     packed = pack_goals(tree, goals, start)
-    kernel = tree_kernel(tree)
-    rng = np.random.default_rng(0) if rng is None else rng
-    iterations = options.iterations or (10 if options.polish else 1000)
-    first = tree.mid_configuration() if start is None else start
-    best, best_score, heuristic_seconds, attempts, since = None, None, 0.0, 0, 0
-    best_met = None
-    iterations_run = 0
-    required = packed.required != 0.0
-    timed_out = False
-    while True:
-        q = (first if attempts == 0 else tree.random_configuration(rng)).copy()
-        if attempts % 2 == 1 and best_met is not None and best_met.any():
-            # A restart keeps the joints that move met tips only (an arm on a fixed torso
-            # that reached its goal), every other one: only the rest of the tree starts anew.
-            keep = ~np.any(kernel.below[:, tree.num_joints:tree.num_joints + len(best_met)]
-                           & ~best_met[None, :], axis=1)
-            q[keep] = best[keep]
-        attempts += 1
-        began = time.perf_counter()
-        iterations_run += heuristic(kernel, packed, q, iterations, options.stall)
-        heuristic_seconds += time.perf_counter() - began
-        if options.polish:
-            tree_polish(kernel, packed, q, options.polish_iterations)
-        errors = tip_errors(packed, tree.fk(q))
-        met = (errors[:, 0] <= packed.tolerances[:, 0]) & (errors[:, 1] <= packed.tolerances[:, 1])
-        weighted = packed.weights ** 2 * (errors[:, 0] ** 2 + (packed.scale * errors[:, 1]) ** 2)
-        all_required = bool(met[required].all())
-        score = (-int(np.sum(met & required)),
-                 float(np.sum(weighted[~required] if all_required else weighted[required])))
-        if best_score is None or score < best_score:
-            improved = (best_score is None or score[0] < best_score[0]
-                        or score[1] < best_score[1] * (1 - 1e-6))
-            best, best_score, best_met, best_errors = q, score, met, errors
-            since = 0 if improved else since + 1
-        else:
-            since += 1
-        if met.all():
-            break
-        if best_met[required].all() and since >= _PATIENCE:
-            break
-        if options.max_attempts is not None and attempts >= options.max_attempts:
-            break
-        if time.perf_counter() - started > options.timeout:
-            timed_out = True
-            break
-    status = (Status.SUCCESS if best_met.all()
-              else Status.TIMED_OUT if timed_out else Status.NO_SOLUTION)
-    return TreeResult(best, status, tree.tip_links, tuple(bool(m) for m in best_met),
-                      tuple(bool(r) for r in required), best_errors, attempts,
-                      time.perf_counter() - started, heuristic_seconds, iterations_run)
+    kernel = _kernel(tree)
+    restart_seed = (_RESTART_SEED if rng is None
+                    else int(rng.integers(1, _PARK_MILLER_MODULUS - 1)))
+    iterations = options.iterations or (
+        1000 if not options.polish
+        else _BEST_EFFORT_CCD_ITERATIONS if solver == 'ccd' and not np.all(packed.required)
+        else _POLISHED_ITERATIONS)
+    q = tree.mid_configuration() if start is None else start.copy()
+    count = len(tree.tip_links)
+    met, errors = np.zeros(count, dtype=bool), np.zeros((count, 2))
+    report = np.zeros(REPORT_SIZE)
+    settings = settings_array(iterations, options.stall, options.polish,
+                              options.polish_iterations, options.max_attempts or 0,
+                              started + options.timeout, restart_seed)
+    TREE_SEARCHES[solver](kernel, packed, q, tree.sampling, settings, met, errors, report)
+    status = _STATUSES[int(report[0])]
+    return TreeResult(q, status, tree.tip_links, tuple(bool(m) for m in met),
+                      tuple(bool(r) for r in packed.required != 0.0), errors, int(report[1]),
+                      time.perf_counter() - started, float(report[3]), int(report[2]))
+
+
+def _kernel(tree: KinematicTree) -> TreeKernel:
+    """Return the compiled kernels' view of ``tree``, made once per tree."""
+    kernel = _KERNELS.get(tree)
+    if kernel is None:
+        kernel = _KERNELS[tree] = tree_kernel(tree)
+    return kernel
