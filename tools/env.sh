@@ -109,11 +109,11 @@ ik_solvers_path() {
 
 _warm_up() {
   # The solver kernels are compiled by numba on first use and cached beside the installed
-  # modules: once after each build (76 s for the chains' kernels and 28 s for the trees' on an
+  # modules: once after each build (76-81 s for the chains' kernels and 62 s for the trees' on an
   # idle 2-core machine), a fraction of a second afterwards. Doing it here keeps that out of
   # the node's start-up and out of every timed run. It runs from / so that the installed
   # package is imported, not the source tree.
-  _say "loading the compiled solver kernels (compiles them once after a build, under two minutes)"
+  _say "loading the compiled solver kernels (compiled once after a build: about 2.5 min)"
   # The tree solvers' kernels too: a node's first request with several tips must not compile them.
   (cd / && python -c 'import ik_solvers; ik_solvers.warm_up()
 from ik_solvers.solvers.tree_warm_up import warm_up_trees

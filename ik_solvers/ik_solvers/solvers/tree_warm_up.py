@@ -3,7 +3,7 @@
 """
 Compiling (or loading from the disk cache) the tree solvers before their first request.
 
-A tree's kernels are compiled on first use like a chain's: about half a minute the first time
+A tree's kernels are compiled on first use like a chain's: about a minute the first time
 ever on a 2-core machine, well under a second to load afterwards. The setup compiles them once
 after a build (``ik_solvers_setup``), so that a node's first SolveIK with several tips does not
 spend its deadline compiling.
