@@ -50,7 +50,7 @@ from .path_pipeline import handle_path
 from .path_request import PathOutcome, PathRequest
 from .preferred import preferred_solutions
 from .refusal import Refusal, refusal_for
-from .robot_state import RobotState
+from .robot_state import OPEN_LOOP_NOTE, RobotState
 from .settings import NodeSettings
 from .tree_outcome import TreeOutcome
 from .tree_pipeline import handle_tree
@@ -228,6 +228,8 @@ class IKEngine:
         collision, unchecked = collision_model_for(self.robot.collisions, request, settings,
                                                    model, chain, joints)
         start, notes = self.robot.position_and_notes(chain, joints)
+        if not joints:
+            notes.append(OPEN_LOOP_NOTE)
         return Placement(chain=chain, model=model, joints=joints, collision=collision,
                          unchecked=unchecked, start=start, notes=tuple(notes))
 
@@ -375,6 +377,8 @@ def _outcome(candidate: Candidate, refusal: Optional[Refusal], plan: MotionPlan,
         message = accepted
         if (plan.command is not None or plan.path is not None) and not candidate.streamed:
             message += '; commanded' + ('' if not plan.note else ' (%s)' % plan.note)
+            if OPEN_LOOP_NOTE in fields.get('notes', ()):
+                message += '; ' + OPEN_LOOP_NOTE
         return IKOutcome(candidate.claim, message, command=plan.command,
                          path_command=plan.path, **fields)
     if refusal.code == ErrorCode.EXECUTION_FAILED:

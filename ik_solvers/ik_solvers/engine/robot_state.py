@@ -26,7 +26,13 @@ from ..collision import CollisionModel, Obstacle, ObstacleSet
 from ..exceptions import RobotModelError
 from ..kinematics import Chain, RobotModel
 
-__all__ = ['RobotState']
+__all__ = ['OPEN_LOOP_NOTE', 'RobotState']
+
+#: Said of a request handled before any joint state arrived: the node cannot see the arm, so a
+#: command starts from the node's own model of it (the last command, else the middle of the
+#: limits). An answer that commands says it, so that a caller can wait for the joint states.
+OPEN_LOOP_NOTE = ('no joint_states received yet: open loop, the command starts from the last '
+                  'command (or the middle of the limits), not from where the arm is')
 
 
 class RobotState:
