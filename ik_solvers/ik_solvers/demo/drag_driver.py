@@ -10,6 +10,7 @@ like the goal marker it streams ``target_pose`` at a steady rate; and it records
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from typing import Callable, Optional, Sequence
@@ -41,6 +42,7 @@ from ..ros.names import (
     TARGET_POSE_TOPIC,
 )
 from ..engine.pose_math import xyzw_quaternion
+from ..engine.robot_state import OPEN_LOOP_NOTE
 from .metrics import DragRecording, SolveRecord
 from .scripted_drag import ScriptedGoal
 
@@ -196,7 +198,16 @@ class DragDriver(Node):
         request.seed.name = list(self._joint_names)
         request.seed.position = [float(value) for value in positions]
         request.execute = True
+        deadline = time.monotonic() + timeout
         response = self._call(self._solve_ik, request, timeout)
+        # Until the node hears the arm's joint states it commands open loop, from its own model
+        # of the arm; a drag started then is timed for a motion the arm may not be making (on a
+        # loaded machine discovery can take seconds). Wait for them.
+        while response.success and OPEN_LOOP_NOTE in response.message:
+            if time.monotonic() > deadline:
+                raise DemoError('the IK node receives no joint_states: %s' % response.message)
+            time.sleep(0.1)
+            response = self._call(self._solve_ik, request, deadline - time.monotonic())
         if not response.success:
             raise DemoError('the IK node did not command the start pose: %s' % response.message)
 
@@ -229,6 +240,19 @@ class DragDriver(Node):
             self._sent = 0
             self._answered = set()
             self._record_commands = True
+        # A full collection of this process's objects takes some 0.1 s on a loaded 2-core
+        # machine: a pause in the stream, which the node sees as a burst of goals (the older
+        # ones superseded). Collected now; what exists is left out of the passes until the end.
+        gc.collect()
+        gc.freeze()
+        try:
+            return self._stream(recording, goals, rate=rate, answer_timeout=answer_timeout,
+                                progress=progress)
+        finally:
+            gc.unfreeze()
+
+    def _stream(self, recording: DragRecording, goals: Sequence[ScriptedGoal], *, rate: float,
+                answer_timeout: float, progress: Optional[Progress]) -> DragRecording:
         started = time.monotonic()
         path = [i for i, goal in enumerate(goals) if goal.reachable]
         period = 1.0 / rate
