@@ -123,18 +123,22 @@ class ServoInput:
 
     def _take(self, loop: ServoLoop, command) -> None:
         with self._lock:
+            early = loop.active and loop.takes_up_at_once(command, time.monotonic())
             loop.command(command)
-            if loop.active:
+            if loop.active and not early:
                 return  # the next cycle takes it up
-            start, notes = self._robot.current_configuration(loop.chain)
-            if notes:
-                loop.stop()
-                raise IKError('servoing starts from the joint states; %s' % '; '.join(notes))
-            loop.start(start)
+            if not loop.active:
+                start, notes = self._robot.current_configuration(loop.chain)
+                if notes:
+                    loop.stop()
+                    raise IKError('servoing starts from the joint states; %s'
+                                  % '; '.join(notes))
+                loop.start(start)
             self._timer.reset()
         # From rest the first cycle runs now rather than one period later (a command shorter
-        # than a period would otherwise expire before it); the timer counts on from here.
-        self._on_cycle()
+        # than a period would otherwise expire before it); so does a changed command while
+        # moving, from where the controller is along its point. The timer counts on from here.
+        self._on_cycle(early=early)
 
     def _ready_loop(self) -> Tuple[ServoLoop, RobotModel]:
         """Return the loop for the chain, solver and limits set now (new if they changed)."""
@@ -163,13 +167,13 @@ class ServoInput:
 
     # --- the cycle ------------------------------------------------------------------------
 
-    def _on_cycle(self) -> None:
+    def _on_cycle(self, early: bool = False) -> None:
         with self._lock:
             loop = self._loop
             if loop is None or not loop.active:
                 self._timer.cancel()
                 return
-            step = loop.step(time.monotonic())
+            step = loop.step(time.monotonic(), early=early)
             if step is None:
                 return
             if not step.moving:

@@ -30,6 +30,7 @@ import numpy as np
 from transforms3d.axangles import axangle2mat
 
 from .achievable_step import bounded_velocity, fold_limited
+from .early_cycle import asks_for_other_velocities, state_within_cycle
 from .servo_command import JointJogCommand, ServoSettings, ServoStep, TwistCommand
 from .servo_limits import velocity_box, VelocityBox
 from ..collision import CollisionModel
@@ -84,6 +85,10 @@ class ServoLoop:
         self._q: Optional[np.ndarray] = None
         self._v: Optional[np.ndarray] = None
         self._command: Optional[Command] = None
+        # The last cycle: its start (position, velocity) and when it ran (s, the loop's clock).
+        self._cycle_start: Optional[Tuple[np.ndarray, np.ndarray]] = None
+        self._stepped_at: Optional[float] = None
+        self._early = False
 
     @property
     def active(self) -> bool:
@@ -103,11 +108,13 @@ class ServoLoop:
                                    % (self.chain.num_joints, q))
         self._q = self.chain.clip(q)
         self._v = np.zeros_like(q)
+        self._cycle_start, self._stepped_at = None, None
 
     def stop(self) -> None:
         """Forget the last point and the command (another mode took over the arm)."""
         self._q = self._v = None
         self._command = None
+        self._cycle_start, self._stepped_at = None, None
 
     def command(self, command: Command) -> None:
         """
@@ -122,16 +129,35 @@ class ServoLoop:
                               % ', '.join(sorted(unknown)))
         self._command = command
 
-    def step(self, now: float) -> Optional[ServoStep]:
+    def takes_up_at_once(self, command: Command, now: float) -> bool:
+        """
+        Tell whether ``command``, arriving at ``now`` (s), should start a cycle now.
+
+        True while the loop runs, when the command asks for other velocities than the one
+        followed and the last cycle was not itself an early one (see :mod:`.early_cycle`).
+        """
+        return (self._stepped_at is not None and not self._early
+                and 0.0 <= now - self._stepped_at < self.settings.period
+                and asks_for_other_velocities(self._command, command))
+
+    def step(self, now: float, *, early: bool = False) -> Optional[ServoStep]:
         """
         Compute the next point.
 
         :param now: the loop's clock, s (the one commands were stamped with on arrival).
+        :param early: the cycle runs before the last point's period is over (a changed
+            command, see :meth:`takes_up_at_once`): it starts from where the controller is
+            along the last point, not from the point.
         :returns: The :class:`ServoStep`, or None when the loop has not started.
         """
         if self._q is None:
             return None
         q, v = self._q, self._v
+        elapsed = math.inf if self._stepped_at is None else now - self._stepped_at
+        early = early and self._cycle_start is not None and 0.0 <= elapsed < self.settings.period
+        if early:
+            start, start_velocity = self._cycle_start
+            q, v = state_within_cycle(start, start_velocity, v, self.settings.period, elapsed)
         command = self._command
         if command is not None and now - command.received > self.settings.incoming_command_timeout:
             command = self._command = None
@@ -157,6 +183,7 @@ class ServoLoop:
         elif fraction >= 0.99:
             limiter = 'none'
         self._q, self._v = positions, velocity
+        self._cycle_start, self._stepped_at, self._early = (q, v), now, early
         return ServoStep(positions=positions.copy(), velocities=velocity.copy(),
                          fraction=fraction, limiter=limiter, moving=moving)
 
