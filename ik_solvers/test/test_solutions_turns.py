@@ -77,3 +77,24 @@ def test_a_ur_pose_with_four_branches_gets_both_shoulders():
             found = answer.configurations
             for q in solutions:
                 assert min(joint_distance(q, other, modulo) for other in found) < 1e-3
+
+
+@pytest.mark.parametrize('chain', [WIDE_PANDA, UR5], ids=['wide_panda', 'ur5'])
+def test_the_nearest_preferences_turn_is_the_copy_of_every_joint_nearest_the_seed(chain):
+    # The closed form nearest's best_turn uses must pick what scoring every in-limit copy
+    # picks: each joint's copy nearest the seed, and so the smallest largest change.
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        seed = chain.random_configuration(rng)
+        q = chain.random_configuration(rng)
+        measure = make_preference('nearest', chain, seed=seed)
+        chosen = measure.best_turn(q)
+        copies = in_limit_copies(chain, q)
+        best = max(copies, key=measure.score)
+        assert chain.within_limits(chosen)
+        assert np.allclose(chain.fk(chosen), chain.fk(q), atol=1e-9)
+        assert measure.score(chosen) == pytest.approx(measure.score(best), abs=1e-12)
+        for index in range(chain.num_joints):
+            options = {round(float(copy[index]), 9) for copy in copies}
+            nearest = min(options, key=lambda value: abs(value - seed[index]))
+            assert chosen[index] == pytest.approx(nearest, abs=1e-9)

@@ -5,6 +5,7 @@
 import numpy as np
 
 from .preference import Preference
+from .turn_copies import nearest_copy
 
 __all__ = ['Nearest']
 
@@ -24,6 +25,16 @@ class Nearest(Preference):
     def turn_centre(self) -> np.ndarray:
         """Return the seed (the middle of the limits without one)."""
         return self.seed if self.seed is not None else self.chain.mid_configuration()
+
+    def best_turn(self, q: np.ndarray) -> np.ndarray:
+        """
+        Return each joint's in-limit turn copy nearest the seed.
+
+        What the generic search of :meth:`Preference.best_turn` finds for this score (the
+        largest change is smallest when each joint's is), without listing the copies: solve_many
+        asks it of every solution found.
+        """
+        return nearest_copy(self.chain, q, self.turn_centre(), self._turn_mask)
 
     def _best_copy(self, q: np.ndarray, choices: list) -> np.ndarray:
         """Return each joint's copy nearest the seed (the largest change is then smallest)."""

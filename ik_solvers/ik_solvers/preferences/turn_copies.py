@@ -16,7 +16,7 @@ from typing import List, Optional
 
 import numpy as np
 
-__all__ = ['MAX_COMBINATIONS', 'combinations', 'turn_copies', 'turn_mask']
+__all__ = ['MAX_COMBINATIONS', 'combinations', 'nearest_copy', 'turn_copies', 'turn_mask']
 
 _TURN = 2.0 * math.pi
 # Slack of the limits (rad) for a copy: the limits' own rounding.
@@ -78,3 +78,26 @@ def turn_copies(chain, q: np.ndarray, centre: np.ndarray,
 def combinations(choices: List[np.ndarray]) -> np.ndarray:
     """Return every combination of the per-joint ``choices``, (K, N) (K may be large)."""
     return np.array(list(itertools.product(*choices)), dtype=float)
+
+
+def nearest_copy(chain, q: np.ndarray, centre: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """
+    Return ``q`` with each joint on its copy nearest ``centre``, within the limits.
+
+    The same choice as taking, per joint, the value of :func:`turn_copies` nearest ``centre``
+    (the distance to ``centre`` is convex in the number of turns: the nearest whole number,
+    clipped into the turns the limits allow), in a few array operations.
+
+    :param q: (N,) a configuration within the limits, rad or m.
+    :param centre: (N,) where each joint's copy is wanted.
+    :param mask: :func:`turn_mask` of ``chain``.
+    :returns: a new (N,) configuration with the same pose.
+    """
+    q = np.array(q, dtype=float)
+    # An unbounded side gives an infinite count of turns, which leaves the clip open there.
+    first = np.ceil((chain.lower - _SLACK - q) / _TURN)
+    last = np.floor((chain.upper + _SLACK - q) / _TURN)
+    turns = np.clip(np.round((centre - q) / _TURN), first, last)
+    moved = mask & (turns != 0.0)
+    q[moved] = q[moved] + _TURN * turns[moved]
+    return q

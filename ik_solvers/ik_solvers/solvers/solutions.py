@@ -192,13 +192,15 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     # One typed request for every search; each search only changes its deadline and starts.
     request_goal, request_options = from_keywords(solve_options, goal=goal, options=options)
 
-    def search(start: Optional[np.ndarray], seconds: float, **budget: Any) -> IKResult:
-        searched = dataclasses.replace(request_options, **budget) if budget else request_options
-        return solve(chain, target, start, goal=request_goal, options=searched, timeout=seconds,
+    # The further searches' options, made once (a replace checks every field again).
+    further = dataclasses.replace(request_options, max_attempts=_FURTHER_ATTEMPTS)
+
+    def search(start: Optional[np.ndarray], seconds: float, options: SearchOptions) -> IKResult:
+        return solve(chain, target, start, goal=request_goal, options=options, timeout=seconds,
                      collision=collision)
 
     if first is None or not first.success:
-        first = search(seed, timeout)
+        first = search(seed, timeout, request_options)
         searches = 1
     found: List[IKResult] = []
     modulo = turn_joints(chain)
@@ -250,7 +252,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
         else:
             start, origin = next(later), None
             closing = tried >= owed
-        result = search(start, remaining, max_attempts=_FURTHER_ATTEMPTS)
+        result = search(start, remaining, further)
         searches += 1
         tried += 1
         fruitless += closing
