@@ -8,7 +8,7 @@ command's motion, as modelled), and remembered, with that motion, once planned.
 """
 
 import threading
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from ..exceptions import IKError
 from ..kinematics import Chain
 from ..paths.controller_spline import ControllerSpline
 
-__all__ = ['CommandTiming']
+__all__ = ['CommandTiming', 'measured_states']
 
 # s: a command reaches the controller this long after it is planned, at most (publication
 # and the controller's update period); the controller's state then is checked too.
@@ -192,33 +192,10 @@ class CommandTiming:
     def _measured_states(self, chain: Chain, modelled_velocity: np.ndarray,
                          max_velocity: np.ndarray, max_acceleration: np.ndarray
                          ) -> List[Tuple[np.ndarray, np.ndarray]]:
-        """
-        Bound the states the latest joint state leads to when the command arrives.
-
-        Joints without a velocity in the joint states take the model's. Nothing when a chain
-        joint has no joint state, or the oldest is older than :data:`_TRUSTED_AGE`.
-        """
-        names = list(chain.joint_names)
-        positions = self._robot.joint_positions()
-        ages = self._robot.joint_state_ages(names)
-        if not all(name in positions and name in ages for name in names):
-            return []
-        age = max(0.0, max(ages[name] for name in names))
-        if age > _TRUSTED_AGE:
-            return []
-        velocities = self._robot.joint_velocities()
-        velocity = np.array([velocities.get(name, modelled_velocity[index])
-                             for index, name in enumerate(names)], dtype=float)
-        position = np.array([positions[name] for name in names], dtype=float)
-        if not (np.isfinite(velocity).all() and np.isfinite(position).all()):
-            return []
-        # An arm at rest by its joint state and by the model stays at rest: nothing the node
-        # sent moves it. Otherwise its velocity may change at up to the limit in the meantime.
-        still = not (np.any(velocity) or np.any(modelled_velocity))
-        return extrapolated_bounds(position, velocity, age, _STATE_LATENCY + 1.5 * _ARRIVAL_DELAY,
-                                   0.0 * max_acceleration if still
-                                   else max_acceleration / _SHARE_OF_LIMITS,
-                                   max_velocity / _SHARE_OF_LIMITS)
+        """Bound the states the latest joint state leads to (see :func:`measured_states`)."""
+        return measured_states(self._robot, chain.joint_names, modelled_velocity,
+                               max_velocity / _SHARE_OF_LIMITS,
+                               max_acceleration / _SHARE_OF_LIMITS)
 
     def _remember(self, candidate: Candidate, spline: ControllerSpline, now: float) -> None:
         """Make ``candidate.q`` the last command, played by the controller as ``spline``."""
@@ -242,3 +219,40 @@ class CommandTiming:
             with self._lock:
                 self._motion.record(chain.joint_names, spline, self._clock())
             self._pending.put(command, None, spline)  # it starts when it is sent
+
+
+def measured_states(robot: RobotState, names: Sequence[str], modelled_velocity: np.ndarray,
+                    max_velocity: np.ndarray, max_acceleration: np.ndarray
+                    ) -> List[Tuple[np.ndarray, np.ndarray]]:
+    """
+    Bound the states the latest joint state leads to when a command sent now arrives.
+
+    :param robot: The robot state, with the joint states.
+    :param names: The commanded joints.
+    :param modelled_velocity: (N,) rad/s, taken for joints whose joint state gives none.
+    :param max_velocity: (N,) the velocity limits the running motion keeps, rad/s.
+    :param max_acceleration: (N,) the acceleration limits it keeps, rad/s^2.
+    :returns: The lowest and highest ``(positions, velocities)`` corners
+        (:func:`.arrival_states.extrapolated_bounds`); nothing when a joint has no joint state,
+        or the oldest is older than :data:`_TRUSTED_AGE`.
+    """
+    names = list(names)
+    positions = robot.joint_positions()
+    ages = robot.joint_state_ages(names)
+    if not all(name in positions and name in ages for name in names):
+        return []
+    age = max(0.0, max(ages[name] for name in names))
+    if age > _TRUSTED_AGE:
+        return []
+    velocities = robot.joint_velocities()
+    velocity = np.array([velocities.get(name, modelled_velocity[index])
+                         for index, name in enumerate(names)], dtype=float)
+    position = np.array([positions[name] for name in names], dtype=float)
+    if not (np.isfinite(velocity).all() and np.isfinite(position).all()):
+        return []
+    # An arm at rest by its joint state and by the model stays at rest: nothing the node sent
+    # moves it. Otherwise its velocity may change at up to the limit in the meantime.
+    still = not (np.any(velocity) or np.any(modelled_velocity))
+    return extrapolated_bounds(position, velocity, age, _STATE_LATENCY + 1.5 * _ARRIVAL_DELAY,
+                               0.0 * max_acceleration if still else max_acceleration,
+                               max_velocity)

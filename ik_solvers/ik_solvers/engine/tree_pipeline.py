@@ -14,8 +14,10 @@ The same stages as a chain's (:mod:`.pipeline`), on the tree ``base_link -> tips
    kernels) against its tolerances, the joint limits, collisions of each tip's branch with the
    rest of the robot (posed at the answer) and the obstacles;
 4. command (``execute``, or streamed): fresh joint states, ``max_joint_jump`` for streamed
-   targets, the straight motion checked for collisions at samples no joint moves more than
-   :data:`MOTION_STEP` apart, timed within the velocity and acceleration limits.
+   targets (from the last command while the robot follows it, :mod:`.tree_motion`), the
+   straight motion checked for collisions at samples no joint moves more than
+   :data:`MOTION_STEP` apart, timed within the velocity and acceleration limits from every
+   state the robot may be in when the command arrives.
 
 Never raises; every exception becomes an error code through :func:`.refusal.refusal_for`.
 """
@@ -28,7 +30,6 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from .controller_map import controller_map, uncontrolled
-from .controller_motion import command_duration
 from .error_codes import ErrorCode
 from .frames import frame_to_base, UnknownFrameError
 from .outcome import CollisionVerdict, Command, IKRequest
@@ -36,6 +37,7 @@ from .refusal import refusal_for
 from .request_checks import InputChecks, MAX_NAME_LENGTH, request_goal
 from .robot_state import RobotState
 from .settings import NodeSettings
+from .tree_motion import streamed_step_refusal, tree_command_duration
 from .tree_outcome import TreeOutcome
 from .tree_tips import check_request_tips, configured_tips, TreeCache
 from ..collision import CollisionReport
@@ -258,11 +260,10 @@ def _command(robot: RobotState, tree: KinematicTree, model: RobotModel,
         return None, (ErrorCode.EXECUTION_FAILED, 'not commanded: joint(s) %s are in no '
                       'controller of controller_joints' % ', '.join(missing))
     step = np.abs(q - start)
-    if request.streamed and settings.max_joint_jump > 0.0 and step.max() > settings.max_joint_jump:
-        name = tree.joint_names[int(np.argmax(step))]
-        return None, (ErrorCode.EXECUTION_FAILED,
-                      'not commanded: joint %s would move %.3g, more than max_joint_jump %.3g'
-                      % (name, step.max(), settings.max_joint_jump))
+    if request.streamed:
+        too_far = streamed_step_refusal(robot, tree, start, q, settings)
+        if too_far:
+            return None, (ErrorCode.EXECUTION_FAILED, too_far)
     if checked:
         samples = max(1, int(np.ceil(step.max() / MOTION_STEP)))
         for s in np.linspace(0.0, 1.0, samples + 1)[1:-1]:
@@ -272,14 +273,9 @@ def _command(robot: RobotState, tree: KinematicTree, model: RobotModel,
             if report is not None and report.colliding:
                 return None, (ErrorCode.IN_COLLISION, 'not commanded: the straight motion '
                               'collides on its way: %s' % report.describe())
-    velocity = np.ones(tree.num_joints)
-    for chain, variables in zip(tree.chains, tree.tip_variables):
-        velocity[variables] = chain.velocity_limits
     try:
-        duration = command_duration(
-            start, q, max_velocity=settings.velocity_scale * velocity,
-            max_acceleration=np.full(tree.num_joints, settings.acceleration_limit),
-            lower=tree.lower, upper=tree.upper, min_duration=settings.min_duration)
+        # From every state the robot may be in when the command arrives (a drag moves it).
+        duration = tree_command_duration(robot, tree, start, q, settings)
     except ValueError as error:
         return None, (ErrorCode.EXECUTION_FAILED, 'not commanded: %s' % error)
     return Command(tree.joint_names, tuple(float(v) for v in q), duration), None
