@@ -237,3 +237,16 @@ def test_long_chain_fk_matches_joint_frames():
         q = chain.random_configuration(rng)
         np.testing.assert_allclose(chain.fk(q), chain.joint_frames(q)[1], atol=1e-12)
     np.testing.assert_allclose(chain.fk(np.zeros(100))[:3, 3], [3.0, 0.0, 0.0], atol=1e-12)
+
+
+@pytest.mark.parametrize('name', ['trees/dual_arm_waist.urdf', 'panda_like.urdf'])
+def test_poses_of_several_links_at_once_equal_each_transform(name):
+    text = (URDF_DIR / name).read_text()
+    model = RobotModel.from_urdf(text)
+    rng = np.random.default_rng(5)
+    positions = {joint: float(rng.uniform(-1.0, 1.0)) for joint in model.joint_names}
+    links = list(model.link_names)
+    for target in (model.root_link, links[len(links) // 2], links[-1]):
+        together = model.transforms(target, links, positions)
+        for link in links:
+            assert np.array_equal(together[link], model.transform(target, link, positions))

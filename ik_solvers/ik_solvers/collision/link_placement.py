@@ -53,9 +53,11 @@ def link_anchors(robot_model, chain, links: Iterable[str],
         positions[name] = 0.0
     frames = np.empty((chain.arrays.segments.shape[0], 4, 4))
     forward_frames(chain.arrays, np.zeros(chain.num_joints), frames)
+    links = list(links)
+    poses = robot_model.transforms(chain.base_link, links, positions)
     anchors = {}
     for link in links:
-        pose = robot_model.transform(chain.base_link, link, positions)
+        pose = poses[link]
         row = FIXED
         for joint in robot_model.path(robot_model.root_link, link):
             row = segment_rows.get(joint.name, row)

@@ -276,19 +276,50 @@ class RobotModel:
                 "the position of joint '%s' is not finite: %r" % (mimic.leader, raw))
         return mimic.multiplier * value + mimic.offset
 
-    def _pose_in_root(self, link_name: str, joint_positions: Mapping[str, float]) -> np.ndarray:
-        pose = np.eye(4)
-        for joint in self._path_from_root(link_name):
-            if joint.is_moving:
-                unit_axis = joint.unit_axis
-                if unit_axis is None:
-                    raise RobotModelError("joint '%s' has a zero <axis>" % joint.name)
-                step = joint_transform(joint, unit_axis,
-                                       self.joint_value(joint.name, joint_positions))
-            else:
-                step = joint.origin
-            pose = pose @ step
+    def _joint_step(self, joint, joint_positions: Mapping[str, float]) -> np.ndarray:
+        if not joint.is_moving:
+            return joint.origin
+        unit_axis = joint.unit_axis
+        if unit_axis is None:
+            raise RobotModelError("joint '%s' has a zero <axis>" % joint.name)
+        return joint_transform(joint, unit_axis, self.joint_value(joint.name, joint_positions))
+
+    def _pose_in_root(self, link_name: str, joint_positions: Mapping[str, float],
+                      known: Optional[Dict[str, np.ndarray]] = None) -> np.ndarray:
+        # ``known`` keeps the root poses of links already computed at these positions: a walk
+        # starts from the deepest of them (same products in the same order as a full walk).
+        path = self._path_from_root(link_name)
+        pose, start = np.eye(4), 0
+        if known is not None:
+            for index in range(len(path) - 1, -1, -1):
+                if path[index].child in known:
+                    pose, start = known[path[index].child], index + 1
+                    break
+        for joint in path[start:]:
+            pose = pose @ self._joint_step(joint, joint_positions)
+            if known is not None:
+                known[joint.child] = pose
         return pose
+
+    def transforms(self, target_frame: str, source_frames: Sequence[str],
+                   joint_positions: Mapping[str, float]) -> Dict[str, np.ndarray]:
+        """
+        Poses (4x4) of several links in ``target_frame``: :meth:`transform` of each.
+
+        The links' paths from the root are walked once where they are shared (a collision
+        model places every link of an arm at each new position of the other).
+
+        :returns: source frame -> its pose, as :meth:`transform` gives it.
+        :raises RobotModelError: a link is unknown.
+        :raises InvalidSeedError: a position is not a finite number.
+        """
+        self.check_link(target_frame, 'target frame')
+        for source in source_frames:
+            self.check_link(source, 'source frame')
+        known: Dict[str, np.ndarray] = {}
+        inverse = _rigid_inverse(self._pose_in_root(target_frame, joint_positions, known))
+        return {source: inverse @ self._pose_in_root(source, joint_positions, known)
+                for source in source_frames}
 
     def transform(self, target_frame: str, source_frame: str,
                   joint_positions: Mapping[str, float]) -> np.ndarray:
