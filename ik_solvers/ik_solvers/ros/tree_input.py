@@ -37,9 +37,12 @@ from ..engine.settings import NodeSettings
 from ..engine.tree_outcome import TreeOutcome
 from ..exceptions import IKError
 
-__all__ = ['TreeTargets', 'solve_tree_call']
+__all__ = ['GATHER_PERIOD', 'TreeTargets', 'solve_tree_call']
 
 #: Streamed outcomes whose goal a one-shot solve may still reach.
+#: s the worker waits after a tip's target for the other tips' of the same instant.
+GATHER_PERIOD = 0.002
+
 _DRIVEN_ON = frozenset({ErrorCode.EXECUTION_FAILED, ErrorCode.NO_SOLUTION, ErrorCode.TIMED_OUT,
                         ErrorCode.IN_COLLISION})
 
@@ -109,6 +112,11 @@ class TreeTargets:
         pending: Optional[IKRequest] = None  # a goal not commanded yet
         while True:
             woken = self._wake.take(timeout=None if pending is None else HOLD_PERIOD)
+            if woken is not None:
+                # The targets of several tips sent together arrive a moment apart: gathered
+                # into one goal (and one solve) rather than solved once with each.
+                while self._wake.take(timeout=GATHER_PERIOD) is not None:
+                    pass
             if self._wake.closed:
                 return
             settings = self._settings()
