@@ -44,7 +44,7 @@ from .stress_client import COMMAND_TOPIC, IKNodeProcess, new_namespace
 from ik_solvers.collision import CollisionModel, load_robot_geometry, parse_srdf
 from ik_solvers.kinematics import RobotModel
 
-__all__ = ['ARMS', 'ArmFigures', 'main', 'run_arm']
+__all__ = ['ARMS', 'ArmFigures', 'executor_process', 'main', 'run_arm']
 
 ARMS = ('ur5_like', 'panda_like', 'vendor_ur5', 'vendor_panda')
 _POSITION_TOLERANCE = 1e-4
@@ -88,11 +88,13 @@ def _errors(chain, q: np.ndarray, goal: np.ndarray):
             float(math.acos(min(1.0, max(-1.0, cosine)))))
 
 
-def _executor_process(namespace: str, log_path: Path, environment) -> subprocess.Popen:
+def executor_process(namespace: str, log_path: Path, environment, *,
+                     rate: float = 1000.0) -> subprocess.Popen:
+    """Start the simulated executor in ``namespace``, publishing joint states at ``rate`` Hz."""
     arguments = [sys.executable, '-c',
                  'from ik_solvers.visualization.sim_executor import main; main()',
                  '--ros-args', '-r', '__ns:=' + namespace,
-                 '-p', 'command_topic:=' + COMMAND_TOPIC, '-p', 'publish_rate:=1000.0']
+                 '-p', 'command_topic:=' + COMMAND_TOPIC, '-p', 'publish_rate:=%.1f' % rate]
     log = open(log_path, 'w')
     return subprocess.Popen(arguments, stdout=log, stderr=subprocess.STDOUT,
                             env=environment)
@@ -124,7 +126,7 @@ def run_arm(name: str, count: int, *, seed: int, output: Path,
     namespace = new_namespace()
     output.mkdir(parents=True, exist_ok=True)
     environment = {**os.environ, **arm.environment}
-    executor = _executor_process(namespace, output / ('%s_executor.log' % name), environment)
+    executor = executor_process(namespace, output / ('%s_executor.log' % name), environment)
     node = IKNodeProcess(base_link=robot.base_link, tip_link=robot.tip_link,
                          log_path=output / ('%s_ik_node.log' % name), namespace=namespace,
                          environment=arm.environment)
