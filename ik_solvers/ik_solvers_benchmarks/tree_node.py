@@ -39,7 +39,7 @@ from transforms3d.quaternions import mat2quat
 from .goals_once import executor_process
 from .goals_once_client import GoalsClient
 from .stress_client import IKNodeProcess, new_namespace
-from ik_solvers.collision import CollisionModel, load_robot_geometry
+from ik_solvers.collision import load_robot_geometry, TreeCollisionCheck
 from ik_solvers.demo.scripted_drag import figure_eight
 from ik_solvers.kinematics import RobotModel
 from ik_solvers.kinematics.tree import KinematicTree
@@ -92,9 +92,8 @@ class _Check:
     """Each hand's pose by the description's own kinematics; collisions of each arm's chain."""
 
     def __init__(self, model: RobotModel, urdf_xml: str, tree: KinematicTree) -> None:
-        geometry = load_robot_geometry(urdf_xml)
         self._model, self._tree = model, tree
-        self._collisions = [CollisionModel(model, chain, geometry) for chain in tree.chains]
+        self._collisions = TreeCollisionCheck(model, tree, load_robot_geometry(urdf_xml))
 
     def errors(self, q: np.ndarray, goals: np.ndarray) -> np.ndarray:
         """Return (tips, 2): position error m and orientation error rad of each hand."""
@@ -108,15 +107,7 @@ class _Check:
         return np.array(rows)
 
     def collides(self, q: np.ndarray) -> bool:
-        named = dict(zip(self._tree.joint_names, q.tolist()))
-        for chain, variables, model in zip(self._tree.chains, self._tree.tip_variables,
-                                           self._collisions):
-            others = {name: value for name, value in named.items()
-                      if name not in chain.joint_names}
-            if model.with_joint_positions(others).check(q[variables],
-                                                        stop_at_first=True).colliding:
-                return True
-        return False
+        return self._collisions.colliding(q)
 
 
 def _publish(client: GoalsClient, publishers, poses: np.ndarray) -> None:

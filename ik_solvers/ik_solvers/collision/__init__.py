@@ -16,6 +16,7 @@ from .collision_report import CollisionReport
 from .robot_geometry import CollisionElement, load_robot_geometry, RobotGeometry
 from .shapes import Box, Cylinder, MeshFile, Sphere, TriangleMesh
 from .srdf import DisabledPairs, parse_srdf
+from .tree_check import TreeCollisionCheck
 
 __all__ = [
     'ADD',
@@ -37,6 +38,7 @@ __all__ = [
     'REMOVE',
     'RobotGeometry',
     'Sphere',
+    'TreeCollisionCheck',
     'TriangleMesh',
     'load_robot_geometry',
     'parse_srdf',

@@ -22,7 +22,7 @@ from typing import List, Sequence, Tuple
 import numpy as np
 from transforms3d.quaternions import mat2quat
 
-from ..collision import CollisionModel, load_robot_geometry
+from ..collision import load_robot_geometry, TreeCollisionCheck
 from ..engine.outcome import IKRequest, TipTarget
 from ..engine.pipeline import IKEngine
 from ..engine.settings import NodeSettings
@@ -127,23 +127,15 @@ class _CommandCheck:
     """The demo's own checks of a command: each hand by FK, each arm's chain for collisions."""
 
     def __init__(self, model: RobotModel, urdf_xml: str, tree: KinematicTree) -> None:
-        geometry = load_robot_geometry(urdf_xml)
         self._model, self._tree = model, tree
-        self._collisions = [CollisionModel(model, chain, geometry) for chain in tree.chains]
+        self._collisions = TreeCollisionCheck(model, tree, load_robot_geometry(urdf_xml))
 
     def poses(self, q: np.ndarray) -> np.ndarray:
         named = dict(zip(self._tree.joint_names, q.tolist()))
         return np.array([self._model.transform(BASE_LINK, tip, named) for tip in TIPS])
 
     def collides(self, q: np.ndarray) -> bool:
-        named = dict(zip(self._tree.joint_names, q.tolist()))
-        for chain, variables, model in zip(self._tree.chains, self._tree.tip_variables,
-                                           self._collisions):
-            others = {name: value for name, value in named.items()
-                      if name not in chain.joint_names}
-            if model.with_joint_positions(others).check(q[variables]).colliding:
-                return True
-        return False
+        return self._collisions.colliding(q)
 
 
 def _settings(solver: str, options: TwoArmOptions) -> NodeSettings:
