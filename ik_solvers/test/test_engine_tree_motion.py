@@ -37,7 +37,9 @@ class _Clock:
 
 
 def _engine(clock=None):
-    engine = IKEngine() if clock is None else IKEngine(clock=clock)
+    # The engine's own clock: joint states age only when a test says so (a first solve that
+    # loads the compiled kernels must not make them stale).
+    engine = IKEngine(clock=_Clock() if clock is None else clock)
     engine.robot.load_description(URDF, 'base_link', TIPS[0])
     tree = KinematicTree(RobotModel.from_urdf(URDF), 'base_link', TIPS)
     return engine, tree

@@ -390,17 +390,25 @@ class CollisionModel:
         self._segment_variable = arrays.segment_variable
         self._configuration_shape = (self._chain.num_joints,)
         # Called without numba's type dispatch, which costs more than the placement itself:
-        # every argument but the configuration is this model's own, of fixed types.
-        self._place_and_select = specialised(
-            place_and_select, self._segments, self._segment_motion, self._segment_variable,
-            np.zeros(self._chain.num_joints), self._table, self._pairs, self._placed,
-            self._padding, self._selected)
-        configuration = np.zeros(self._chain.num_joints)
-        self._first_overlap_on_line = specialised(
-            first_overlap_on_line, self._segments, self._segment_motion,
-            self._segment_variable, configuration, configuration, 1, 1,
-            np.zeros(2, dtype=np.int64), self._table, self._pairs, self._placed, self._padding,
-            self._selected, configuration)
+        # every argument but the configuration is this model's own, of fixed types. A model
+        # derived from another (other joint positions, obstacles or padding) has arguments of
+        # the same types: it keeps the other's machine code rather than typing them again.
+        if getattr(self, '_place_and_select', None) is None:
+            self._place_and_select = specialised(
+                place_and_select, self._segments, self._segment_motion, self._segment_variable,
+                np.zeros(self._chain.num_joints), self._table, self._pairs, self._placed,
+                self._padding, self._selected)
+            configuration = np.zeros(self._chain.num_joints)
+            self._first_overlap_on_line = specialised(
+                first_overlap_on_line, self._segments, self._segment_motion,
+                self._segment_variable, configuration, configuration, 1, 1,
+                np.zeros(2, dtype=np.int64), self._table, self._pairs, self._placed,
+                self._padding, self._selected, configuration)
+        self._assemble_coal(rows, offsets, shapes, hulls, names, pairs, robot_count)
+
+    def _assemble_coal(self, rows, offsets, shapes, hulls, names, pairs,
+                       robot_count: int) -> None:
+        """Make the coal objects of the shapes and pairs (each model its own)."""
         self._transforms = []
         for row, offset in zip(rows, offsets):
             transform = coal.Transform3s()
