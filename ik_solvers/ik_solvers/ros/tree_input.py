@@ -39,10 +39,10 @@ from ..exceptions import IKError
 
 __all__ = ['GATHER_PERIOD', 'TreeTargets', 'solve_tree_call']
 
-#: Streamed outcomes whose goal a one-shot solve may still reach.
 #: s the worker waits after a tip's target for the other tips' of the same instant.
 GATHER_PERIOD = 0.002
 
+#: Streamed outcomes whose goal a one-shot solve may still reach.
 _DRIVEN_ON = frozenset({ErrorCode.EXECUTION_FAILED, ErrorCode.NO_SOLUTION, ErrorCode.TIMED_OUT,
                         ErrorCode.IN_COLLISION})
 
