@@ -110,10 +110,10 @@ class _Check:
         return self._collisions.colliding(q)
 
 
-def _publish(client: GoalsClient, publishers, poses: np.ndarray) -> None:
-    message_type = client._pose_type  # noqa: SLF001 - the client's imported message type
+def _publish(publishers, poses: np.ndarray) -> None:
+    from geometry_msgs.msg import PoseStamped  # ROS messages only where a run needs them
     for publisher, pose in zip(publishers, poses):
-        message = message_type()
+        message = PoseStamped()
         message.header.frame_id = BASE_LINK
         message.pose.position.x, message.pose.position.y, message.pose.position.z = (
             float(value) for value in pose[:3, 3])
@@ -200,7 +200,7 @@ def _wait_for_node(client: GoalsClient, publishers, tree: KinematicTree) -> None
     while time.monotonic() < deadline:
         q = client.latest()
         first = client.status_count()
-        _publish(client, publishers, tree.fk(q))
+        _publish(publishers, tree.fk(q))
         time.sleep(2.0)
         if any(status.success for status in client.statuses_since(first)):
             return
@@ -235,7 +235,7 @@ def _one_set(client: GoalsClient, publishers, check: _Check, target: np.ndarray,
              figures: TreeNodeFigures) -> None:
     figures.goal_sets += 1
     started, first = time.monotonic(), client.status_count()
-    _publish(client, publishers, target)
+    _publish(publishers, target)
     q = _settled(client, check, target, started, first)
     figures.seconds.append(time.monotonic() - started)
     if q is None:
@@ -262,7 +262,7 @@ def _drag(client: GoalsClient, publishers, check: _Check, tree: KinematicTree, c
         home[tree.joint_names.index(name)] = value
     start_poses = tree.fk(tree.clip_into_limits(home))
     started, first = time.monotonic(), client.status_count()
-    _publish(client, publishers, start_poses)
+    _publish(publishers, start_poses)
     q = _settled(client, check, start_poses, started, first)
     if q is None or not _met(check.errors(q, start_poses)):
         figures.notes.append('drag: the hands did not reach their start poses; not run')
@@ -276,7 +276,7 @@ def _drag(client: GoalsClient, publishers, check: _Check, tree: KinematicTree, c
     previous = client.latest()
     period, next_send = 1.0 / 50.0, time.monotonic()
     for k in range(count):
-        _publish(client, publishers, np.array([paths[0][k], paths[1][k]]))
+        _publish(publishers, np.array([paths[0][k], paths[1][k]]))
         next_send += period
         time.sleep(max(0.0, next_send - time.monotonic()))
     client.wait_at_rest(_QUIET, _GOAL_TIMEOUT)

@@ -172,7 +172,9 @@ class CommandTiming:
             # A controller that interpolates linearly runs the command at its mean velocity.
             mean = (running.positions[-1] - running.positions[0]) / running.duration
             also.append((modelled, mean))
-        also += self._measured_states(chain, velocity, max_velocity, max_acceleration)
+        also += measured_states(self._robot, chain.joint_names, velocity,
+                                max_velocity / _SHARE_OF_LIMITS,
+                                max_acceleration / _SHARE_OF_LIMITS)
         # Timed on the controller's cubic from every corner of the box of those states, so
         # that every instant keeps the limits from any state in it (engine/arrival_states.py).
         try:
@@ -188,14 +190,6 @@ class CommandTiming:
             return None, None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
         return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
                        duration), spline, None
-
-    def _measured_states(self, chain: Chain, modelled_velocity: np.ndarray,
-                         max_velocity: np.ndarray, max_acceleration: np.ndarray
-                         ) -> List[Tuple[np.ndarray, np.ndarray]]:
-        """Bound the states the latest joint state leads to (see :func:`measured_states`)."""
-        return measured_states(self._robot, chain.joint_names, modelled_velocity,
-                               max_velocity / _SHARE_OF_LIMITS,
-                               max_acceleration / _SHARE_OF_LIMITS)
 
     def _remember(self, candidate: Candidate, spline: ControllerSpline, now: float) -> None:
         """Make ``candidate.q`` the last command, played by the controller as ``spline``."""

@@ -36,14 +36,6 @@ class Nearest(Preference):
         """
         return nearest_copy(self.chain, q, self.turn_centre(), self._turn_mask)
 
-    def _best_copy(self, q: np.ndarray, choices: list) -> np.ndarray:
-        """Return each joint's copy nearest the seed (the largest change is then smallest)."""
-        centre = self.turn_centre()
-        best = q.copy()
-        for index, values in enumerate(choices):
-            best[index] = values[int(np.argmin(np.abs(values - centre[index])))]
-        return best
-
     def score(self, q: np.ndarray) -> float:
         """Return minus the largest absolute joint change from the seed, rad or m."""
         return -float(np.max(np.abs(np.asarray(q, dtype=float) - self.turn_centre())))
