@@ -17,13 +17,16 @@ def _transform(pose):
     return coal.Transform3s(np.ascontiguousarray(pose[:3, :3]), np.ascontiguousarray(pose[:3, 3]))
 
 
-def contacts(robot_model, chain, geometry, q, checked_pairs, obstacles=(), padding=0.0):
+def contacts(robot_model, chain, geometry, q, checked_pairs, obstacles=(), padding=0.0,
+             others=None):
     """
     Return the sorted name pairs in contact at ``q`` among ``checked_pairs``.
 
     :param obstacles: ``(id, pose, shape)`` triples, poses in the chain's base frame.
+    :param others: positions of joints off the chain by name (0 when not given).
     """
-    positions = dict(zip(chain.joint_names, np.asarray(q, dtype=float)))
+    positions = dict(others or {})
+    positions.update(zip(chain.joint_names, np.asarray(q, dtype=float)))
     shapes = []
     for element in geometry.elements:
         pose = robot_model.transform(chain.base_link, element.link, positions) @ element.origin

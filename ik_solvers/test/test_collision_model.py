@@ -119,6 +119,31 @@ def test_links_off_the_chain_follow_the_joint_states():
     assert ('panda_leftfinger', 'plate') in opened.check(q).pairs
 
 
+def test_a_model_placed_at_each_position_of_the_other_arm_agrees_with_the_independent_check():
+    # Two arms on a waist: the left arm's model is placed anew at every position of the
+    # right arm (as a tree's check does), keeping its shapes, pairs and coal tests.
+    urdf = (URDF_DIRECTORY / 'trees' / 'dual_arm_waist.urdf').read_text(encoding='utf-8')
+    robot = RobotModel.from_urdf(urdf)
+    left, right = robot.chain('base_link', 'left_tool'), robot.chain('base_link', 'right_tool')
+    geometry = load_robot_geometry(urdf)
+    model = CollisionModel(robot, left, geometry)
+    rng = np.random.default_rng(8)
+    between_arms = 0
+    for _ in range(120):
+        q = left.random_configuration(rng)
+        others = {name: value for name, value in
+                  zip(right.joint_names, right.random_configuration(rng))
+                  if name not in left.joint_names}
+        placed = model.with_joint_positions(others)
+        expected = contacts(robot, left, geometry, q, model.checked_pairs, others=others)
+        assert placed.check(q).pairs == expected
+        between_arms += any(a.startswith('right') or b.startswith('right') for a, b in expected)
+    assert between_arms > 0  # the right arm's placement decided some verdicts
+    # The model it was placed from still answers for its own positions (all zero).
+    q = left.random_configuration(rng)
+    assert model.check(q).pairs == contacts(robot, left, geometry, q, model.checked_pairs)
+
+
 def test_a_check_names_every_pair_or_stops_at_the_first():
     robot, chain, geometry = _bundled('ur5_like')
     model = CollisionModel(robot, chain, geometry)

@@ -33,12 +33,13 @@ from typing import FrozenSet, List, Mapping, Optional, Set, Tuple
 import coal
 import numpy as np
 
-from .broad_phase import first_overlap_on_line, PLACED_WIDTH, place_and_select, shape_table
+from .broad_phase import first_overlap_on_line, place_and_select
 from .coal_shapes import coal_geometry, coal_hull
-from .link_placement import adjacent_pairs, FIXED, link_anchors
+from .link_placement import adjacent_pairs, FIXED, LinkAnchors
 from .obstacles import ObstacleSet
 from .collision_report import CollisionReport
 from .robot_geometry import RobotGeometry
+from .shape_layout import lay_out, place, placed_poses
 from .srdf import DisabledPairs, link_pair
 from ..exceptions import CollisionGeometryError, InvalidObstacleError, InvalidSeedError
 from ..kinematics.jit import specialised
@@ -98,6 +99,7 @@ class CollisionModel:
         self._allowed: Set[FrozenSet[str]] = allowed
         self._disabled = disabled
         self._lock = threading.Lock()
+        self._anchors = LinkAnchors(robot_model, chain, self._links)
         self._assemble()
         contacts = self.check(np.zeros(chain.num_joints)).pairs
         named = ', '.join('%s-%s' % pair for pair in contacts)
@@ -132,7 +134,13 @@ class CollisionModel:
 
     def with_joint_positions(self, joint_positions: Mapping[str, float]) -> 'CollisionModel':
         """Return this model with the joints off the chain at other positions (rad or m)."""
-        return self._derived(_joint_positions=dict(joint_positions))
+        # The same shapes and pairs, placed anew (a tree checks each branch at every position
+        # of the others). The coal tests stay this model's, and so does the lock that keeps
+        # their calls apart: they keep a solver's state between calls.
+        model = copy.copy(self)
+        model._joint_positions = dict(joint_positions)
+        model._place()
+        return model
 
     def _derived(self, **changes) -> 'CollisionModel':
         model = copy.copy(self)
@@ -330,65 +338,21 @@ class CollisionModel:
     # --- assembly -------------------------------------------------------------------------
 
     def _assemble(self) -> None:
-        """Lay out the arrays and coal objects of the shapes and pairs to check."""
+        """Lay out the shapes and pairs to check, place them, and make their coal objects."""
         link_names = set(self._robot_model.link_names)
         clashes = [name for name in self._obstacles.ids if name in link_names]
         if clashes:
             raise InvalidObstacleError('obstacle ids must differ from link names; %s'
                                        % ', '.join("'%s'" % name for name in clashes))
-        anchors = link_anchors(self._robot_model, self._chain, self._links,
-                               self._joint_positions)
-        names, rows, offsets, shapes, hulls = [], [], [], [], []
-        for element, shape, hull in zip(self._geometry.elements, self._shapes, self._hulls):
-            row, offset = anchors[element.link]
-            names.append(element.link)
-            rows.append(row)
-            offsets.append(offset @ element.origin)
-            shapes.append(shape)
-            hulls.append(hull)
-        robot_count = len(names)
-        for obstacle in self._obstacles.obstacles:
-            for primitive in obstacle.primitives:
-                names.append(obstacle.id)
-                rows.append(FIXED)
-                offsets.append(np.asarray(obstacle.pose) @ np.asarray(primitive.pose))
-                shapes.append(coal_geometry(primitive.shape))
-                hulls.append(None)
-        pairs = []
-        for a in range(robot_count):
-            for b in range(a + 1, len(names)):
-                if names[a] == names[b] or (rows[a] == FIXED and rows[b] == FIXED):
-                    continue
-                if b < robot_count and link_pair(names[a], names[b]) in self._allowed:
-                    continue
-                pairs.append((a, b))
-        self._rows = np.array(rows, dtype=np.int64)
-        offsets_array = np.array(offsets, dtype=float).reshape(-1, 4, 4)
-        self._table = shape_table(
-            self._rows, offsets_array,
-            np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3),
-            np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3))
-        moving = np.flatnonzero(self._rows[:robot_count] >= 0)
-        centres = np.array([shape[1] for shape in shapes], dtype=float).reshape(-1, 3)[moving]
-        halves = np.array([shape[2] for shape in shapes], dtype=float).reshape(-1, 3)[moving]
-        frames = offsets_array[moving]
-        self._spheres = (self._rows[moving].copy(),
-                         np.einsum('gij,gj->gi', frames[:, :3, :3], centres) + frames[:, :3, 3],
-                         np.linalg.norm(halves, axis=1) + self._padding)
-        # Fixed shapes keep these poses; the compiled call overwrites the moving ones.
-        self._placed = np.zeros((len(rows), PLACED_WIDTH))
-        self._placed[:, :9] = offsets_array[:, :3, :3].reshape(-1, 9)
-        self._placed[:, 9:] = offsets_array[:, :3, 3]
-        # Views of each placed rotation (3, 3) and translation (3,), contiguous, for coal.
-        self._rotation_views = [self._placed[g, :9].reshape(3, 3) for g in range(len(rows))]
-        self._translation_views = [self._placed[g, 9:] for g in range(len(rows))]
-        self._pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-        self._selected = np.empty(len(pairs), dtype=np.int64)
+        self._layout = lay_out(self._geometry, self._shapes, self._hulls, self._anchors,
+                               self._obstacles, self._allowed)
+        self._rows, self._pairs = self._layout.rows, self._layout.pairs
         arrays = self._chain.arrays
         self._segments = arrays.segments
         self._segment_motion = arrays.segment_motion
         self._segment_variable = arrays.segment_variable
         self._configuration_shape = (self._chain.num_joints,)
+        self._place()
         # Called without numba's type dispatch, which costs more than the placement itself:
         # every argument but the configuration is this model's own, of fixed types. A model
         # derived from another (other joint positions, obstacles or padding) has arguments of
@@ -404,17 +368,31 @@ class CollisionModel:
                 self._segment_variable, configuration, configuration, 1, 1,
                 np.zeros(2, dtype=np.int64), self._table, self._pairs, self._placed,
                 self._padding, self._selected, configuration)
-        self._assemble_coal(rows, offsets, shapes, hulls, names, pairs, robot_count)
+        self._assemble_coal()
 
-    def _assemble_coal(self, rows, offsets, shapes, hulls, names, pairs,
-                       robot_count: int) -> None:
-        """Make the coal objects of the shapes and pairs (each model its own)."""
+    def _place(self) -> None:
+        """Pose the shapes at this model's joint positions, in arrays of its own."""
+        placement = place(self._layout, self._geometry, self._anchors.at(self._joint_positions),
+                          self._padding)
+        self._table, self._spheres = placement.table, placement.spheres
+        # Fixed shapes keep these poses; the compiled call overwrites the moving ones.
+        self._placed = placed_poses(placement.offsets)
+        # Views of each placed rotation (3, 3) and translation (3,), contiguous, for coal.
+        count = len(self._rows)
+        self._rotation_views = [self._placed[g, :9].reshape(3, 3) for g in range(count)]
+        self._translation_views = [self._placed[g, 9:] for g in range(count)]
+        self._selected = np.empty(len(self._pairs), dtype=np.int64)
         self._transforms = []
-        for row, offset in zip(rows, offsets):
+        for row, offset in zip(self._rows, placement.offsets):
             transform = coal.Transform3s()
             if row == FIXED:
                 transform.setTransform(offset[:3, :3], offset[:3, 3])
             self._transforms.append(transform)
+
+    def _assemble_coal(self) -> None:
+        """Make the coal tests of the pairs (shared with models placed anew, see above)."""
+        shapes, hulls, pairs = self._layout.shapes, self._layout.hulls, self._layout.pairs
+        names, robot_count = self._layout.names, self._layout.robot_count
         # The tests hold bare pointers to the geometries: the model must keep them alive.
         self._geometries = [shape[0] for shape in shapes]
         self._tests = [coal.ComputeCollision(shapes[a][0], shapes[b][0]) for a, b in pairs]

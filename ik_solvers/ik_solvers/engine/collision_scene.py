@@ -37,6 +37,9 @@ __all__ = ['APART_MESH_BYTES', 'CollisionScene', 'OFF_CHAIN_RESOLUTION', 'load_g
 #: was built do not rebuild it; a millimetre is far below any padding worth setting.
 OFF_CHAIN_RESOLUTION = 1e-3
 
+# Derived models kept: each branch of a tree, with and without its joints off the chain.
+_DERIVED_KEPT = 8
+
 
 class CollisionScene:
     """Thread-safe holder of the collision inputs and of the models built from them."""
@@ -62,8 +65,8 @@ class CollisionScene:
         self._handled_obstacles = 0
         # (chain, geometry, disabled) -> model without obstacles, padding or joints off the chain.
         self._base_models: Dict[Tuple[int, int, int], Tuple[Chain, CollisionModel]] = {}
-        # The model last handed out, and what it was derived from.
-        self._derived: Optional[Tuple[tuple, CollisionModel]] = None
+        # Models handed out lately, by what they were derived from, with their base model.
+        self._derived: Dict[tuple, Tuple[tuple, CollisionModel]] = {}
 
     # Inputs ----------------------------------------------------------------------------------
 
@@ -113,7 +116,7 @@ class CollisionScene:
         with self._lock:
             self._disabled, self._srdf_origin = disabled, origin
             # Models of the previous SRDF are of no more use: let their memory go.
-            self._base_models, self._derived = {}, None
+            self._base_models, self._derived = {}, {}
         return disabled
 
     def set_zero_contact_rule(self, allowed: bool) -> None:
@@ -126,7 +129,7 @@ class CollisionScene:
         with self._lock:
             if self._allow_zero_contacts != bool(allowed):
                 self._allow_zero_contacts = bool(allowed)
-                self._base_models, self._derived = {}, None
+                self._base_models, self._derived = {}, {}
 
     def apply_obstacle(self, obstacle: Obstacle, link_names) -> ObstacleSet:
         """
@@ -174,7 +177,7 @@ class CollisionScene:
             geometry = self._geometry.get(robot_model)
             self._base_models = {key: value for key, value in self._base_models.items()
                                  if geometry is not None and key[1] == id(geometry)}
-            self._derived = None
+            self._derived = {}
             clashes = [name for name in self._obstacles.ids if name in links]
             for name in clashes:
                 self._obstacles = self._obstacles.apply(Obstacle(name, operation=REMOVE))
@@ -215,22 +218,39 @@ class CollisionScene:
         off_chain = tuple(sorted(
             (name, round(float(value) / OFF_CHAIN_RESOLUTION))
             for name, value in joint_positions.items() if name not in chain_joints))
-        key = (id(base), id(obstacles), float(padding), off_chain)
-        if derived is not None and derived[0] == key:
-            return derived[1]
+        # Obstacles are kept in the root frame: posed in a base below the root by the joints.
+        posed = bool(len(obstacles)) and robot_model.root_link != chain.base_link
+        scene_key = ('scene', id(base), id(obstacles), float(padding)) + (
+            (off_chain,) if posed else ())
+        key = ('placed', id(base), id(obstacles), float(padding), off_chain)
+        # Kept with what they came from: an id is only unique while its object lives.
+        sources = (base, obstacles)
+        found = derived.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], sources)):
+            return found[1]
         positions = {name: steps * OFF_CHAIN_RESOLUTION for name, steps in off_chain}
-        model = base
-        if len(obstacles):
-            if robot_model.root_link != chain.base_link:  # kept in the root frame
-                obstacles = obstacles.posed_by(
-                    robot_model.transform(chain.base_link, robot_model.root_link, positions))
-            model = model.with_obstacles(obstacles)
-        if padding != model.padding:
-            model = model.with_padding(padding)
-        if off_chain:
-            model = model.with_joint_positions(positions)
+        found = derived.get(scene_key)
+        scene = (found[1] if found is not None and all(a is b for a, b in zip(found[0], sources))
+                 else None)
+        if scene is None:
+            scene = base
+            if len(obstacles):
+                if posed:
+                    obstacles = obstacles.posed_by(
+                        robot_model.transform(chain.base_link, robot_model.root_link, positions))
+                scene = scene.with_obstacles(obstacles)
+            if padding != scene.padding:
+                scene = scene.with_padding(padding)
+        # Placing the same shapes at other positions of the joints off the chain is cheap
+        # (:meth:`CollisionModel.with_joint_positions`); a new obstacle set or padding is not.
+        model = scene.with_joint_positions(positions) if off_chain else scene
         with self._lock:
-            self._derived = (key, model)
+            if self._derived is derived:  # not dropped meanwhile by a new SRDF or description
+                for entry, value in ((scene_key, scene), (key, model)):
+                    derived.pop(entry, None)
+                    derived[entry] = (sources, value)
+                while len(derived) > _DERIVED_KEPT:
+                    derived.pop(next(iter(derived)))
         return model
 
     def prepare(self, robot_model: RobotModel, chain: Chain) -> Optional[CollisionModel]:
