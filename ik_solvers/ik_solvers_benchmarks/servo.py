@@ -12,6 +12,9 @@ each arm, each sequence of :mod:`.servo_sequences` and each solver it steps
 - ``tracked``: of the cycles away from singularities (smallest singular value above 5 % of
   the largest), past the first 0.3 s (the acceleration ramp) and not braking at a position
   limit, the share whose achieved tip velocity is at least 95 % of the command within 2 deg;
+- ``beyond limits``: of those cycles missed, how many no servo could have tracked from the
+  arm's state at the cycle's start within the velocity, acceleration and position limits (a
+  linear program over every motion the limits allow, :mod:`.servo_feasibility`);
 - ``median``: the median achieved fraction over every cycle;
 - ``v/lim``, ``a/lim``: the largest joint velocity and acceleration of the points as
   the controller's cubic plays them, as shares of the limits; ``past``: the largest excursion
@@ -29,6 +32,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from .servo_feasibility import beyond_limits, displacement_bounds
 from .servo_sequences import arm_sequences, DampedLeastSquaresServo, ScriptedTwist
 from ik_solvers.collision import (Box, CollisionModel, load_robot_geometry, Obstacle,
                                   ObstacleSet, Primitive)
@@ -71,7 +75,9 @@ def run_sequence(chain, sequence: ScriptedTwist, *, solver: Optional[str],
         loop = ServoLoop(chain, settings, solver=solver, collision_model=collision)
     loop.start(sequence.start)
     q, v = sequence.start.astype(float), np.zeros(chain.num_joints)
-    rows = dict(stops=0, tracked=0, tracked_of=0, fractions=[], durations=[], worst_dir=0.0)
+    rows = dict(stops=0, tracked=0, tracked_of=0, beyond=0, fractions=[], durations=[],
+                worst_dir=0.0)
+    speeds = chain.velocity_limits * settings.velocity_scale
     positions, velocities = [q], [v]
     for cycle in range(cycles):
         wanted = _base_twist(chain, q, sequence.twist)
@@ -100,6 +106,7 @@ def run_sequence(chain, sequence: ScriptedTwist, *, solver: Optional[str],
         achievable = float(np.linalg.norm(kept.T @ wanted_w)) / size
         if cycle > 0 and np.max(np.abs(velocity)) < 1e-6 and achievable > 0.05:
             rows['stops'] += 1
+        room = np.maximum(np.array([q - chain.lower, chain.upper - q]), 0.0)
         braking = np.any((following <= chain.lower + 1e-3) | (following >= chain.upper - 1e-3))
         if values[-1] > 0.05 * values[0] and cycle * period >= _RAMP and not braking:
             rows['tracked_of'] += 1
@@ -108,16 +115,20 @@ def run_sequence(chain, sequence: ScriptedTwist, *, solver: Optional[str],
             rows['worst_dir'] = max(rows['worst_dir'], direction)
             if fraction >= 0.95 and direction <= 2.0:
                 rows['tracked'] += 1
+            elif beyond_limits(jacobian, weight, wanted,
+                               displacement_bounds(v, speeds, settings.acceleration_limit,
+                                                   period, room), period):
+                rows['beyond'] += 1
         q, v = following, velocity
         positions.append(q)
         velocities.append(v)
     positions, velocities = np.array(positions), np.array(velocities)
-    speeds = chain.velocity_limits * settings.velocity_scale
     accelerations = np.abs(np.diff(velocities, axis=0)) / period
     past = np.maximum(positions - chain.upper, chain.lower - positions)
     return dict(stops=rows['stops'], cycles=cycles,
                 tracked=rows['tracked'] / max(rows['tracked_of'], 1),
-                tracked_of=rows['tracked_of'], worst_dir=rows['worst_dir'],
+                tracked_of=rows['tracked_of'], beyond=rows['beyond'],
+                worst_dir=rows['worst_dir'],
                 median=float(np.median(rows['fractions'])),
                 v_ratio=float(np.max(np.abs(velocities) / speeds)),
                 a_ratio=float(np.max(accelerations) / settings.acceleration_limit),
@@ -142,6 +153,7 @@ def _table(title: str, rows: List[Sequence[str]], header: Sequence[str]) -> str:
 def _row(arm: str, name: str, solver: str, figures: Dict) -> List[str]:
     return [arm, name, solver, str(figures['cycles']), str(figures['stops']),
             '%.1f %% of %d' % (100 * figures['tracked'], figures['tracked_of']),
+            str(figures['beyond']),
             '%.2f' % figures['worst_dir'], '%.3f' % figures['median'],
             '%.3f' % figures['v_ratio'], '%.3f' % figures['a_ratio'], '%.1e' % figures['past'],
             '%.3f' % figures['p99_ms']]
@@ -185,7 +197,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     arguments = parser.parse_args(argv)
     warm_up(arguments.solvers)
     settings = ServoSettings(rate=arguments.rate)
-    header = ['arm', 'sequence', 'servo', 'cycles', 'stops', 'tracked', 'worst dir deg',
+    header = ['arm', 'sequence', 'servo', 'cycles', 'stops', 'tracked', 'beyond limits',
+              'worst dir deg',
               'median', 'v/lim', 'a/lim', 'past rad', 'p99 ms']
     rows, obstacle_rows = [], []
     for name in arguments.robots:
