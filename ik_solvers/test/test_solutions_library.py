@@ -50,8 +50,12 @@ def test_one_solution_with_nearest_is_the_search_from_the_seed():
     target = UR5.fk(np.array([0.1, -1.0, 1.2, -0.5, 0.4, 0.2]))
     seed = np.array([0.0, -1.1, 1.1, -0.4, 0.5, 0.0])
     one = solve_many(UR5, target, max_solutions=1, seed=seed)
+    searched = solve(UR5, target, seed=seed)
     assert len(one.results) == 1
-    np.testing.assert_allclose(one.results[0].q, solve(UR5, target, seed=seed).q)
+    # The same solution, taken on to the exact root it lies near: closer to the pose.
+    np.testing.assert_allclose(one.results[0].q, searched.q, atol=1e-4)
+    assert one.results[0].position_error <= searched.position_error
+    assert one.results[0].orientation_error <= searched.orientation_error
 
 
 def test_a_whole_goal_and_options_ask_for_what_their_keywords_ask_for():
@@ -183,3 +187,17 @@ def test_a_closed_drag_with_rest_posture_comes_back_to_its_start():
     assert rest['exact'] >= 0.98 * rest['goals']
     assert rest['end_minus_start'] <= 0.02
     assert rest['end_minus_start'] < nearest['end_minus_start']
+
+
+def test_near_a_singularity_two_branches_are_told_apart_and_each_sits_on_its_root():
+    # The elbow 0.012 rad from straight: its two branches lie 0.024 rad apart, and a solution
+    # within the tolerances (1e-5 m, 1e-5 rad) may lie milliradians from either root.
+    q = np.array([-0.758, -2.846, 0.012, 2.304, -2.564, 0.935])
+    target = UR5.fk(q)
+    answer = solve_many(UR5, target, max_solutions=8, seed=q + 0.3, timeout=0.05)
+    elbows = sorted(float(result.q[2]) for result in answer.results
+                    if abs(result.q[2]) < 0.05)
+    assert len(elbows) == 2 and elbows[0] < 0.0 < elbows[1]
+    for result in answer.results:
+        assert result.position_error < 1e-12 and result.orientation_error < 1e-12
+        np.testing.assert_allclose(UR5.fk(result.q), target, atol=1e-12)

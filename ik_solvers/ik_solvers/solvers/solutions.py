@@ -9,9 +9,12 @@ with the ``nearest`` preference is today's answer), then from further starts unt
 comes. The further starts are, first, the branch flips of every solution found
 (:mod:`.branch_flips`: the elbow, wrist and shoulder flips derived from the chain's structure,
 exact on an arm like the UR), then single half turns of each joint, then random configurations
-from a generator with a fixed seed. A flip that lands within 0.05 rad of a known solution (an
-elbow flipped back) is not searched, and a solution found from a flip is not flipped by that
-flip again (it would lead straight back).
+from a generator with a fixed seed. A flip that lands within ``distinct_threshold`` of a known
+solution (an elbow flipped back) is that solution and is not searched, and a solution found
+from a flip is not flipped by that flip again (it would lead straight back). Near a singularity
+two branches lie closer than a flip's usual reach (an elbow at 0.01 rad flips to -0.01): a
+full pose's solutions are taken to the exact roots they lie near (a few Newton steps), so that
+such twins are told apart.
 
 **Stopping rule** (``closure_starts``, default 8): the set of solutions found is closed under
 the flips once every flip of every one of them was tried; then ``closure_starts`` further
@@ -42,6 +45,7 @@ import numpy as np
 
 from ..exceptions import InvalidSolverOptionError
 from ..preferences import make_preference
+from ._core.root_refinement import refine_root
 from .branch_flips import branch_flips, flip_kinds, half_turns
 from .ranking import at_bound, climbed, goal_fields, moved
 from .request import from_keywords, Goal, SearchOptions
@@ -52,8 +56,6 @@ from .warm_up import is_warm, warm_up
 __all__ = ['DISTINCT_THRESHOLD', 'Solutions', 'distinct', 'joint_distance', 'solve_many',
            'turn_joints']
 
-# A start this close (rad or m, every joint, modulo a turn) to a known solution is not searched.
-_KNOWN_START = 0.05
 #: Two solutions closer than this on every joint (rad or m) are the same solution.
 DISTINCT_THRESHOLD = 0.01
 # Seed of the generator of the random starts: the same call gives the same answers whenever
@@ -63,6 +65,9 @@ _TURN = 2.0 * math.pi
 # Starts per further search: one, so that a start that leads to a known branch costs one
 # descent, not a restart series.
 _FURTHER_ATTEMPTS = 1
+# Newton steps from a full pose's solution to its root: from within the tolerances, a step
+# or two reach float precision where the Jacobian is well conditioned, four near a singularity.
+_ROOT_STEPS = 4
 
 
 @dataclass(frozen=True)
@@ -195,13 +200,22 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     # The further searches' options, made once (a replace checks every field again).
     further = dataclasses.replace(request_options, max_attempts=_FURTHER_ATTEMPTS)
 
+    # A full pose's solutions are taken to the exact roots they lie near (see _on_root).
+    exact = (request_goal.mode == 'full' and request_goal.position_bounds is None
+             and request_goal.rotation_bounds is None)
+    # Fresh writeable arrays: the types the compiled steps were warmed up for.
+    pose, low, high = (np.array(value, dtype=float) for value in (target, lower, upper))
+
     def search(start: Optional[np.ndarray], seconds: float, options: SearchOptions) -> IKResult:
-        return solve(chain, target, start, goal=request_goal, options=options, timeout=seconds,
-                     collision=collision)
+        result = solve(chain, target, start, goal=request_goal, options=options,
+                       timeout=seconds, collision=collision)
+        return _on_root(chain, pose, result, low, high, collision) if exact else result
 
     if first is None or not first.success:
         first = search(seed, timeout, request_options)
         searches = 1
+    elif exact:
+        first = _on_root(chain, pose, first, low, high, collision)
     found: List[IKResult] = []
     modulo = turn_joints(chain)
     if first.success:
@@ -246,7 +260,7 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
             start, origin = queue.popleft(), made_by.popleft()
             # A flip of a flip is often a solution already known (an elbow flipped back):
             # no search for it.
-            if tried >= owed and not _is_new(start, known, modulo, _KNOWN_START):
+            if tried >= owed and not _is_new(start, known, modulo, distinct_threshold):
                 continue
             closing = False
         else:
@@ -276,6 +290,27 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
                      scores=tuple(scores[index] for index in order),
                      preference=ranking.name, first=first, searches=searches,
                      elapsed=time.perf_counter() - started)
+
+
+def _on_root(chain, target: np.ndarray, result: IKResult, lower: np.ndarray,
+             upper: np.ndarray, collision) -> IKResult:
+    """
+    Take a solution of a full pose to the exact root it lies near.
+
+    The search stops at the tolerances; near a singularity that leaves a solution milliradians
+    from its branch's root, with another branch as close, so that two branches look alike or
+    one looks like none. A few Newton steps (:data:`_ROOT_STEPS`, each kept only when it
+    lowers the error, within the limits) put it on the root; the result keeps the solution
+    as found when they do not lower both errors or, with a collision model, collide.
+    """
+    if not result.success:
+        return result
+    q = result.q.copy()
+    errors = refine_root(chain.arrays, target, q, lower, upper, _ROOT_STEPS)
+    if (errors[0] > result.position_error or errors[1] > result.orientation_error
+            or (collision is not None and collision.check(q, stop_at_first=True).colliding)):
+        return result
+    return moved(result, q, float(errors[0]), float(errors[1]))
 
 
 def _is_new(q: np.ndarray, known: np.ndarray, modulo: np.ndarray, threshold: float) -> bool:

@@ -25,6 +25,7 @@ from .branch_flips import branch_flips, load_flip_kernels
 from .request import Goal
 from .registry import SOLVERS, solver_class
 from ._core.nearest_turn import nearest_turn
+from ._core.root_refinement import refine_root
 from ._core.walk import walk_targets
 from ..kinematics import Chain, RobotModel
 from ..kinematics.manipulability import manipulability
@@ -138,4 +139,8 @@ def _warm_each(solvers: Iterable[str]) -> None:
                 load_flip_kernels(chain)
                 # The manipulability preference's measure (solve_many scores with it).
                 manipulability(chain.arrays, chain.mid_configuration()[None].copy(), 3)
+                # solve_many's Newton steps to each solution's root.
+                refine_root(chain.arrays, np.array(target, dtype=float),
+                            chain.mid_configuration(), np.array(chain.lower, dtype=float),
+                            np.array(chain.upper, dtype=float), 2)
             _WARM.add(name)
