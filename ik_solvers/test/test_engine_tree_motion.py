@@ -128,3 +128,32 @@ def test_a_command_that_meets_moving_arms_keeps_the_limits_from_their_state_at_a
                           max_acceleration=np.full(tree.num_joints, SETTINGS.acceleration_limit),
                           lower=tree.lower, upper=tree.upper)
     assert excess.velocity_ratio <= 1.0 and excess.acceleration_ratio <= 1.0, excess
+
+
+def test_a_goal_driven_once_restarts_while_the_straight_motion_to_the_answer_collides():
+    # From these joint states, the answer the search finds first for these goals is free,
+    # but the straight motion to it passes through the torso; another branch's is free.
+    # Before, the goal was refused IN_COLLISION ("the straight motion collides on its way").
+    from ik_solvers.collision import load_robot_geometry, TreeCollisionCheck
+    engine, tree = _engine()
+    start = np.array([0.022, -2.295, -1.584, -1.62, -2.406, 0.913, 0.022, -1.437, 1.46, 0.498,
+                      -0.397, -1.76, 0.266, 1.337, 1.537])
+    goal = np.array([2.508, -0.013, 0.869, -0.709, -0.008, -2.24, 1.4, -2.371, -1.982, 1.304,
+                     0.515, -0.641, 2.058, 0.411, 0.155])
+    model = RobotModel.from_urdf(URDF)
+    check = TreeCollisionCheck(model, tree, load_robot_geometry(model))
+    assert not check.colliding(start) and not check.colliding(goal)
+    engine.robot.update_joint_states(tree.joint_names, start, [])
+    request = _request(tree.fk(goal))
+    request = IKRequest(position=(0.0, 0.0, 0.0), execute=True, timeout=1.0,
+                        tip_targets=request.tip_targets)
+    settings = NodeSettings(base_link='base_link', tip_link=TIPS[0], tip_links=TIPS,
+                            avoid_collisions=True, position_tolerance=1e-4,
+                            orientation_tolerance=1e-3)
+    outcome = engine.handle_tree(request, settings)
+    assert outcome.commanded, outcome.message
+    assert all(outcome.met)
+    q = np.array(outcome.command.positions)
+    samples = int(np.ceil(np.abs(q - start).max() / 0.01))
+    assert not any(check.colliding(start + s * (q - start))
+                   for s in np.linspace(0.0, 1.0, samples + 1))

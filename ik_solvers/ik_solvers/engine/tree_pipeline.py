@@ -9,7 +9,8 @@ The same stages as a chain's (:mod:`.pipeline`), on the tree ``base_link -> tips
    (:mod:`.tree_tips`: each a link, once, one of the node's tips, with a path to the base);
    each target in the base frame; every tip without a target holds its pose where the tree is;
 2. solve: :func:`~ik_solvers.solvers.tree_solve.solve_tree`, restarted from random
-   configurations while the answer collides and time is left;
+   configurations while the answer collides (for a one-shot command, also while the straight
+   motion to it does) and time is left;
 3. judge: every tip checked by the description's own forward kinematics (not the tree's
    kernels) against its tolerances, the joint limits, collisions of each tip's branch with the
    rest of the robot (posed at the answer) and the obstacles;
@@ -114,8 +115,11 @@ def _handle(robot: RobotState, trees: TreeCache, request: IKRequest, settings: N
     if wanted is None or (commanding and settings.avoid_collisions):
         wanted = bool(wanted) or settings.avoid_collisions
     started = time.perf_counter()
+    # A one-shot command also restarts while the straight motion to the answer collides:
+    # another branch's may be free (a stream's next target comes soon enough instead).
+    motion_from = start if wanted and request.execute and not request.streamed else None
     q, status, attempts, report = _solve(robot, tree, model, goals, solver, seed, timeout,
-                                         wanted, settings)
+                                         wanted, settings, motion_from)
     seconds = time.perf_counter() - started
     # Forward kinematics of the description itself, not of the tree's kernels.
     named = dict(joints)
@@ -222,7 +226,8 @@ def _collisions(robot: RobotState, tree: KinematicTree, model: RobotModel,
 
 def _solve(robot: RobotState, tree: KinematicTree, model: RobotModel, goals: List[TipGoal],
            solver: str, seed: np.ndarray, timeout: float, wanted: bool,
-           settings: NodeSettings) -> Tuple[np.ndarray, Status, int, Optional[CollisionReport]]:
+           settings: NodeSettings, motion_from: Optional[np.ndarray]
+           ) -> Tuple[np.ndarray, Status, int, Optional[CollisionReport]]:
     deadline = time.perf_counter() + timeout
     rng = np.random.default_rng()
     first, attempts = seed, 0
@@ -237,10 +242,27 @@ def _solve(robot: RobotState, tree: KinematicTree, model: RobotModel, goals: Lis
             named = dict(joints)
             named.update(zip(tree.joint_names, result.q.tolist()))
             report = _collisions(robot, tree, model, named, settings)
-        if (not result.success or report is None or not report.colliding
-                or time.perf_counter() >= deadline):
+        free = report is None or not report.colliding
+        if free and result.success and motion_from is not None:
+            free = _motion_collision(robot, tree, model, joints, motion_from, result.q,
+                                     settings) is None
+        if not result.success or free or time.perf_counter() >= deadline:
             return result.q, result.status, attempts, report
         first = tree.random_configuration(rng)
+
+
+def _motion_collision(robot: RobotState, tree: KinematicTree, model: RobotModel,
+                      joints: Dict[str, float], start: np.ndarray, q: np.ndarray,
+                      settings: NodeSettings) -> Optional[CollisionReport]:
+    """The first colliding sample's report of the straight motion ``start -> q``, or None."""
+    samples = max(1, int(np.ceil(np.abs(q - start).max() / MOTION_STEP)))
+    for s in np.linspace(0.0, 1.0, samples + 1)[1:-1]:
+        named = dict(joints)
+        named.update(zip(tree.joint_names, (start + s * (q - start)).tolist()))
+        report = _collisions(robot, tree, model, named, settings)
+        if report is not None and report.colliding:
+            return report
+    return None
 
 
 def _command(robot: RobotState, tree: KinematicTree, model: RobotModel,
@@ -259,20 +281,15 @@ def _command(robot: RobotState, tree: KinematicTree, model: RobotModel,
     if missing:
         return None, (ErrorCode.EXECUTION_FAILED, 'not commanded: joint(s) %s are in no '
                       'controller of controller_joints' % ', '.join(missing))
-    step = np.abs(q - start)
     if request.streamed:
         too_far = streamed_step_refusal(robot, tree, start, q, settings)
         if too_far:
             return None, (ErrorCode.EXECUTION_FAILED, too_far)
     if checked:
-        samples = max(1, int(np.ceil(step.max() / MOTION_STEP)))
-        for s in np.linspace(0.0, 1.0, samples + 1)[1:-1]:
-            named = dict(joints)
-            named.update(zip(tree.joint_names, (start + s * (q - start)).tolist()))
-            report = _collisions(robot, tree, model, named, settings)
-            if report is not None and report.colliding:
-                return None, (ErrorCode.IN_COLLISION, 'not commanded: the straight motion '
-                              'collides on its way: %s' % report.describe())
+        report = _motion_collision(robot, tree, model, joints, start, q, settings)
+        if report is not None:
+            return None, (ErrorCode.IN_COLLISION, 'not commanded: the straight motion '
+                          'collides on its way: %s' % report.describe())
     try:
         # From every state the robot may be in when the command arrives (a drag moves it).
         duration = tree_command_duration(robot, tree, start, q, settings)

@@ -10,8 +10,9 @@ worker solves the newest goal only: a burst costs one solve. A goal that was not
 (too far for ``max_joint_jump``, or not found in a streamed solve's time) and that no newer
 target follows within :data:`~ik_solvers.engine.held_goal.HOLD_PERIOD` is driven to as one
 motion: solved again as a one-shot ``execute`` request from where the arms are, with
-:data:`~ik_solvers.engine.held_goal.EXACT_TIMEOUT`. Each outcome goes to the node, which sends
-its command and publishes the status.
+:data:`~ik_solvers.engine.held_goal.EXACT_TIMEOUT`, up to
+:data:`~ik_solvers.engine.held_goal.EXACT_ATTEMPTS` times while it is not commanded. Each
+outcome goes to the node, which sends its command and publishes the status.
 """
 
 import dataclasses
@@ -28,7 +29,7 @@ from .conversions import matrix_to_pose
 from .names import tip_target_topic
 from .tree_conversions import tip_target, tree_service_request
 from ..engine.error_codes import ErrorCode
-from ..engine.held_goal import EXACT_TIMEOUT, HOLD_PERIOD
+from ..engine.held_goal import EXACT_ATTEMPTS, EXACT_TIMEOUT, HOLD_PERIOD
 from ..engine.latest_target import LatestSlot
 from ..engine.outcome import IKRequest, TipTarget
 from ..engine.pipeline import IKEngine
@@ -110,6 +111,7 @@ class TreeTargets:
 
     def _work(self) -> None:
         pending: Optional[IKRequest] = None  # a goal not commanded yet
+        drives = 0  # one-shot attempts at it
         while True:
             woken = self._wake.take(timeout=None if pending is None else HOLD_PERIOD)
             if woken is not None:
@@ -123,9 +125,17 @@ class TreeTargets:
             if woken is None:  # no newer target: drive to the goal as one motion
                 request = dataclasses.replace(pending, streamed=False, execute=True,
                                               timeout=max(settings.timeout, EXACT_TIMEOUT))
-                self._output(self._engine.handle_tree(request, settings), settings)
-                pending = None
+                outcome = self._engine.handle_tree(request, settings)
+                self._output(outcome, settings)
+                drives += 1
+                # As for a chain (EXACT_ATTEMPTS): tried again a moment later, when the arms
+                # were still moving, or from other restarts, when every answer or motion found
+                # collided; then given up.
+                if (outcome.commanded or outcome.error_code not in _DRIVEN_ON
+                        or drives >= EXACT_ATTEMPTS):
+                    pending, drives = None, 0
                 continue
+            drives = 0
             with self._lock:
                 targets = tuple(self._latest.values())
             request = IKRequest(position=(0.0, 0.0, 0.0), streamed=True, tip_targets=targets)
