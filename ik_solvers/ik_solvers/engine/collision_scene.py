@@ -218,23 +218,24 @@ class CollisionScene:
         off_chain = tuple(sorted(
             (name, round(float(value) / OFF_CHAIN_RESOLUTION))
             for name, value in joint_positions.items() if name not in chain_joints))
+        key = ('placed', id(base), id(obstacles), float(padding), off_chain)
+        found = derived.get(key)
+        # Kept with what they came from: an id is only unique while its object lives.
+        if found is not None and found[0][0] is base and found[0][1] is obstacles:
+            return found[1]
+        sources = (base, obstacles)
         # Obstacles are kept in the root frame: posed in a base below the root by the joints.
-        posed = bool(len(obstacles)) and robot_model.root_link != chain.base_link
+        obstacle_count = len(obstacles)
+        posed = obstacle_count > 0 and robot_model.root_link != chain.base_link
         scene_key = ('scene', id(base), id(obstacles), float(padding)) + (
             (off_chain,) if posed else ())
-        key = ('placed', id(base), id(obstacles), float(padding), off_chain)
-        # Kept with what they came from: an id is only unique while its object lives.
-        sources = (base, obstacles)
-        found = derived.get(key)
-        if found is not None and all(a is b for a, b in zip(found[0], sources)):
-            return found[1]
         positions = {name: steps * OFF_CHAIN_RESOLUTION for name, steps in off_chain}
         found = derived.get(scene_key)
-        scene = (found[1] if found is not None and all(a is b for a, b in zip(found[0], sources))
-                 else None)
+        scene = (found[1] if found is not None and found[0][0] is base
+                 and found[0][1] is obstacles else None)
         if scene is None:
             scene = base
-            if len(obstacles):
+            if obstacle_count:
                 if posed:
                     obstacles = obstacles.posed_by(
                         robot_model.transform(chain.base_link, robot_model.root_link, positions))
