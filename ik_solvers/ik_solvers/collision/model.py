@@ -135,8 +135,8 @@ class CollisionModel:
     def with_joint_positions(self, joint_positions: Mapping[str, float]) -> 'CollisionModel':
         """Return this model with the joints off the chain at other positions (rad or m)."""
         # The same shapes and pairs, placed anew (a tree checks each branch at every position
-        # of the others). The coal tests stay this model's, and so does the lock that keeps
-        # their calls apart: they keep a solver's state between calls.
+        # of the others). The new model shares this one's coal tests, and the lock that keeps
+        # their calls apart: a test keeps its solver's state between calls.
         model = copy.copy(self)
         model._joint_positions = dict(joint_positions)
         model._place()

@@ -204,18 +204,18 @@ def solve_many(chain, target: np.ndarray, *, max_solutions: int = 8,
     exact = (request_goal.mode == 'full' and request_goal.position_bounds is None
              and request_goal.rotation_bounds is None)
     # Fresh writeable arrays: the types the compiled steps were warmed up for.
-    pose, low, high = (np.array(value, dtype=float) for value in (target, lower, upper))
+    low, high = np.array(lower, dtype=float), np.array(upper, dtype=float)
 
     def search(start: Optional[np.ndarray], seconds: float, options: SearchOptions) -> IKResult:
         result = solve(chain, target, start, goal=request_goal, options=options,
                        timeout=seconds, collision=collision)
-        return _on_root(chain, pose, result, low, high, collision) if exact else result
+        return _on_root(chain, target, result, low, high, collision) if exact else result
 
     if first is None or not first.success:
         first = search(seed, timeout, request_options)
         searches = 1
     elif exact:
-        first = _on_root(chain, pose, first, low, high, collision)
+        first = _on_root(chain, target, first, low, high, collision)
     found: List[IKResult] = []
     modulo = turn_joints(chain)
     if first.success:
@@ -303,10 +303,11 @@ def _on_root(chain, target: np.ndarray, result: IKResult, lower: np.ndarray,
     lowers the error, within the limits) put it on the root; the result keeps the solution
     as found when they do not lower both errors or, with a collision model, collide.
     """
-    if not result.success:
+    if not result.success:  # the target is then known to be a valid pose
         return result
     q = result.q.copy()
-    errors = refine_root(chain.arrays, target, q, lower, upper, _ROOT_STEPS)
+    errors = refine_root(chain.arrays, np.array(target, dtype=float), q, lower, upper,
+                         _ROOT_STEPS)
     if (errors[0] > result.position_error or errors[1] > result.orientation_error
             or (collision is not None and collision.check(q, stop_at_first=True).colliding)):
         return result
