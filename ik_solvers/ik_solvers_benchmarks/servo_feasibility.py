@@ -11,12 +11,12 @@ most
     v T + a T^2 / 2 (while v + a T <= s), otherwise up to s after (s - v) / a s,
 
 and at least the mirror image, and no farther than lets it stop before its position limit:
-every motion of any controller within the limits lies in that box of joint displacements. :func:`beyond_limits` asks a linear program whether some
-displacement in the box moves the tip (to first order, ``J dq``) far enough and close enough
-to the command. The 2-degree cone is replaced by a polyhedron that contains it (the part
-across the command at most tan 2 deg of the part along it in each of a few hundred fixed
-directions): when even that program has no solution, no servo within the limits could have
-tracked that cycle.
+every motion of any controller within the limits lies in that box of joint displacements.
+:func:`beyond_limits` asks a linear program whether some displacement in the box moves the
+tip (to first order, ``J dq``) far enough and close enough to the command. The 2-degree cone
+is replaced by a polyhedron that contains it (the part across the command at most tan 2 deg
+of the part along it in each of a few hundred fixed directions): when even that program has
+no solution, no servo within the limits could have tracked that cycle.
 """
 
 import math
@@ -36,7 +36,7 @@ _DIRECTIONS /= np.linalg.norm(_DIRECTIONS, axis=1)[:, None]
 def displacement_bounds(velocity: np.ndarray, speeds: np.ndarray, acceleration: float,
                         period: float, room: np.ndarray) -> np.ndarray:
     """
-    The least and greatest joint displacements in one period, (2, N), rad or m.
+    Return the least and greatest joint displacements in one period, (2, N), rad or m.
 
     :param velocity: (N,) each joint's velocity at the period's start (within ``speeds``).
     :param speeds: (N,) each joint's speed limit.

@@ -104,7 +104,7 @@ class LinkAnchors:
         self._walked = walked
 
     def row(self, link: str) -> int:
-        """The row of the chain's forward frames ``link`` follows, or :data:`FIXED`."""
+        """Return the row of the chain's forward frames ``link`` follows, or :data:`FIXED`."""
         return self._rows[link]
 
     def at(self, joint_positions: Mapping[str, float]) -> Dict[str, Tuple[int, np.ndarray]]:
@@ -123,7 +123,8 @@ class LinkAnchors:
         anchors.update(self._anchored(self._walked, joint_positions))
         own = set(self._chain.joint_names)
         for other, on_other in self._by_chain:
-            q = np.array([0.0 if name in own else self._robot_model.joint_value(name, joint_positions)
+            q = np.array([0.0 if name in own
+                          else self._robot_model.joint_value(name, joint_positions)
                           for name in other.joint_names])
             frames = np.empty((other.arrays.segments.shape[0], 4, 4))
             forward_frames(other.arrays, q, frames)

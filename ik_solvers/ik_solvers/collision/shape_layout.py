@@ -125,7 +125,7 @@ def place(layout: ShapeLayout, geometry: RobotGeometry,
 
 
 def placed_poses(offsets: np.ndarray) -> np.ndarray:
-    """(G, :data:`~.broad_phase.PLACED_WIDTH`) the shapes' poses as the compiled call keeps them."""
+    """Return the shapes' poses as the compiled call keeps them: (G, ``PLACED_WIDTH``)."""
     placed = np.zeros((len(offsets), PLACED_WIDTH))
     placed[:, :9] = offsets[:, :3, :3].reshape(-1, 9)
     placed[:, 9:] = offsets[:, :3, 3]

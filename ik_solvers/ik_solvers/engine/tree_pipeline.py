@@ -254,7 +254,7 @@ def _solve(robot: RobotState, tree: KinematicTree, model: RobotModel, goals: Lis
 def _motion_collision(robot: RobotState, tree: KinematicTree, model: RobotModel,
                       joints: Dict[str, float], start: np.ndarray, q: np.ndarray,
                       settings: NodeSettings) -> Optional[CollisionReport]:
-    """The first colliding sample's report of the straight motion ``start -> q``, or None."""
+    """Return the report of the first colliding sample of the motion ``start -> q``, or None."""
     samples = max(1, int(np.ceil(np.abs(q - start).max() / MOTION_STEP)))
     for s in np.linspace(0.0, 1.0, samples + 1)[1:-1]:
         named = dict(joints)
