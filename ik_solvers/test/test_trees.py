@@ -13,7 +13,8 @@ from ik_solvers import Goal, InvalidSolverOptionError, InvalidTargetError, Robot
 from ik_solvers.kinematics.tree import KinematicTree
 from ik_solvers.solvers.tree_goals import TipGoal
 from ik_solvers.kinematics.tree_kernels import tree_frames
-from ik_solvers.solvers.tree_points import fabrik_passes, move_frames, tree_kernel
+from ik_solvers.solvers.tree_points import fabrik_passes, tree_kernel
+from ik_solvers.solvers.tree_turns import move_frames
 from ik_solvers.solvers.tree_solve import solve_tree, TREE_SOLVERS, TreeOptions
 
 #: The bundled trees: file, base, tips, the goals' mode.

@@ -6,7 +6,7 @@ Cyclic coordinate descent on a tree, with Welman's objective summed over the goa
 One iteration visits every variable from the tips inward (deepest first): each turns (or
 slides) about its own axis to the closed-form optimum of the weighted sum, over the tips below
 it, of the position errors and of the orientation errors (the target frame's axes, or the aimed
-axis, at the goals' length scale), as :func:`.tree_points.turn_toward` computes it. A joint
+axis, at the goals' length scale), as :func:`.tree_turns.turn_toward` computes it. A joint
 shared by several tips (a waist) so weighs all its tips at once, where a chain's CCD would
 serve one.
 """
@@ -14,7 +14,8 @@ serve one.
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import (move_frames, node_positions, stalled, track, TreeKernel, turn_toward)
+from .tree_points import node_positions, stalled, track, TreeKernel
+from .tree_turns import move_frames, turn_toward
 from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames

@@ -24,8 +24,9 @@ a sub-base joint has one segment per branch, so it weighs all the points below i
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import (fabrik_passes, move_frames, node_positions, pin_wrists, stalled, track,
-                          TreeKernel, turn_toward)
+from .tree_points import (fabrik_passes, node_positions, pin_wrists, stalled, track,
+                          TreeKernel)
+from .tree_turns import move_frames, turn_toward
 from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames
@@ -40,7 +41,7 @@ def realise(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndar
     Set every variable from the root outward toward the points ``desired``.
 
     The frames are computed once; after each turn only the frames below the turned joint move
-    (:func:`.tree_points.move_frames`).
+    (:func:`.tree_turns.move_frames`).
     """
     n = kernel.gain.shape[0]
     tree_frames(kernel.arrays, q, frames)

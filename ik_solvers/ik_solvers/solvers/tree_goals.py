@@ -21,11 +21,13 @@ from typing import NamedTuple, Optional, Sequence
 import numpy as np
 
 from .request import Goal
+from ._core.rotations import rotation_vector_of
 from ..exceptions import InvalidTargetError
 from ..kinematics.jit import compiled
 from ..kinematics.tree import KinematicTree
 
-__all__ = ['TipGoal', 'TreeGoals', 'pack_goals', 'tip_residual', 'tip_errors', 'MODES']
+__all__ = ['TipGoal', 'TreeGoals', 'pack_goals', 'tip_residual', 'tip_error', 'tip_errors',
+           'MODES']
 
 #: Goal.mode to the packed integer.
 MODES = {'full': 0, 'axis': 1, 'none': 2}
@@ -127,31 +129,42 @@ def pack_goals(tree: KinematicTree, goals: Sequence[TipGoal],
     return TreeGoals(targets, modes, axes, weights, required, tolerances, tree.length_scale)
 
 
+@compiled(inline=True)
+def _row_dot(a: np.ndarray, i: int, b: np.ndarray, j: int) -> float:
+    """Return row ``i`` of ``a``'s rotation dotted with row ``j`` of ``b``'s."""
+    return a[i, 0] * b[j, 0] + a[i, 1] * b[j, 1] + a[i, 2] * b[j, 2]
+
+
 @compiled(leaf=True)
-def _rotation_vector(r: np.ndarray, out: np.ndarray) -> float:
-    """Write the rotation vector of the 3x3 rotation ``r`` into ``out``; return its angle."""
-    cosine = min(1.0, max(-1.0, 0.5 * (r[0, 0] + r[1, 1] + r[2, 2] - 1.0)))
-    angle = math.acos(cosine)
-    sx, sy, sz = r[2, 1] - r[1, 2], r[0, 2] - r[2, 0], r[1, 0] - r[0, 1]
-    sine = math.sin(angle)
-    if sine > 1e-6:
-        gain = 0.5 * angle / sine
-        out[0], out[1], out[2] = gain * sx, gain * sy, gain * sz
-    elif angle < 1.0:
-        out[0], out[1], out[2] = 0.5 * sx, 0.5 * sy, 0.5 * sz
-    else:
-        # Near a half turn the skew part vanishes: the axis from the diagonal.
-        for i in range(3):
-            out[i] = math.sqrt(max(0.0, 0.5 * (r[i, i] + 1.0)))
-        if sx < 0.0 and out[0] >= out[1] and out[0] >= out[2]:
-            out[0] = -out[0]
-        if r[0, 1] + r[1, 0] < 0.0:
-            out[1] = -out[1]
-        if r[0, 2] + r[2, 0] < 0.0:
-            out[2] = -out[2]
-        for i in range(3):
-            out[i] *= angle
-    return angle
+def _relative_rotation_vector(target: np.ndarray, pose: np.ndarray, out: np.ndarray,
+                              start: int) -> float:
+    """
+    Write the rotation vector of ``target``'s rotation times ``pose``'s transposed.
+
+    Both are (4, 4) poses; the vector goes into ``out[start:start + 3]`` and its angle (rad) is
+    returned. The products are summed in scalars: a 3x3 array product per tip and iterate (a
+    library call and two copies) cost more than the arithmetic.
+    """
+    return rotation_vector_of(
+        _row_dot(target, 0, pose, 0), _row_dot(target, 0, pose, 1), _row_dot(target, 0, pose, 2),
+        _row_dot(target, 1, pose, 0), _row_dot(target, 1, pose, 1), _row_dot(target, 1, pose, 2),
+        _row_dot(target, 2, pose, 0), _row_dot(target, 2, pose, 1), _row_dot(target, 2, pose, 2),
+        out, start)
+
+
+@compiled(inline=True)
+def _turned(pose: np.ndarray, i: int, axis: np.ndarray) -> float:
+    """Return component ``i`` of ``axis`` turned by ``pose``'s rotation."""
+    return pose[i, 0] * axis[0] + pose[i, 1] * axis[1] + pose[i, 2] * axis[2]
+
+
+@compiled(leaf=True)
+def _axis_angle(target: np.ndarray, pose: np.ndarray, axis: np.ndarray) -> float:
+    """Return the angle (rad) between ``axis`` turned by ``pose`` and by ``target``."""
+    dot = 0.0
+    for i in range(3):
+        dot += _turned(pose, i, axis) * _turned(target, i, axis)
+    return math.acos(min(1.0, max(-1.0, dot)))
 
 
 @compiled
@@ -173,32 +186,49 @@ def tip_residual(goals: TreeGoals, t: int, pose: np.ndarray, jacobian: np.ndarra
     mode = goals.modes[t]
     if mode == 2:
         return
-    vector = residual[3:]
     if mode == 0:
-        _rotation_vector(np.ascontiguousarray(target[:3, :3])
-                         @ np.ascontiguousarray(pose[:3, :3]).T, vector)
+        _relative_rotation_vector(target, pose, residual, 3)
         for i in range(3):
-            vector[i] *= weight * scale
+            residual[i + 3] *= weight * scale
             for c in range(rows.shape[1]):
                 rows[i + 3, c] = weight * scale * jacobian[i + 3, c]
         return
     axis = goals.axes[t]
-    current = np.ascontiguousarray(pose[:3, :3]) @ axis
-    wanted = np.ascontiguousarray(target[:3, :3]) @ axis
-    cx = current[1] * wanted[2] - current[2] * wanted[1]
-    cy = current[2] * wanted[0] - current[0] * wanted[2]
-    cz = current[0] * wanted[1] - current[1] * wanted[0]
+    ux, uy, uz = _turned(pose, 0, axis), _turned(pose, 1, axis), _turned(pose, 2, axis)
+    wx, wy, wz = _turned(target, 0, axis), _turned(target, 1, axis), _turned(target, 2, axis)
+    cx, cy, cz = uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx
     norm = math.sqrt(cx * cx + cy * cy + cz * cz)
-    angle = math.atan2(norm, current[0] * wanted[0] + current[1] * wanted[1]
-                       + current[2] * wanted[2])
+    angle = math.atan2(norm, ux * wx + uy * wy + uz * wz)
     gain = weight * scale * angle / norm if norm > 1e-15 else 0.0
-    vector[0], vector[1], vector[2] = gain * cx, gain * cy, gain * cz
+    residual[3], residual[4], residual[5] = gain * cx, gain * cy, gain * cz
     for c in range(rows.shape[1]):
-        wx, wy, wz = jacobian[3, c], jacobian[4, c], jacobian[5, c]
-        along = wx * current[0] + wy * current[1] + wz * current[2]
-        rows[3, c] = weight * scale * (wx - along * current[0])
-        rows[4, c] = weight * scale * (wy - along * current[1])
-        rows[5, c] = weight * scale * (wz - along * current[2])
+        jx, jy, jz = jacobian[3, c], jacobian[4, c], jacobian[5, c]
+        along = jx * ux + jy * uy + jz * uz
+        rows[3, c] = weight * scale * (jx - along * ux)
+        rows[4, c] = weight * scale * (jy - along * uy)
+        rows[5, c] = weight * scale * (jz - along * uz)
+
+
+@compiled(leaf=True)
+def tip_error(goals: TreeGoals, t: int, pose: np.ndarray) -> tuple:
+    """Return tip t's position error (m) and orientation error (rad) at ``pose`` (4, 4)."""
+    target = goals.targets[t]
+    dx, dy = target[0, 3] - pose[0, 3], target[1, 3] - pose[1, 3]
+    dz = target[2, 3] - pose[2, 3]
+    position = math.sqrt(dx * dx + dy * dy + dz * dz)
+    mode = goals.modes[t]
+    if mode == 0:
+        # The angle of the rotation vector (_core.rotations), from the relative rotation's
+        # trace and skew part only: no vector is needed here.
+        sx = 0.5 * (_row_dot(target, 2, pose, 1) - _row_dot(target, 1, pose, 2))
+        sy = 0.5 * (_row_dot(target, 0, pose, 2) - _row_dot(target, 2, pose, 0))
+        sz = 0.5 * (_row_dot(target, 1, pose, 0) - _row_dot(target, 0, pose, 1))
+        cosine = 0.5 * (_row_dot(target, 0, pose, 0) + _row_dot(target, 1, pose, 1)
+                        + _row_dot(target, 2, pose, 2) - 1.0)
+        return position, math.atan2(math.sqrt(sx * sx + sy * sy + sz * sz), cosine)
+    if mode == 1:
+        return position, _axis_angle(target, pose, goals.axes[t])
+    return position, 0.0
 
 
 @compiled
@@ -206,15 +236,6 @@ def tip_errors(goals: TreeGoals, poses: np.ndarray) -> np.ndarray:
     """Return each tip's position error (m) and orientation error (rad), (T, 2)."""
     count = poses.shape[0]
     out = np.zeros((count, 2))
-    vector = np.empty(3)
     for t in range(count):
-        d = goals.targets[t, :3, 3] - poses[t, :3, 3]
-        out[t, 0] = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-        if goals.modes[t] == 0:
-            out[t, 1] = _rotation_vector(np.ascontiguousarray(goals.targets[t, :3, :3])
-                                         @ np.ascontiguousarray(poses[t, :3, :3]).T, vector)
-        elif goals.modes[t] == 1:
-            a = np.ascontiguousarray(poses[t, :3, :3]) @ goals.axes[t]
-            b = np.ascontiguousarray(goals.targets[t, :3, :3]) @ goals.axes[t]
-            out[t, 1] = math.acos(min(1.0, max(-1.0, a[0] * b[0] + a[1] * b[1] + a[2] * b[2])))
+        out[t, 0], out[t, 1] = tip_error(goals, t, poses[t])
     return out

@@ -21,7 +21,7 @@ from .tree_points import stalled, track, TreeKernel
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames, tree_jacobians
 
-__all__ = ['tree_jacobian_transpose', 'stacked']
+__all__ = ['tree_jacobian_transpose', 'stacked', 'stacked_at_frames']
 
 # Largest motion of one variable in one step (rad or m), the chain version's default
 # ``max_step``: the linearisation holds for small motions only.
@@ -33,6 +33,18 @@ def stacked(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndar
             jacobians: np.ndarray, residual: np.ndarray, rows: np.ndarray) -> None:
     """Write the stacked weighted residual (6T,) and Jacobian (6T, N) at ``q``."""
     tree_frames(kernel.arrays, q, frames)
+    stacked_at_frames(kernel, goals, frames, jacobians, residual, rows)
+
+
+@compiled
+def stacked_at_frames(kernel: TreeKernel, goals: TreeGoals, frames: np.ndarray,
+                      jacobians: np.ndarray, residual: np.ndarray, rows: np.ndarray) -> None:
+    """
+    Write what :func:`stacked` writes, from the frames of the configuration already in ``frames``.
+
+    A loop that has just measured its iterate (:func:`.tree_points.goal_cost` writes the
+    frames) need not run the forward kinematics again.
+    """
     tree_jacobians(kernel.arrays, frames, jacobians)
     for t in range(kernel.tip_rows.shape[0]):
         tip_residual(goals, t, frames[kernel.tip_rows[t]], jacobians[t],
@@ -64,7 +76,8 @@ def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
         if stalled(goals, state, stall):
             ran = iteration
             break
-        stacked(kernel, goals, q, frames, jacobians, residual, rows)
+        # track() just wrote the frames of q.
+        stacked_at_frames(kernel, goals, frames, jacobians, residual, rows)
         gradient = rows.T @ residual
         norm = np.dot(gradient, gradient)
         direction = gradient.copy()

@@ -18,7 +18,8 @@ import numpy as np
 
 from .tree_fabrik import realise
 from .tree_goals import TreeGoals
-from .tree_points import (node_positions, pin_wrists, stalled, track, TreeKernel)
+from .tree_points import (node_positions, pin_wrists, point_distance, stalled, track,
+                          TreeKernel)
 from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 
@@ -34,12 +35,15 @@ def relax_points(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
 
     :param out: (P, 3) the relaxed points.
     """
+    # Scalars throughout: a temporary 3-vector per node and sweep cost more than the
+    # arithmetic.
     count = points.shape[0]
     lengths = np.zeros(count)
     for node in range(count):
         if parent[node] >= 0:
-            lengths[node] = np.linalg.norm(points[node] - points[parent[node]])
-        out[node] = fixed_at[node] if fixed[node] else points[node]
+            lengths[node] = point_distance(points, node, parent[node])
+        for i in range(3):
+            out[node, i] = fixed_at[node, i] if fixed[node] else points[node, i]
     sums = np.zeros((count, 3))
     proposals = np.zeros(count)
     for _ in range(sweeps):
@@ -48,10 +52,11 @@ def relax_points(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
             up = parent[node]
             if up < 0 or fixed[node]:
                 continue
-            d = out[node] - out[up]
-            norm = np.linalg.norm(d)
+            norm = point_distance(out, node, up)
             if norm > 1e-12:
-                out[node] = out[up] + lengths[node] / norm * d
+                gain = lengths[node] / norm
+                for i in range(3):
+                    out[node, i] = out[up, i] + gain * (out[node, i] - out[up, i])
         sums[:, :] = 0.0
         proposals[:] = 0.0
         for k in range(count - 1, -1, -1):
@@ -60,11 +65,12 @@ def relax_points(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
             if up < 0:
                 continue
             if proposals[node] > 0 and not fixed[node]:
-                out[node] = sums[node] / proposals[node]
-            d = out[up] - out[node]
-            norm = np.linalg.norm(d)
+                for i in range(3):
+                    out[node, i] = sums[node, i] / proposals[node]
+            norm = point_distance(out, up, node)
             gain = lengths[node] / norm if norm > 1e-12 else 0.0
-            sums[up] += out[node] + gain * d
+            for i in range(3):
+                sums[up, i] += out[node, i] + gain * (out[up, i] - out[node, i])
             proposals[up] += 1.0
 
 

@@ -3,8 +3,8 @@
 """
 What the tree heuristics share.
 
-The tree as compiled arrays, its points, the sub-base passes of FABRIK, Welman's turn of one
-joint toward several goals, and the stall-aware loop's checks.
+The tree as compiled arrays, its points, the sub-base passes of FABRIK, and the stall-aware
+loop's checks (Welman's turn of one joint toward several goals is :mod:`.tree_turns`).
 
 The point tree has one node per variable (its joint's origin, on its axis), one per tip and a
 root (the base frame's origin); a node's parent is the previous variable on its tip's path.
@@ -16,13 +16,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .tree_goals import tip_errors, TreeGoals
+from .tree_goals import tip_error, TreeGoals
 from ..kinematics.jit import compiled
 from ..kinematics.tree import KinematicTree
 from ..kinematics.tree_kernels import tree_frames, TreeArrays
 
-__all__ = ['TreeKernel', 'tree_kernel', 'node_positions', 'fabrik_passes', 'turn_toward',
-           'goal_cost', 'pin_wrists', 'track', 'stalled', 'extrapolate', 'move_frames']
+__all__ = ['TreeKernel', 'tree_kernel', 'node_positions', 'fabrik_passes', 'goal_cost',
+           'pin_wrists', 'point_distance', 'track', 'stalled', 'extrapolate']
 
 # An attempt progresses while its best cost falls by this fraction within ``stall`` iterations
 # (the chains' rule); a lower cost by less only replaces the best configuration.
@@ -89,6 +89,14 @@ def _place(anchor: np.ndarray, toward: np.ndarray, length: float, out: np.ndarra
     out[0], out[1], out[2] = anchor[0] + gain * dx, anchor[1] + gain * dy, anchor[2] + gain * dz
 
 
+@compiled(leaf=True)
+def point_distance(points: np.ndarray, a: int, b: int) -> float:
+    """Return the distance between points ``a`` and ``b`` (m)."""
+    dx, dy, dz = points[a, 0] - points[b, 0], points[a, 1] - points[b, 1], \
+        points[a, 2] - points[b, 2]
+    return math.sqrt(dx * dx + dy * dy + dz * dz)
+
+
 @compiled
 def fabrik_passes(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
                   fixed: np.ndarray, fixed_at: np.ndarray, backward: np.ndarray,
@@ -119,15 +127,16 @@ def fabrik_passes(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
         if up < 0:
             backward[node] = points[node]
             continue
-        if fixed[node]:
-            backward[node] = fixed_at[node]
-        elif proposals[node] > 0:
-            backward[node] = sums[node] / proposals[node]
-        else:
-            backward[node] = points[node]
-        length = np.linalg.norm(points[node] - points[up])
-        _place(backward[node], points[up], length, proposal)
-        sums[up] += proposal
+        for i in range(3):
+            if fixed[node]:
+                backward[node, i] = fixed_at[node, i]
+            elif proposals[node] > 0:
+                backward[node, i] = sums[node, i] / proposals[node]
+            else:
+                backward[node, i] = points[node, i]
+        _place(backward[node], points[up], point_distance(points, node, up), proposal)
+        for i in range(3):
+            sums[up, i] += proposal[i]
         proposals[up] += 1.0
     for k in range(count):
         node = order[k]
@@ -135,8 +144,7 @@ def fabrik_passes(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
         if up < 0:
             forward[node] = points[node]
             continue
-        length = np.linalg.norm(points[node] - points[up])
-        _place(forward[up], backward[node], length, forward[node])
+        _place(forward[up], backward[node], point_distance(points, node, up), forward[node])
 
 
 @compiled
@@ -160,143 +168,20 @@ def pin_wrists(kernel: TreeKernel, goals: TreeGoals, frames: np.ndarray, points:
         wrist = kernel.parent[node]
         if goals.modes[t] != 0 or wrist >= n:
             continue
-        rotation = np.ascontiguousarray(pose[:3, :3])
-        local = rotation.T @ (points[wrist] - pose[:3, 3])
+        # The wrist in the tip's frame (the tip's rotation transposed), then placed by the
+        # target: scalars, as a 3x3 product per tip costs more than its arithmetic.
+        dx, dy, dz = (points[wrist, 0] - pose[0, 3], points[wrist, 1] - pose[1, 3],
+                      points[wrist, 2] - pose[2, 3])
+        lx = pose[0, 0] * dx + pose[1, 0] * dy + pose[2, 0] * dz
+        ly = pose[0, 1] * dx + pose[1, 1] * dy + pose[2, 1] * dz
+        lz = pose[0, 2] * dx + pose[1, 2] * dy + pose[2, 2] * dz
         fixed[wrist] = True
-        fixed_at[wrist] = np.ascontiguousarray(target[:3, :3]) @ local + target[:3, 3]
+        for i in range(3):
+            fixed_at[wrist, i] = (target[i, 0] * lx + target[i, 1] * ly + target[i, 2] * lz
+                                  + target[i, 3])
 
 
 @compiled(leaf=True)
-def move_frames(kernel: TreeKernel, v: int, change: float, q: np.ndarray,
-                frames: np.ndarray) -> None:
-    """
-    Update ``frames`` after variable v moved by ``change`` (rad or m) to ``q[v]``.
-
-    Every frame from v's joint outward on each tip's path turns rigidly about v's axis (or
-    slides along it) instead of a forward kinematics of the whole tree: O(rows below v), not
-    O(rows). A path where v drives several joints (a mimic) is recomputed whole.
-    """
-    arrays = kernel.arrays
-    for t in range(arrays.starts.shape[0] - 1):
-        first, last = arrays.starts[t], arrays.starts[t + 1] - 1
-        count, at = 0, -1
-        for j in range(first, last):
-            if arrays.variable[j] == v:
-                count += 1
-                if at < 0:
-                    at = j
-        if count > 1:
-            tree_frames(arrays, q, frames)
-            return
-    if change == 0.0:
-        return
-    for t in range(arrays.starts.shape[0] - 1):
-        first, last = arrays.starts[t], arrays.starts[t + 1] - 1
-        at = -1
-        for j in range(first, last):
-            if arrays.variable[j] == v:
-                at = j
-                break
-        if at < 0:
-            continue
-        angle = change * arrays.motion[at, 0]
-        ux, uy, uz = frames[at, 0, 2], frames[at, 1, 2], frames[at, 2, 2]
-        ox, oy, oz = frames[at, 0, 3], frames[at, 1, 3], frames[at, 2, 3]
-        if arrays.motion[at, 2] != 0.0:
-            for j in range(at, last + 1):
-                frames[j, 0, 3] += angle * ux
-                frames[j, 1, 3] += angle * uy
-                frames[j, 2, 3] += angle * uz
-            continue
-        cosine, sine = math.cos(angle), math.sin(angle)
-        versine = 1.0 - cosine
-        # Rodrigues' rotation about u through o.
-        r00, r01, r02 = cosine + versine * ux * ux, versine * ux * uy - sine * uz, \
-            versine * ux * uz + sine * uy
-        r10, r11, r12 = versine * uy * ux + sine * uz, cosine + versine * uy * uy, \
-            versine * uy * uz - sine * ux
-        r20, r21, r22 = versine * uz * ux - sine * uy, versine * uz * uy + sine * ux, \
-            cosine + versine * uz * uz
-        for j in range(at, last + 1):
-            for c in range(4):
-                x, y, z = frames[j, 0, c], frames[j, 1, c], frames[j, 2, c]
-                if c == 3:
-                    x, y, z = x - ox, y - oy, z - oz
-                nx = r00 * x + r01 * y + r02 * z
-                ny = r10 * x + r11 * y + r12 * z
-                nz = r20 * x + r21 * y + r22 * z
-                if c == 3:
-                    nx, ny, nz = nx + ox, ny + oy, nz + oz
-                frames[j, 0, c], frames[j, 1, c], frames[j, 2, c] = nx, ny, nz
-
-
-@compiled(leaf=True)
-def _triple(ux: float, uy: float, uz: float, cx: float, cy: float, cz: float, dx: float,
-            dy: float, dz: float) -> float:
-    """Return u . (c x d)."""
-    return ux * (cy * dz - cz * dy) + uy * (cz * dx - cx * dz) + uz * (cx * dy - cy * dx)
-
-
-@compiled
-def turn_toward(kernel: TreeKernel, goals: TreeGoals, v: int, frames: np.ndarray,
-                current: np.ndarray, desired: np.ndarray, use: np.ndarray,
-                q: np.ndarray) -> None:
-    """
-    Move variable v to Welman's optimum.
-
-    That is the turn (or slide) about its own axis that best
-    brings the used nodes below it from ``current`` to ``desired`` (tips weighted by their
-    goal's weight) and the tips' frames below it toward their targets' orientations (scaled
-    by the goals' length scale); clamped to the limits.
-    """
-    # Scalars only: this runs once per variable per iteration.
-    n = kernel.gain.shape[0]
-    row = kernel.arrays.joint_row[v]
-    ux, uy, uz = frames[row, 0, 2], frames[row, 1, 2], frames[row, 2, 2]
-    ox, oy, oz = frames[row, 0, 3], frames[row, 1, 3], frames[row, 2, 3]
-    numerator, denominator, slide, weights = 0.0, 0.0, 0.0, 0.0
-    for node in range(current.shape[0]):
-        if not kernel.below[v, node] or not use[node]:
-            continue
-        weight = goals.weights[node - n] if node >= n else 1.0
-        cx, cy, cz = current[node, 0] - ox, current[node, 1] - oy, current[node, 2] - oz
-        dx, dy, dz = desired[node, 0] - ox, desired[node, 1] - oy, desired[node, 2] - oz
-        numerator += weight * _triple(ux, uy, uz, cx, cy, cz, dx, dy, dz)
-        denominator += weight * ((cx * dx + cy * dy + cz * dz)
-                                 - (ux * cx + uy * cy + uz * cz) * (ux * dx + uy * dy + uz * dz))
-        slide += weight * (ux * (dx - cx) + uy * (dy - cy) + uz * (dz - cz))
-        weights += weight
-    if kernel.prismatic[v] != 0.0:
-        if weights > 0.0:
-            q[v] += slide / weights / kernel.gain[v]
-    else:
-        for t in range(kernel.tip_rows.shape[0]):
-            mode = goals.modes[t]
-            if not kernel.below[v, n + t] or mode == 2:
-                continue
-            weight = goals.weights[t] * goals.scale * goals.scale
-            pose, target = frames[kernel.tip_rows[t]], goals.targets[t]
-            for k in range(3 if mode == 0 else 1):
-                if mode == 1:
-                    ax, ay, az = goals.axes[t, 0], goals.axes[t, 1], goals.axes[t, 2]
-                    cx = pose[0, 0] * ax + pose[0, 1] * ay + pose[0, 2] * az
-                    cy = pose[1, 0] * ax + pose[1, 1] * ay + pose[1, 2] * az
-                    cz = pose[2, 0] * ax + pose[2, 1] * ay + pose[2, 2] * az
-                    dx = target[0, 0] * ax + target[0, 1] * ay + target[0, 2] * az
-                    dy = target[1, 0] * ax + target[1, 1] * ay + target[1, 2] * az
-                    dz = target[2, 0] * ax + target[2, 1] * ay + target[2, 2] * az
-                else:
-                    cx, cy, cz = pose[0, k], pose[1, k], pose[2, k]
-                    dx, dy, dz = target[0, k], target[1, k], target[2, k]
-                numerator += weight * _triple(ux, uy, uz, cx, cy, cz, dx, dy, dz)
-                denominator += weight * ((cx * dx + cy * dy + cz * dz)
-                                         - (ux * cx + uy * cy + uz * cz)
-                                         * (ux * dx + uy * dy + uz * dz))
-        q[v] += math.atan2(numerator, denominator) / kernel.gain[v]
-    q[v] = min(max(q[v], kernel.lower[v]), kernel.upper[v])
-
-
-@compiled
 def goal_cost(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
               frames: np.ndarray) -> tuple:
     """
@@ -305,20 +190,17 @@ def goal_cost(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
     Writes the frames of ``q`` into ``frames``.
     """
     tree_frames(kernel.arrays, q, frames)
-    poses = np.empty((kernel.tip_rows.shape[0], 4, 4))
-    for t in range(kernel.tip_rows.shape[0]):
-        poses[t] = frames[kernel.tip_rows[t]]
-    errors = tip_errors(goals, poses)
     cost, met = 0.0, True
-    for t in range(errors.shape[0]):
+    for t in range(kernel.tip_rows.shape[0]):
+        position, orientation = tip_error(goals, t, frames[kernel.tip_rows[t]])
         w = goals.weights[t]
-        cost += w * w * (errors[t, 0] ** 2 + (goals.scale * errors[t, 1]) ** 2)
-        if errors[t, 0] > goals.tolerances[t, 0] or errors[t, 1] > goals.tolerances[t, 1]:
+        cost += w * w * (position ** 2 + (goals.scale * orientation) ** 2)
+        if position > goals.tolerances[t, 0] or orientation > goals.tolerances[t, 1]:
             met = False
     return cost, met
 
 
-@compiled
+@compiled(leaf=True)
 def track(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarray,
           best: np.ndarray, state: np.ndarray) -> bool:
     """
@@ -333,7 +215,8 @@ def track(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarra
     cost, met = goal_cost(kernel, goals, q, frames)
     if cost < state[0] * (1.0 - 1e-9):
         state[0] = cost
-        best[:] = q
+        for v in range(q.shape[0]):
+            best[v] = q[v]
     near = state[0] < (_NEAR * goals.scale) ** 2
     if cost < state[2] * (1.0 - (1e-9 if near else _PROGRESS)):
         state[2] = cost

@@ -18,7 +18,7 @@ import numpy as np
 
 from ._core.polish import damped_rows
 from .tree_goals import tip_errors, TreeGoals
-from .tree_jacobian_transpose import stacked
+from .tree_jacobian_transpose import stacked, stacked_at_frames
 from .tree_points import goal_cost, TreeKernel
 from ..kinematics.jit import compiled
 
@@ -115,7 +115,8 @@ def _polish_required(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
             if best > (_MARKS[mark][1] * goals.scale) ** 2:
                 break
             mark += 1
-        stacked(kernel, goals, q, frames, jacobians, residual, rows)
+        # goal_cost() just wrote the frames of q.
+        stacked_at_frames(kernel, goals, frames, jacobians, residual, rows)
         damped_rows(rows, residual, rows.shape[0], _DAMPING, q, kernel.lower, kernel.upper,
                     step, normal, multipliers)
         for v in range(n):
