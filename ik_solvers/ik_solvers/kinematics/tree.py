@@ -214,7 +214,7 @@ class KinematicTree:
         :raises InvalidSeedError: when it does not hold N finite values.
         """
         q = np.asarray(q, dtype=float)
-        if q.shape != (self.num_joints,) or not np.all(np.isfinite(q)):
+        if q.shape != (self.num_joints,) or not np.isfinite(q).all():
             raise InvalidSeedError('a configuration of the tree has %d finite values (%s), got '
                                    'shape %s' % (self.num_joints, ', '.join(self._joint_names),
                                                  q.shape))
@@ -222,7 +222,9 @@ class KinematicTree:
 
     def clip_into_limits(self, q) -> np.ndarray:
         """Return a copy of ``q`` moved into the limits (continuous joints untouched)."""
-        return np.clip(self.configuration(q), self._lower, self._upper)
+        # minimum(maximum()) rather than np.clip: the same values, a few microseconds less
+        # per call, and a tree solve calls it once.
+        return np.minimum(np.maximum(self.configuration(q), self._lower), self._upper)
 
     def mid_configuration(self) -> np.ndarray:
         """Middle of the limits, (N,); 0 for continuous joints."""

@@ -14,7 +14,7 @@ serve one.
 import numpy as np
 
 from .tree_goals import TreeGoals
-from .tree_points import node_positions, stalled, track, TreeKernel
+from .tree_points import node_positions, stalled, track, TreeKernel, trust_radius
 from .tree_turns import move_frames, turn_toward
 from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
@@ -25,12 +25,13 @@ __all__ = ['tree_ccd']
 
 @compiled
 def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int,
-             stall: int) -> int:
+             stall: int, trust_region: float) -> int:
     """
     Run CCD on ``q`` in place; return the iterations run.
 
     It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
-    ran; ``q`` ends at the best configuration seen.
+    ran; ``q`` ends at the best configuration seen. Each turn moves a variable at most
+    :func:`.tree_points.trust_radius` (``inf``: no bound).
 
     :returns: the iterations run.
     """
@@ -46,12 +47,15 @@ def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: in
     inputs, outputs = secant_history(q.shape[0])
     recorded = 0
     ran = iterations
+    radius = np.inf
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
         if stalled(goals, state, stall):
             ran = iteration
             break
+        if iteration == 0:
+            radius = trust_radius(goals, state, trust_region)
         origin[:] = q
         tree_frames(kernel.arrays, q, frames)
         for k in range(kernel.order.shape[0] - 1, -1, -1):
@@ -60,10 +64,10 @@ def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: in
                 continue
             node_positions(kernel, frames, current)
             before = q[v]
-            turn_toward(kernel, goals, v, frames, current, desired, use, q)
+            turn_toward(kernel, goals, v, frames, current, desired, use, q, radius)
             move_frames(kernel, v, q[v] - before, q, frames)
         recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
-                              recorded)
+                              recorded, radius)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran

@@ -25,7 +25,7 @@ import numpy as np
 
 from .tree_goals import TreeGoals
 from .tree_points import (fabrik_passes, node_positions, pin_wrists, stalled, track,
-                          TreeKernel)
+                          TreeKernel, trust_radius)
 from .tree_turns import move_frames, turn_toward
 from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
@@ -36,9 +36,11 @@ __all__ = ['tree_fabrik', 'realise']
 
 @compiled
 def realise(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndarray,
-            current: np.ndarray, desired: np.ndarray, use: np.ndarray) -> None:
+            current: np.ndarray, desired: np.ndarray, use: np.ndarray, radius: float) -> None:
     """
     Set every variable from the root outward toward the points ``desired``.
+
+    Each moves at most ``radius`` (rad; times the length scale for a slide, m).
 
     The frames are computed once; after each turn only the frames below the turned joint move
     (:func:`.tree_turns.move_frames`).
@@ -51,18 +53,19 @@ def realise(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndar
             continue
         node_positions(kernel, frames, current)
         before = q[v]
-        turn_toward(kernel, goals, v, frames, current, desired, use, q)
+        turn_toward(kernel, goals, v, frames, current, desired, use, q, radius)
         move_frames(kernel, v, q[v] - before, q, frames)
 
 
 @compiled
 def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int,
-                stall: int) -> int:
+                stall: int, trust_region: float) -> int:
     """
     Run FABRIK on ``q`` in place; return the iterations run.
 
     It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
-    ran; ``q`` ends at the best configuration seen.
+    ran; ``q`` ends at the best configuration seen. Setting the joints moves each at most
+    :func:`.tree_points.trust_radius` per iteration (``inf``: no bound).
 
     :returns: the iterations run.
     """
@@ -76,19 +79,22 @@ def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
     inputs, outputs = secant_history(q.shape[0])
     recorded = 0
     ran = iterations
+    radius = np.inf
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
         if stalled(goals, state, stall):
             ran = iteration
             break
+        if iteration == 0:
+            radius = trust_radius(goals, state, trust_region)
         node_positions(kernel, frames, points)
         pin_wrists(kernel, goals, frames, points, fixed, fixed_at)
         fabrik_passes(kernel.parent, kernel.order, points, fixed, fixed_at, backward, forward)
         origin[:] = q
-        realise(kernel, goals, q, frames, current, forward, use)
+        realise(kernel, goals, q, frames, current, forward, use, radius)
         recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
-                              recorded)
+                              recorded, radius)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran

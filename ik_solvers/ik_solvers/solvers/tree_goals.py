@@ -31,6 +31,8 @@ __all__ = ['TipGoal', 'TreeGoals', 'pack_goals', 'tip_residual', 'tip_error', 't
 
 #: Goal.mode to the packed integer.
 MODES = {'full': 0, 'axis': 1, 'none': 2}
+_IDENTITY = np.eye(3)
+_LAST_ROW = np.array([0.0, 0.0, 0.0, 1.0])
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,11 @@ class TipGoal:
         if target.shape != (4, 4) or not np.all(np.isfinite(target)):
             raise InvalidTargetError('the target of tip %r is not a finite 4x4 pose' % self.tip)
         rotation = target[:3, :3]
-        if (not np.allclose(rotation @ rotation.T, np.eye(3), atol=1e-6)
-                or np.linalg.det(rotation) < 0 or not np.allclose(target[3], (0, 0, 0, 1))):
+        # np.allclose's test (atol, and rtol 1e-5 of the reference) written out: the library
+        # call costs some 15 us, and the node packs a goal per tip and target.
+        if (not (np.abs(rotation @ rotation.T - _IDENTITY) <= 1e-6 + 1e-5 * _IDENTITY).all()
+                or _determinant(rotation.tolist()) < 0
+                or not (np.abs(target[3] - _LAST_ROW) <= 1e-8 + 1e-5 * _LAST_ROW).all()):
             raise InvalidTargetError('the target of tip %r is not a rigid transform' % self.tip)
         if not (math.isfinite(self.weight) and self.weight > 0):
             raise InvalidTargetError('the weight of tip %r must be positive, got %r'
@@ -70,6 +75,13 @@ class TipGoal:
             raise InvalidTargetError('tip %r: bounds and the orientation fallback are not '
                                      'offered on trees; give tolerances' % self.tip)
         object.__setattr__(self, 'target', target)
+
+
+def _determinant(r: list) -> float:
+    """Return the determinant of the 3x3 nested list ``r`` (a library call costs more)."""
+    return (r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1])
+            - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
+            + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]))
 
 
 class TreeGoals(NamedTuple):
@@ -102,7 +114,6 @@ def pack_goals(tree: KinematicTree, goals: Sequence[TipGoal],
     :raises InvalidTargetError: a goal for a link that is not a tip of the tree, a tip given
         twice, or a tip without a goal and no ``start`` to hold it at.
     """
-    count = len(tree.tip_links)
     by_tip = {}
     for goal in goals:
         if goal.tip not in tree.tip_links:
@@ -116,17 +127,29 @@ def pack_goals(tree: KinematicTree, goals: Sequence[TipGoal],
         raise InvalidTargetError('tip(s) %s have no goal: give a seed, where they hold'
                                  % ', '.join(held))
     poses = tree.fk(start) if held else None
-    targets, modes, axes = np.empty((count, 4, 4)), np.zeros(count, np.int64), np.zeros((count, 3))
-    weights, required, tolerances = np.ones(count), np.ones(count), np.empty((count, 2))
+    # Lists first, one array each: element-wise array assignments cost more than the solve's
+    # search on an easy goal.
+    targets, modes, axes, weights, required, tolerances = [], [], [], [], [], []
     for t, tip in enumerate(tree.tip_links):
         goal = by_tip.get(tip)
         if goal is None:
-            targets[t], axes[t], tolerances[t] = poses[t], (0, 0, 1), (1e-5, 1e-5)
+            targets.append(poses[t])
+            modes.append(MODES['full'])
+            axes.append((0.0, 0.0, 1.0))
+            weights.append(1.0)
+            required.append(1.0)
+            tolerances.append((1e-5, 1e-5))
             continue
-        targets[t], modes[t], axes[t] = goal.target, MODES[goal.goal.mode], goal.goal.tip_axis
-        weights[t], required[t] = goal.weight, float(goal.required)
-        tolerances[t] = goal.goal.position_tolerance, goal.goal.orientation_tolerance
-    return TreeGoals(targets, modes, axes, weights, required, tolerances, tree.length_scale)
+        targets.append(goal.target)
+        modes.append(MODES[goal.goal.mode])
+        axes.append(goal.goal.tip_axis)
+        weights.append(goal.weight)
+        required.append(float(goal.required))
+        tolerances.append((goal.goal.position_tolerance, goal.goal.orientation_tolerance))
+    return TreeGoals(np.array(targets, dtype=float), np.array(modes, dtype=np.int64),
+                     np.array(axes, dtype=float), np.array(weights, dtype=float),
+                     np.array(required, dtype=float), np.array(tolerances, dtype=float),
+                     tree.length_scale)
 
 
 @compiled(inline=True)

@@ -17,7 +17,7 @@ the pulls of all the tips it moves.
 import numpy as np
 
 from .tree_goals import tip_residual, TreeGoals
-from .tree_points import stalled, track, TreeKernel
+from .tree_points import stalled, track, TreeKernel, trust_radius
 from ..kinematics.jit import compiled
 from ..kinematics.tree_kernels import tree_frames, tree_jacobians
 
@@ -53,12 +53,13 @@ def stacked_at_frames(kernel: TreeKernel, goals: TreeGoals, frames: np.ndarray,
 
 @compiled
 def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
-                            iterations: int, stall: int) -> int:
+                            iterations: int, stall: int, trust_region: float) -> int:
     """
     Run the Jacobian transpose on ``q`` in place; return the iterations run.
 
     It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
-    ran; ``q`` ends at the best configuration seen.
+    ran; ``q`` ends at the best configuration seen. A step moves each variable at most
+    :func:`.tree_points.trust_radius` (``inf``: no bound).
 
     :returns: the iterations run.
     """
@@ -70,12 +71,15 @@ def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
     previous_gradient, previous_direction = np.zeros(n), np.zeros(n)
     previous_norm = 0.0
     ran = iterations
+    radius = np.inf
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
         if stalled(goals, state, stall):
             ran = iteration
             break
+        if iteration == 0:
+            radius = trust_radius(goals, state, trust_region)
         # track() just wrote the frames of q.
         stacked_at_frames(kernel, goals, frames, jacobians, residual, rows)
         gradient = rows.T @ residual
@@ -96,9 +100,10 @@ def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
         if largest > _MAX_STEP:
             step *= _MAX_STEP / largest
         previous_gradient[:], previous_direction[:], previous_norm = gradient, direction, norm
-        q += step
         for v in range(n):
-            q[v] = min(max(q[v], kernel.lower[v]), kernel.upper[v])
+            reach = radius * goals.scale if kernel.prismatic[v] != 0.0 else radius
+            q[v] = min(max(q[v] + min(max(step[v], -reach), reach), kernel.lower[v]),
+                       kernel.upper[v])
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran

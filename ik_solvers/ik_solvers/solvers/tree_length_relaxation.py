@@ -19,7 +19,7 @@ import numpy as np
 from .tree_fabrik import realise
 from .tree_goals import TreeGoals
 from .tree_points import (node_positions, pin_wrists, point_distance, stalled, track,
-                          TreeKernel)
+                          TreeKernel, trust_radius)
 from .tree_secant import accelerate, secant_history
 from ..kinematics.jit import compiled
 
@@ -76,12 +76,13 @@ def relax_points(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
 
 @compiled
 def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
-                           iterations: int, stall: int) -> int:
+                           iterations: int, stall: int, trust_region: float) -> int:
     """
     Run length relaxation on ``q`` in place; return the iterations run.
 
     It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
-    ran; ``q`` ends at the best configuration seen.
+    ran; ``q`` ends at the best configuration seen. Setting the joints moves each at most
+    :func:`.tree_points.trust_radius` per iteration (``inf``: no bound).
 
     :returns: the iterations run.
     """
@@ -94,19 +95,22 @@ def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
     inputs, outputs = secant_history(q.shape[0])
     recorded = 0
     ran = iterations
+    radius = np.inf
     for iteration in range(iterations):
         if track(kernel, goals, q, frames, best, state):
             return iteration
         if stalled(goals, state, stall):
             ran = iteration
             break
+        if iteration == 0:
+            radius = trust_radius(goals, state, trust_region)
         node_positions(kernel, frames, points)
         pin_wrists(kernel, goals, frames, points, fixed, fixed_at)
         relax_points(kernel.parent, kernel.order, points, fixed, fixed_at, 1, relaxed)
         origin[:] = q
-        realise(kernel, goals, q, frames, current, relaxed, use)
+        realise(kernel, goals, q, frames, current, relaxed, use, radius)
         recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
-                              recorded)
+                              recorded, radius)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran

@@ -22,7 +22,7 @@ from ..kinematics.tree import KinematicTree
 from ..kinematics.tree_kernels import tree_frames, TreeArrays
 
 __all__ = ['TreeKernel', 'tree_kernel', 'node_positions', 'fabrik_passes', 'goal_cost',
-           'pin_wrists', 'point_distance', 'track', 'stalled', 'extrapolate']
+           'pin_wrists', 'point_distance', 'track', 'stalled', 'trust_radius', 'extrapolate']
 
 # An attempt progresses while its best cost falls by this fraction within ``stall`` iterations
 # (the chains' rule); a lower cost by less only replaces the best configuration.
@@ -239,16 +239,31 @@ def stalled(goals: TreeGoals, state: np.ndarray, stall: int) -> bool:
     return state[1] > 0.25 * stall and state[0] > (_FAR * goals.scale) ** 2
 
 
+@compiled(leaf=True)
+def trust_radius(goals: TreeGoals, state: np.ndarray, trust_region: float) -> float:
+    """
+    Return the largest motion of a variable per iteration, rad (times the length scale, m).
+
+    That is ``trust_region`` times the start's error over the goals' length scale, read from
+    ``state`` after the first :func:`track`, as the chains' search bounds a step; ``inf``
+    for ``trust_region = inf``.
+    """
+    if not math.isfinite(trust_region):
+        return math.inf
+    return trust_region * math.sqrt(state[0]) / goals.scale
+
+
 @compiled
 def extrapolate(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, origin: np.ndarray,
-                frames: np.ndarray) -> None:
+                frames: np.ndarray, radius: float) -> None:
     """
     Go on along the motion of the last iteration while the cost falls, as the chains do.
 
     A heuristic alone converges linearly, and slowly where the orientation narrows the cost's
     valleys; its iterates then advance by nearly the same motion again and again. ``q`` moved
     1, 3, 7, ... 63 times its motion from ``origin`` further on (within the limits) replaces
-    ``q`` while the cost keeps falling. The direction is the heuristic's own.
+    ``q`` while the cost keeps falling, no variable more than ``radius`` beyond ``q`` (rad;
+    times the length scale for a slide, m). The direction is the heuristic's own.
     """
     n = q.shape[0]
     trial, kept = np.empty(n), q.copy()
@@ -256,8 +271,9 @@ def extrapolate(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, origin: np.
     extra = 1.0
     for _ in range(6):
         for v in range(n):
-            trial[v] = min(max(q[v] + extra * (q[v] - origin[v]), kernel.lower[v]),
-                           kernel.upper[v])
+            reach = radius * goals.scale if kernel.prismatic[v] != 0.0 else radius
+            motion = min(max(extra * (q[v] - origin[v]), -reach), reach)
+            trial[v] = min(max(q[v] + motion, kernel.lower[v]), kernel.upper[v])
         trial_cost, _ = goal_cost(kernel, goals, trial, frames)
         if trial_cost >= cost:
             break

@@ -3,20 +3,28 @@
 """
 The polish on a tree: Levenberg–Marquardt on the stacked, weighted residual, by priority.
 
-Required tips come first: each step is the damped least-squares step of their rows, plus the
-best-effort tips' step in the null space of the required rows (the classic task-priority
-split), so best-effort goals come as close as the required ones allow and never pull these
-off. While a required tip misses its tolerances, a step is kept when it lowers the required
-error; once every required tip meets them, a step is kept when they still do and the
-best-effort error falls. A kept step lowers the damping; a refused one
-raises it. The best-effort part of a step is damped at least by 1e-2 times the length scale
-squared (an unreachable goal leaves its rows near singular) and moves no variable more than
-0.1 (rad or m); limits clamp every step.
+Every tip required (the usual case): Sugihara-damped steps on the stacked rows, each tip's rows
+damped by its own residual (:func:`_balance_tips`), and the early marks judged on the tips
+still short of their goals (:func:`_closest_short`), so that one arm that cannot converge
+from this start (against its limits) neither slows nor stops the others: the attempt then
+meets the arm it can, and the restarts keep it (:mod:`.tree_search`).
+
+With best-effort tips, required ones come first: each step is the damped least-squares step of
+their rows, plus the best-effort tips' step in the null space of the required rows (the classic
+task-priority split), so best-effort goals come as close as the required ones allow and never
+pull these off. While a required tip misses its tolerances, a step is kept when it lowers the
+required error; once every required tip meets them, a step is kept when they still do and the
+best-effort error falls. A kept step lowers the damping; a refused one raises it. The
+best-effort part of a step is damped at least by 1e-2 times the length scale squared (an
+unreachable goal leaves its rows near singular) and moves no variable more than 0.1 (rad or
+m); limits clamp every step.
 """
+
+import math
 
 import numpy as np
 
-from ._core.polish import damped_rows
+from ._core.polish import damped_rows, DAMPING_FLOOR
 from .tree_goals import tip_errors, TreeGoals
 from .tree_jacobian_transpose import stacked, stacked_at_frames
 from .tree_points import goal_cost, TreeKernel
@@ -83,6 +91,60 @@ def _damped(jacobian: np.ndarray, error: np.ndarray, damping: float) -> np.ndarr
     return np.linalg.solve(normal, jacobian.T @ error)
 
 
+@compiled(leaf=True)
+def _closest_short(goals: TreeGoals, residual: np.ndarray) -> float:
+    """
+    Return the least weighted squared residual (m^2) of the tips still short of their goals.
+
+    A tip counts as there once its residual is within its tolerances (position and scaled
+    orientation together); the marks judge the tips still converging, so that one arm stuck
+    against its limits does not end the polish of the other.
+    """
+    closest = np.inf
+    for t in range(goals.weights.shape[0]):
+        squared = 0.0
+        for r in range(6 * t, 6 * t + 6):
+            squared += residual[r] * residual[r]
+        there = goals.weights[t] ** 2 * (goals.tolerances[t, 0] ** 2
+                                         + (goals.scale * goals.tolerances[t, 1]) ** 2)
+        if squared > there:
+            closest = min(closest, squared)
+    return closest
+
+
+@compiled(leaf=True)
+def _balance_tips(residual: np.ndarray, rows: np.ndarray, count: int) -> float:
+    """
+    Give every tip its own Sugihara damping; return the damping for :func:`damped_rows`.
+
+    Tip t's rows and residual are scaled by sqrt(l_min / l_t), l_t = _DAMPING |e_t|^2 + floor;
+    the uniformly damped step of the scaled rows is then the step damped by l_t on tip t's
+    rows, and where the tips share no variable (two arms on a fixed torso) each tip's part is
+    the step it would take alone. One damping from the summed residual instead lets a tip
+    far from its goal (an arm against its limits) slow the others, so an attempt that could
+    have met one arm meets none.
+    """
+    least = np.inf
+    for t in range(count):
+        squared = 0.0
+        for r in range(6 * t, 6 * t + 6):
+            squared += residual[r] * residual[r]
+        least = min(least, _DAMPING * squared + DAMPING_FLOOR)
+    total = 0.0
+    for t in range(count):
+        squared = 0.0
+        for r in range(6 * t, 6 * t + 6):
+            squared += residual[r] * residual[r]
+        scale = math.sqrt(least / (_DAMPING * squared + DAMPING_FLOOR))
+        for r in range(6 * t, 6 * t + 6):
+            residual[r] *= scale
+            total += residual[r] * residual[r]
+            for v in range(rows.shape[1]):
+                rows[r, v] *= scale
+    # damped_rows regularises by damping * total + floor: that is least.
+    return (least - DAMPING_FLOOR) / total if total > 0.0 else _DAMPING
+
+
 @compiled
 def _polish_required(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
                      iterations: int) -> int:
@@ -111,13 +173,14 @@ def _polish_required(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
             since += 1
         if since >= _PATIENCE or steps == iterations:
             break
+        # goal_cost() just wrote the frames of q; the marks read the residual.
+        stacked_at_frames(kernel, goals, frames, jacobians, residual, rows)
         if mark < len(_MARKS) and steps >= _MARKS[mark][0]:
-            if best > (_MARKS[mark][1] * goals.scale) ** 2:
+            if _closest_short(goals, residual) > (_MARKS[mark][1] * goals.scale) ** 2:
                 break
             mark += 1
-        # goal_cost() just wrote the frames of q.
-        stacked_at_frames(kernel, goals, frames, jacobians, residual, rows)
-        damped_rows(rows, residual, rows.shape[0], _DAMPING, q, kernel.lower, kernel.upper,
+        damping = _balance_tips(residual, rows, count)
+        damped_rows(rows, residual, rows.shape[0], damping, q, kernel.lower, kernel.upper,
                     step, normal, multipliers)
         for v in range(n):
             q[v] = min(max(q[v] + step[v], kernel.lower[v]), kernel.upper[v])

@@ -32,9 +32,10 @@ __all__ = ['TREE_SEARCHES', 'SETTINGS_SIZE', 'REPORT_SIZE', 'STATUS_SUCCESS',
            'STATUS_TIMED_OUT', 'STATUS_NO_SOLUTION', 'settings_array']
 
 # Slots of the settings array.
-_ITERATIONS, _STALL, _POLISH, _POLISH_ITERATIONS, _MAX_ATTEMPTS, _DEADLINE, _SEED = range(7)
+(_ITERATIONS, _STALL, _POLISH, _POLISH_ITERATIONS, _MAX_ATTEMPTS, _DEADLINE, _SEED,
+ _TRUST_REGION) = range(8)
 #: Length of the settings array (:func:`settings_array`).
-SETTINGS_SIZE = 7
+SETTINGS_SIZE = 8
 # Slots of the report array.
 _STATUS, _ATTEMPTS, _HEURISTIC_ITERATIONS, _HEURISTIC_SECONDS = range(4)
 #: Length of the report array: status, attempts, heuristic iterations, heuristic seconds.
@@ -48,16 +49,19 @@ _PARK_MILLER_MODULUS = 2147483647
 
 
 def settings_array(iterations: int, stall: int, polish: bool, polish_iterations: int,
-                   max_attempts: int, deadline: float, seed: int) -> np.ndarray:
+                   max_attempts: int, deadline: float, seed: int,
+                   trust_region: float = math.inf) -> np.ndarray:
     """
     Pack a search's settings.
 
     :param max_attempts: cap on the attempts, 0 for none.
     :param deadline: the monotonic clock's time (s, ``time.perf_counter``) to stop at.
     :param seed: the restart generator's seed, in [1, 2^31 - 2].
+    :param trust_region: the heuristics' trust region (:func:`.tree_points.trust_radius`),
+        ``inf`` for none.
     """
     return np.array([iterations, stall, 1.0 if polish else 0.0, polish_iterations,
-                     max_attempts, deadline, seed], dtype=float)
+                     max_attempts, deadline, seed, trust_region], dtype=float)
 
 
 @compiled(leaf=True)
@@ -74,7 +78,8 @@ def run_tree_search(heuristic, kernel: TreeKernel, goals: TreeGoals, q: np.ndarr
     """
     Run the attempts of one tree solve; see the module.
 
-    :param heuristic: a tree heuristic, ``heuristic(kernel, goals, q, iterations, stall)``.
+    :param heuristic: a tree heuristic,
+        ``heuristic(kernel, goals, q, iterations, stall, trust_region)``.
     :param q: (N,) the first start on entry; the best answer on return.
     :param sampling: (2, N) low end and width of each variable's restart range.
     :param settings: (SETTINGS_SIZE,) :func:`settings_array`.
@@ -87,7 +92,7 @@ def run_tree_search(heuristic, kernel: TreeKernel, goals: TreeGoals, q: np.ndarr
     iterations, stall = int(settings[_ITERATIONS]), int(settings[_STALL])
     polish_iterations = int(settings[_POLISH_ITERATIONS])
     max_attempts = int(settings[_MAX_ATTEMPTS])
-    deadline = settings[_DEADLINE]
+    deadline, trust_region = settings[_DEADLINE], settings[_TRUST_REGION]
     state = np.full(1, int(settings[_SEED]), dtype=np.int64)
     first, best, trial = q.copy(), q.copy(), np.empty(n)
     frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
@@ -114,7 +119,7 @@ def run_tree_search(heuristic, kernel: TreeKernel, goals: TreeGoals, q: np.ndarr
                     trial[v] = best[v]
         attempts += 1
         began = monotonic_seconds()
-        ran += heuristic(kernel, goals, trial, iterations, stall)
+        ran += heuristic(kernel, goals, trial, iterations, stall, trust_region)
         heuristic_seconds += monotonic_seconds() - began
         if polish_iterations > 0 and settings[_POLISH] != 0.0:
             tree_polish(kernel, goals, trial, polish_iterations)

@@ -40,13 +40,14 @@ def secant_history(count: int) -> tuple:
 
 @compiled
 def _secant_point(kernel: TreeKernel, inputs: np.ndarray, outputs: np.ndarray, recorded: int,
-                  out: np.ndarray) -> bool:
+                  radius: float, scale: float, out: np.ndarray) -> bool:
     """
     Write the fixed point of the iteration x_k -> g_k that the recorded iterations predict.
 
     Anderson's mixing: with the residuals f_k = g_k - x_k, the weights that make the
     combination of the last residuals smallest (least squares over their differences), and
-    the same combination of the outputs; within ``_SECANT_RADIUS`` of the last output and the
+    the same combination of the outputs; within ``_SECANT_RADIUS`` and the trust ``radius``
+    of the last output (rad; a slide ``radius`` times the length ``scale``, m), and within the
     limits.
 
     :returns: whether a point was written.
@@ -75,7 +76,9 @@ def _secant_point(kernel: TreeKernel, inputs: np.ndarray, outputs: np.ndarray, r
             shift -= weights[a] * (outputs[a + 1, i] - outputs[a, i])
         if not math.isfinite(shift):
             return False
-        shift = min(max(shift, -_SECANT_RADIUS), _SECANT_RADIUS)
+        bound = min(_SECANT_RADIUS,
+                    radius * scale if kernel.prismatic[i] != 0.0 else radius)
+        shift = min(max(shift, -bound), bound)
         out[i] = min(max(outputs[last, i] + shift, kernel.lower[i]), kernel.upper[i])
     return True
 
@@ -83,20 +86,21 @@ def _secant_point(kernel: TreeKernel, inputs: np.ndarray, outputs: np.ndarray, r
 @compiled
 def accelerate(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, origin: np.ndarray,
                frames: np.ndarray, inputs: np.ndarray, outputs: np.ndarray,
-               recorded: int) -> int:
+               recorded: int, radius: float) -> int:
     """
     Speed up a heuristic alone after its iteration ``origin -> q``, as the chains' search does.
 
     The iteration is recorded (the last ``SECANT_MEMORY + 1`` are kept, oldest first); the
     secant point of the record (:func:`_secant_point`) replaces ``q`` when it costs less;
     otherwise ``q`` goes on along the iteration's motion (:func:`extrapolate`). Either way
-    the points tried are mixtures of the heuristic's own outputs, or its own motion.
+    the points tried are mixtures of the heuristic's own outputs, or its own motion, and move
+    no variable more than the trust ``radius`` beyond ``q``.
 
     :returns: the iterations now recorded.
     """
     size = inputs.shape[0]
     if size < 2:
-        extrapolate(kernel, goals, q, origin, frames)
+        extrapolate(kernel, goals, q, origin, frames, radius)
         return 0
     if recorded == size:
         for k in range(size - 1):
@@ -107,11 +111,11 @@ def accelerate(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, origin: np.n
     outputs[recorded] = q
     recorded += 1
     trial = np.empty(q.shape[0])
-    if _secant_point(kernel, inputs, outputs, recorded, trial):
+    if _secant_point(kernel, inputs, outputs, recorded, radius, goals.scale, trial):
         cost, _ = goal_cost(kernel, goals, q, frames)
         trial_cost, _ = goal_cost(kernel, goals, trial, frames)
         if trial_cost < cost:
             q[:] = trial
             return recorded
-    extrapolate(kernel, goals, q, origin, frames)
+    extrapolate(kernel, goals, q, origin, frames, radius)
     return recorded

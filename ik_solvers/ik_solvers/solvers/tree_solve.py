@@ -16,6 +16,7 @@ the best answer is the one meeting most required tips, then, when all are met, t
 least weighted best-effort error (otherwise the least required error).
 """
 
+import math
 import time
 import warnings
 import weakref
@@ -52,6 +53,9 @@ TREE_SOLVERS = {
 # 10, which it needs to pull that tip as close as it goes (see docs/trees.md).
 _POLISHED_ITERATIONS = 3
 _BEST_EFFORT_CCD_ITERATIONS = 10
+# The trust region of each heuristic with the polish, when the options give none (see
+# TreeOptions.trust_region and docs/trees.md).
+_POLISHED_TRUST_REGIONS = {'ccd': 0.5}
 # The restarts' generator seed when the caller gives no generator: the same inputs give the
 # same restarts, run after run.
 _RESTART_SEED = 20260101
@@ -77,6 +81,13 @@ class TreeOptions:
         of them while it is still far from the goals).
     :ivar polish_iterations: polish steps per attempt (at most: it stops at a local
         minimum).
+    :ivar trust_region: a heuristic step moves each variable at most this multiple of the
+        attempt's starting error over the goals' length scale (rad; m per length scale for a
+        slide), and the extrapolation of its iterates at most as far again, as the chains'
+        search bounds its steps; ``math.inf`` for no bound. None: with
+        the polish, CCD's 0.5 (the chains' value; a full closed-form turn of a joint far from
+        its goal throws the start into another basin, and the polish fails there more often)
+        and no bound for the others; alone, no bound.
     :ivar finisher_iterations: the previous release's name of ``polish_iterations``; given,
         it sets that field and warns (DeprecationWarning), for one release.
     :raises InvalidSolverOptionError: a value out of range.
@@ -88,6 +99,7 @@ class TreeOptions:
     iterations: Optional[int] = None
     stall: int = 30
     polish_iterations: int = 60
+    trust_region: Optional[float] = None
     finisher_iterations: Optional[int] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -107,6 +119,10 @@ class TreeOptions:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise InvalidSolverOptionError('%s must be a positive integer' % name)
+        if self.trust_region is not None and not (
+                isinstance(self.trust_region, (int, float)) and self.trust_region > 0):
+            raise InvalidSolverOptionError('trust_region must be a positive number, math.inf '
+                                           'or None')
 
 
 @dataclass(frozen=True)
@@ -174,26 +190,30 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
     if solver not in TREE_SOLVERS:
         raise UnknownSolverError('unknown tree solver %r; known: %s'
                                  % (solver, ', '.join(sorted(TREE_SOLVERS))))
-    start = None if seed is None else tree.clip_into_limits(tree.configuration(seed))
+    start = None if seed is None else tree.clip_into_limits(seed)
     packed = pack_goals(tree, goals, start)
     kernel = _kernel(tree)
     restart_seed = (_RESTART_SEED if rng is None
                     else int(rng.integers(1, _PARK_MILLER_MODULUS - 1)))
     iterations = options.iterations or (
         1000 if not options.polish
-        else _BEST_EFFORT_CCD_ITERATIONS if solver == 'ccd' and not np.all(packed.required)
+        else _BEST_EFFORT_CCD_ITERATIONS if solver == 'ccd' and not packed.required.all()
         else _POLISHED_ITERATIONS)
     q = tree.mid_configuration() if start is None else start.copy()
     count = len(tree.tip_links)
     met, errors = np.zeros(count, dtype=bool), np.zeros((count, 2))
     report = np.zeros(REPORT_SIZE)
+    trust_region = options.trust_region
+    if trust_region is None:
+        trust_region = _POLISHED_TRUST_REGIONS.get(solver, math.inf) if options.polish \
+            else math.inf
     settings = settings_array(iterations, options.stall, options.polish,
                               options.polish_iterations, options.max_attempts or 0,
-                              started + options.timeout, restart_seed)
+                              started + options.timeout, restart_seed, float(trust_region))
     TREE_SEARCHES[solver](kernel, packed, q, tree.sampling, settings, met, errors, report)
     status = _STATUSES[int(report[0])]
-    return TreeResult(q, status, tree.tip_links, tuple(bool(m) for m in met),
-                      tuple(bool(r) for r in packed.required != 0.0), errors, int(report[1]),
+    return TreeResult(q, status, tree.tip_links, tuple(met.tolist()),
+                      tuple((packed.required != 0.0).tolist()), errors, int(report[1]),
                       time.perf_counter() - started, float(report[3]), int(report[2]))
 
 

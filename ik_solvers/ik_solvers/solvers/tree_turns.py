@@ -94,14 +94,15 @@ def _triple(ux: float, uy: float, uz: float, cx: float, cy: float, cz: float, dx
 @compiled(leaf=True)
 def turn_toward(kernel: TreeKernel, goals: TreeGoals, v: int, frames: np.ndarray,
                 current: np.ndarray, desired: np.ndarray, use: np.ndarray,
-                q: np.ndarray) -> None:
+                q: np.ndarray, radius: float) -> None:
     """
     Move variable v to Welman's optimum.
 
     That is the turn (or slide) about its own axis that best
     brings the used nodes below it from ``current`` to ``desired`` (tips weighted by their
     goal's weight) and the tips' frames below it toward their targets' orientations (scaled
-    by the goals' length scale); clamped to the limits.
+    by the goals' length scale); the motion at most ``radius`` (rad; times the length scale
+    for a slide, m), then clamped to the limits.
     """
     # Scalars only: this runs once per variable per iteration.
     n = kernel.gain.shape[0]
@@ -122,7 +123,8 @@ def turn_toward(kernel: TreeKernel, goals: TreeGoals, v: int, frames: np.ndarray
         weights += weight
     if kernel.prismatic[v] != 0.0:
         if weights > 0.0:
-            q[v] += slide / weights / kernel.gain[v]
+            reach = radius * goals.scale
+            q[v] += min(max(slide / weights / kernel.gain[v], -reach), reach)
     else:
         for t in range(kernel.tip_rows.shape[0]):
             mode = goals.modes[t]
@@ -146,5 +148,5 @@ def turn_toward(kernel: TreeKernel, goals: TreeGoals, v: int, frames: np.ndarray
                 denominator += weight * ((cx * dx + cy * dy + cz * dz)
                                          - (ux * cx + uy * cy + uz * cz)
                                          * (ux * dx + uy * dy + uz * dz))
-        q[v] += math.atan2(numerator, denominator) / kernel.gain[v]
+        q[v] += min(max(math.atan2(numerator, denominator) / kernel.gain[v], -radius), radius)
     q[v] = min(max(q[v], kernel.lower[v]), kernel.upper[v])
