@@ -4,8 +4,9 @@
 ``ik_solvers_bench --trees``: the tree solvers on the bundled trees, every figure of one run.
 
 Per tree (two arms on a waist and on a fixed torso, full poses; a hand's four fingertips and a
-quadruped's four feet, positions) and per heuristic, on goal sets that are the forward
-kinematics of random configurations within the limits:
+quadruped's four feet, positions, with the body on a lifting joint and fixed) and per
+heuristic, on goal sets that are the forward kinematics of random configurations within the
+limits:
 
 * success with the defaults and alone (``polish=False``), each answer re-checked by an
   independent forward kinematics (:mod:`.tree_reference`): false successes and answers outside
@@ -42,7 +43,12 @@ TREES = {
     'four_finger_hand': ('palm', ('index_tip', 'middle_tip', 'ring_tip', 'thumb_tip'), 'none'),
     'quadruped_legs': ('world', ('front_left_foot', 'front_right_foot', 'hind_left_foot',
                                  'hind_right_foot'), 'none'),
+    # The same legs from the body: the base fixed, each leg a 3-joint chain of its own.
+    'quadruped_fixed_base': ('base_link', ('front_left_foot', 'front_right_foot',
+                                           'hind_left_foot', 'hind_right_foot'), 'none'),
 }
+# Trees cut from another tree's description.
+_DESCRIPTIONS = {'quadruped_fixed_base': 'quadruped_legs'}
 _TOLERANCES = (1e-5, 1e-5)
 
 
@@ -67,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _load(name: str):
     base, tips, mode = TREES[name]
-    text = (bundled_urdf_directory() / 'trees' / (name + '.urdf')).read_text()
+    description = _DESCRIPTIONS.get(name, name)
+    text = (bundled_urdf_directory() / 'trees' / (description + '.urdf')).read_text()
     model = RobotModel.from_urdf(text)
     tree = KinematicTree(model, base, tips)
     return model, tree, TreeReference(text, tree), mode
