@@ -97,19 +97,21 @@ def _closest_short(goals: TreeGoals, residual: np.ndarray) -> float:
     Return the least weighted squared residual (m^2) of the tips still short of their goals.
 
     A tip counts as there once its residual is within its tolerances (position and scaled
-    orientation together); the marks judge the tips still converging, so that one arm stuck
-    against its limits does not end the polish of the other.
+    orientation together; position only for a position-only goal); the marks judge the tips
+    still converging, so that one arm stuck against its limits does not end the polish of the
+    other. 0 when every tip is there.
     """
     closest = np.inf
     for t in range(goals.weights.shape[0]):
         squared = 0.0
         for r in range(6 * t, 6 * t + 6):
             squared += residual[r] * residual[r]
-        there = goals.weights[t] ** 2 * (goals.tolerances[t, 0] ** 2
-                                         + (goals.scale * goals.tolerances[t, 1]) ** 2)
+        turned = 0.0 if goals.modes[t] == 2 else goals.scale * goals.tolerances[t, 1]
+        there = goals.weights[t] ** 2 * (goals.tolerances[t, 0] ** 2 + turned ** 2)
         if squared > there:
             closest = min(closest, squared)
-    return closest
+    # Every tip within reach of its tolerances: nothing is far, the polish goes on.
+    return closest if closest < np.inf else 0.0
 
 
 @compiled(leaf=True)
