@@ -86,3 +86,28 @@ def test_a_trust_region_that_is_not_a_positive_number_is_refused(value):
 
 def test_an_infinite_trust_region_is_accepted():
     assert TreeOptions(trust_region=math.inf).trust_region == math.inf
+
+
+@pytest.mark.parametrize('solver', ['ccd', 'fabrik', 'length_relaxation'])
+def test_alone_the_extrapolation_saves_iterations(solver):
+    # Alone, the heuristic's iterates converge linearly; the secant point and the
+    # extrapolation (on by default there) reach the goals in fewer iterations.
+    tree = _tree('dual_arm_waist')
+    rng = np.random.default_rng(5)
+    counts = {True: 0, False: 0}
+    for _ in range(4):
+        targets = tree.fk(tree.random_configuration(rng))
+        goals = [TipGoal(tip, targets[t], Goal()) for t, tip in enumerate(TIPS)]
+        seed = tree.random_configuration(rng)
+        for extrapolation in (True, False):
+            options = TreeOptions(polish=False, max_attempts=1, iterations=300,
+                                  extrapolation=extrapolation)
+            counts[extrapolation] += solve_tree(tree, goals, solver, seed=seed,
+                                                options=options).iterations
+    assert counts[True] < counts[False]
+
+
+@pytest.mark.parametrize('value', [1, 'yes', 0.5])
+def test_an_extrapolation_that_is_not_a_boolean_is_refused(value):
+    with pytest.raises(InvalidSolverOptionError):
+        TreeOptions(extrapolation=value)

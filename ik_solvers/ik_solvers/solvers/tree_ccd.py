@@ -25,13 +25,14 @@ __all__ = ['tree_ccd']
 
 @compiled
 def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int,
-             stall: int, trust_region: float) -> int:
+             stall: int, trust_region: float, extrapolate: bool) -> int:
     """
     Run CCD on ``q`` in place; return the iterations run.
 
     It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
     ran; ``q`` ends at the best configuration seen. Each turn moves a variable at most
-    :func:`.tree_points.trust_radius` (``inf``: no bound).
+    :func:`.tree_points.trust_radius` (``inf``: no bound); with ``extrapolate`` each iteration
+    is followed by :func:`.tree_secant.accelerate`.
 
     :returns: the iterations run.
     """
@@ -66,8 +67,9 @@ def tree_ccd(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: in
             before = q[v]
             turn_toward(kernel, goals, v, frames, current, desired, use, q, radius)
             move_frames(kernel, v, q[v] - before, q, frames)
-        recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
-                              recorded, radius)
+        if extrapolate:
+            recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
+                                  recorded, radius)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran

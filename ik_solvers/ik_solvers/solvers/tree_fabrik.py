@@ -59,13 +59,14 @@ def realise(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, frames: np.ndar
 
 @compiled
 def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations: int,
-                stall: int, trust_region: float) -> int:
+                stall: int, trust_region: float, extrapolate: bool) -> int:
     """
     Run FABRIK on ``q`` in place; return the iterations run.
 
     It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
     ran; ``q`` ends at the best configuration seen. Setting the joints moves each at most
-    :func:`.tree_points.trust_radius` per iteration (``inf``: no bound).
+    :func:`.tree_points.trust_radius` per iteration (``inf``: no bound); with ``extrapolate``
+    each iteration is followed by :func:`.tree_secant.accelerate`.
 
     :returns: the iterations run.
     """
@@ -93,8 +94,9 @@ def tree_fabrik(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray, iterations:
         fabrik_passes(kernel.parent, kernel.order, points, fixed, fixed_at, backward, forward)
         origin[:] = q
         realise(kernel, goals, q, frames, current, forward, use, radius)
-        recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
-                              recorded, radius)
+        if extrapolate:
+            recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
+                                  recorded, radius)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran

@@ -53,13 +53,15 @@ def stacked_at_frames(kernel: TreeKernel, goals: TreeGoals, frames: np.ndarray,
 
 @compiled
 def tree_jacobian_transpose(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
-                            iterations: int, stall: int, trust_region: float) -> int:
+                            iterations: int, stall: int, trust_region: float,
+                            extrapolate: bool) -> int:
     """
     Run the Jacobian transpose on ``q`` in place; return the iterations run.
 
     It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
     ran; ``q`` ends at the best configuration seen. A step moves each variable at most
-    :func:`.tree_points.trust_radius` (``inf``: no bound).
+    :func:`.tree_points.trust_radius` (``inf``: no bound). ``extrapolate`` is not read: the
+    conjugate directions already carry the last steps on, as the chain version's do.
 
     :returns: the iterations run.
     """

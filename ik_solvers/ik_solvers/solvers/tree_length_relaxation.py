@@ -76,13 +76,15 @@ def relax_points(parent: np.ndarray, order: np.ndarray, points: np.ndarray,
 
 @compiled
 def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
-                           iterations: int, stall: int, trust_region: float) -> int:
+                           iterations: int, stall: int, trust_region: float,
+                           extrapolate: bool) -> int:
     """
     Run length relaxation on ``q`` in place; return the iterations run.
 
     It stops when every tip is met, ``stall`` iterations bring no gain, or ``iterations``
     ran; ``q`` ends at the best configuration seen. Setting the joints moves each at most
-    :func:`.tree_points.trust_radius` per iteration (``inf``: no bound).
+    :func:`.tree_points.trust_radius` per iteration (``inf``: no bound); with ``extrapolate``
+    each iteration is followed by :func:`.tree_secant.accelerate`.
 
     :returns: the iterations run.
     """
@@ -109,8 +111,9 @@ def tree_length_relaxation(kernel: TreeKernel, goals: TreeGoals, q: np.ndarray,
         relax_points(kernel.parent, kernel.order, points, fixed, fixed_at, 1, relaxed)
         origin[:] = q
         realise(kernel, goals, q, frames, current, relaxed, use, radius)
-        recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
-                              recorded, radius)
+        if extrapolate:
+            recorded = accelerate(kernel, goals, q, origin, frames, inputs, outputs,
+                                  recorded, radius)
     track(kernel, goals, q, frames, best, state)
     q[:] = best
     return ran

@@ -33,9 +33,9 @@ __all__ = ['TREE_SEARCHES', 'SETTINGS_SIZE', 'REPORT_SIZE', 'STATUS_SUCCESS',
 
 # Slots of the settings array.
 (_ITERATIONS, _STALL, _POLISH, _POLISH_ITERATIONS, _MAX_ATTEMPTS, _DEADLINE, _SEED,
- _TRUST_REGION) = range(8)
+ _TRUST_REGION, _EXTRAPOLATE) = range(9)
 #: Length of the settings array (:func:`settings_array`).
-SETTINGS_SIZE = 8
+SETTINGS_SIZE = 9
 # Slots of the report array.
 _STATUS, _ATTEMPTS, _HEURISTIC_ITERATIONS, _HEURISTIC_SECONDS = range(4)
 #: Length of the report array: status, attempts, heuristic iterations, heuristic seconds.
@@ -50,7 +50,7 @@ _PARK_MILLER_MODULUS = 2147483647
 
 def settings_array(iterations: int, stall: int, polish: bool, polish_iterations: int,
                    max_attempts: int, deadline: float, seed: int,
-                   trust_region: float = math.inf) -> np.ndarray:
+                   trust_region: float = math.inf, extrapolate: bool = True) -> np.ndarray:
     """
     Pack a search's settings.
 
@@ -59,9 +59,12 @@ def settings_array(iterations: int, stall: int, polish: bool, polish_iterations:
     :param seed: the restart generator's seed, in [1, 2^31 - 2].
     :param trust_region: the heuristics' trust region (:func:`.tree_points.trust_radius`),
         ``inf`` for none.
+    :param extrapolate: whether the heuristics extrapolate their iterates
+        (:func:`.tree_secant.accelerate`).
     """
     return np.array([iterations, stall, 1.0 if polish else 0.0, polish_iterations,
-                     max_attempts, deadline, seed, trust_region], dtype=float)
+                     max_attempts, deadline, seed, trust_region,
+                     1.0 if extrapolate else 0.0], dtype=float)
 
 
 @compiled(leaf=True)
@@ -79,7 +82,7 @@ def run_tree_search(heuristic, kernel: TreeKernel, goals: TreeGoals, q: np.ndarr
     Run the attempts of one tree solve; see the module.
 
     :param heuristic: a tree heuristic,
-        ``heuristic(kernel, goals, q, iterations, stall, trust_region)``.
+        ``heuristic(kernel, goals, q, iterations, stall, trust_region, extrapolate)``.
     :param q: (N,) the first start on entry; the best answer on return.
     :param sampling: (2, N) low end and width of each variable's restart range.
     :param settings: (SETTINGS_SIZE,) :func:`settings_array`.
@@ -93,6 +96,7 @@ def run_tree_search(heuristic, kernel: TreeKernel, goals: TreeGoals, q: np.ndarr
     polish_iterations = int(settings[_POLISH_ITERATIONS])
     max_attempts = int(settings[_MAX_ATTEMPTS])
     deadline, trust_region = settings[_DEADLINE], settings[_TRUST_REGION]
+    extrapolate = settings[_EXTRAPOLATE] != 0.0
     state = np.full(1, int(settings[_SEED]), dtype=np.int64)
     first, best, trial = q.copy(), q.copy(), np.empty(n)
     frames = np.empty((kernel.arrays.segments.shape[0], 4, 4))
@@ -119,7 +123,7 @@ def run_tree_search(heuristic, kernel: TreeKernel, goals: TreeGoals, q: np.ndarr
                     trial[v] = best[v]
         attempts += 1
         began = monotonic_seconds()
-        ran += heuristic(kernel, goals, trial, iterations, stall, trust_region)
+        ran += heuristic(kernel, goals, trial, iterations, stall, trust_region, extrapolate)
         heuristic_seconds += monotonic_seconds() - began
         if polish_iterations > 0 and settings[_POLISH] != 0.0:
             tree_polish(kernel, goals, trial, polish_iterations)

@@ -88,6 +88,11 @@ class TreeOptions:
         the polish, CCD's 0.5 (the chains' value; a full closed-form turn of a joint far from
         its goal throws the start into another basin, and the polish fails there more often)
         and no bound for the others; alone, no bound.
+    :ivar extrapolation: each heuristic iteration (but the Jacobian transpose's, whose
+        conjugate directions play that part) is followed by the secant point and the
+        extrapolation of its iterates (:func:`.tree_secant.accelerate`). None: alone only, as
+        the chains' search does; with the polish, which does the last digits, they cost more
+        than they saved.
     :ivar finisher_iterations: the previous release's name of ``polish_iterations``; given,
         it sets that field and warns (DeprecationWarning), for one release.
     :raises InvalidSolverOptionError: a value out of range.
@@ -100,6 +105,7 @@ class TreeOptions:
     stall: int = 30
     polish_iterations: int = 60
     trust_region: Optional[float] = None
+    extrapolation: Optional[bool] = None
     finisher_iterations: Optional[int] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -123,6 +129,8 @@ class TreeOptions:
                 isinstance(self.trust_region, (int, float)) and self.trust_region > 0):
             raise InvalidSolverOptionError('trust_region must be a positive number, math.inf '
                                            'or None')
+        if self.extrapolation is not None and not isinstance(self.extrapolation, bool):
+            raise InvalidSolverOptionError('extrapolation must be True, False or None')
 
 
 @dataclass(frozen=True)
@@ -209,7 +217,9 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
             else math.inf
     settings = settings_array(iterations, options.stall, options.polish,
                               options.polish_iterations, options.max_attempts or 0,
-                              started + options.timeout, restart_seed, float(trust_region))
+                              started + options.timeout, restart_seed, float(trust_region),
+                              not options.polish if options.extrapolation is None
+                              else options.extrapolation)
     TREE_SEARCHES[solver](kernel, packed, q, tree.sampling, settings, met, errors, report)
     status = _STATUSES[int(report[0])]
     return TreeResult(q, status, tree.tip_links, tuple(met.tolist()),
