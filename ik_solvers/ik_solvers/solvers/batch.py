@@ -24,6 +24,7 @@ import numpy as np
 from ..exceptions import InvalidSeedError, InvalidSolverOptionError, InvalidTargetError
 from ._core.batch_kernels import batch_entry, run_batch
 from ._core.collision_avoidance import avoid_collisions, CollisionCheck
+from ._core.full_turns import search_arrays
 from ._core.input_checks import invalid_targets
 from ._core.pack import new_report, new_reports, pack, set_deadline, unpack_rows
 from .request import Goal, is_positive_number, SearchOptions
@@ -152,7 +153,8 @@ def solve_batch(chain, targets: Any, seeds: Any = None, *, solver: str = 'jacobi
     count = poses.shape[0]
     starts = q.copy() if collision is not None else None
     reports = new_reports(count)
-    _run(implementation.search, chain.arrays, poses, settings, options, q, reports,
+    # Joints whose limits span a turn are searched freely (see _core/full_turns.py).
+    _run(implementation.search, search_arrays(chain.arrays), poses, settings, options, q, reports,
          0.0 if timeout is None else float(timeout), int(threads))
     status, success, attempts, iterations, _, _ = unpack_rows(reports)
     status[(status == 0) & ~success] = 1  # lost to rounding on the nearest turn: as solve()

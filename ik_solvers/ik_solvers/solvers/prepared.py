@@ -19,6 +19,7 @@ from ._core.fallback_kernel import closest_orientation_answer
 from ._core.input_checks import STATUS_INVALID_SEED, STATUS_INVALID_TARGET
 from ._core.pack import new_report, pack, set_deadline, unpack
 from ._core.collision_avoidance import avoid_collisions, CollisionCheck
+from ._core.full_turns import search_arrays
 from ._core.input_arrays import search_seed, search_target, seed_array, target_problem
 from .request import from_keywords, Goal, is_positive_number, SearchOptions
 from .result import IKResult
@@ -69,7 +70,8 @@ class PreparedSolver:
                               polish_iterations=options.polish_iterations,
                               max_attempts=options.max_attempts, tuning=options.tuning)
         self._chain = chain
-        self._arrays = chain.arrays
+        # Joints whose limits span a turn are searched freely (see _core/full_turns.py).
+        self._arrays = search_arrays(chain.arrays)
         self._shape = (chain.num_joints,)
         self._report = new_report()
         # Read on every solve: plain attributes cost less than the typed request's properties.

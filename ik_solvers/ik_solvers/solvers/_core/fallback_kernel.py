@@ -10,7 +10,7 @@ from .layout import REPORT_ORIENTATION_ERROR, REPORT_POSITION_ERROR, REPORT_STAT
     STATUS_SUCCESS
 from .pack import new_report, position_only
 from .closest_orientation import closest_orientation
-from .nearest_turn import nearest_turn
+from .full_turns import settle_turns
 
 __all__ = ['closest_orientation_answer']
 
@@ -25,7 +25,7 @@ def closest_orientation_answer(search: Callable, arrays, pose: np.ndarray,
     a position-only search from it comes first.
 
     :param search: the heuristic's compiled search.
-    :param arrays: the chain's arrays.
+    :param arrays: the arrays the search runs on (:func:`.full_turns.search_arrays`).
     :param pose: (4, 4) target, base frame, m.
     :param settings: the search's settings (their deadline bounds the fallback).
     :param options: the heuristic's packed options.
@@ -42,5 +42,5 @@ def closest_orientation_answer(search: Callable, arrays, pose: np.ndarray,
         closest_orientation(arrays, pose, settings, q, report)
         if report[REPORT_STATUS] != STATUS_SUCCESS:
             return None
-    nearest_turn(q, seed, arrays)
+    settle_turns(q, seed, arrays)  # back within the limits of whole-turn joints too
     return q, float(report[REPORT_POSITION_ERROR]), float(report[REPORT_ORIENTATION_ERROR])

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from ...kinematics.jit import compiled
+from .full_turns import LIMIT_KEPT_LOWER, LIMIT_KEPT_UPPER
 from ...kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
 __all__ = ['RIGID_TOLERANCE', 'STATUS_INVALID_SEED', 'STATUS_INVALID_TARGET', 'beyond_reach',
@@ -81,8 +82,13 @@ def refusal(chain: ChainArrays, target: np.ndarray, q: np.ndarray) -> int:
     for i in range(q.shape[0]):
         if not math.isfinite(q[i]):
             return STATUS_INVALID_SEED
-        q[i] = min(max(q[i], chain.joint_limits[i, LIMIT_LOWER]),
-                   chain.joint_limits[i, LIMIT_UPPER])
+    # Clamped into the joints' own limits, also where the search runs without them (a copy
+    # from full_turns.search_arrays keeps them in two more columns).
+    lower, upper = LIMIT_LOWER, LIMIT_UPPER
+    if chain.joint_limits.shape[1] > LIMIT_KEPT_UPPER:
+        lower, upper = LIMIT_KEPT_LOWER, LIMIT_KEPT_UPPER
+    for i in range(q.shape[0]):
+        q[i] = min(max(q[i], chain.joint_limits[i, lower]), chain.joint_limits[i, upper])
     return -1
 
 

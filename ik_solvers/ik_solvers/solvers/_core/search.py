@@ -50,7 +50,8 @@ from .extrapolation import (
 from .polish_loop import finish as _finish
 from .goal_kernels import assess, effective_goal, goal_residual
 from .input_checks import beyond_reach as _beyond_reach, refusal
-from .nearest_turn import distance_from as _distance_from, nearest_turn
+from .full_turns import settle_turns, settled_distance
+from .nearest_turn import nearest_turn
 from .layout import (
     DEADLINE,
     EXTRAPOLATION,
@@ -297,7 +298,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                 and recorded - best[0] > _IMPROVEMENT_FLOOR * chain.length_scale):
             recorded, improved_at = best[0], attempts
         if solved:
-            distance = _distance_from(best_q, seed, chain) if warm_seed else 0.0
+            distance = settled_distance(best_q, seed, chain) if warm_seed else 0.0
             if distance <= _FAR_SOLUTION:
                 status = STATUS_SUCCESS
                 break
@@ -335,7 +336,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                         + chain.joint_limits[i, LIMIT_SAMPLE_WIDTH] * _next_uniform(state))
 
     q[:] = best_q
-    nearest_turn(q, seed, chain)
+    settle_turns(q, seed, chain)
     # The errors reported are measured afresh on the very configuration returned.
     forward_frames(chain, q, frames)
     position_error, orientation_error = goal_residual(target, frames[-1], settings, error)

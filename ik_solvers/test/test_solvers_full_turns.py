@@ -1,0 +1,97 @@
+# Copyright 2026 The ik_solvers Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Joints whose limits span a whole turn are searched across the cut, answered within limits."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ik_solvers import RobotModel, solve, solve_batch, SOLVERS
+from ik_solvers.solvers import SearchOptions
+from ik_solvers.solvers._core.full_turns import search_arrays
+
+TWO_PI = '6.283185307179586'
+URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
+# The same arm with each joint limited to one turn, [-pi, pi], as joint-limited descriptions
+# of UR arms are.
+ONE_TURN = URDF.replace('lower="-%s" upper="%s"' % (TWO_PI, TWO_PI),
+                        'lower="-3.14159265359" upper="3.14159265359"')
+
+
+def _chain(text):
+    return RobotModel.from_urdf(text).chain('base_link', 'tool0')
+
+
+def test_the_limits_of_whole_turn_joints_are_kept_aside_for_the_search():
+    chain = _chain(ONE_TURN)
+    assert np.all(chain.upper - chain.lower >= 2.0 * math.pi), 'the test needs whole turns'
+    arrays = search_arrays(chain.arrays)
+    assert arrays.joint_limits.shape == (6, 6)
+    assert np.all(np.isinf(arrays.joint_limits[:, :2]))
+    assert np.array_equal(arrays.joint_limits[:, 4], chain.lower)
+    assert np.array_equal(arrays.joint_limits[:, 5], chain.upper)
+    # Restarts still sample within the limits; the chain's own arrays are untouched.
+    assert np.array_equal(arrays.joint_limits[:, 2:4], chain.arrays.joint_limits[:, 2:4])
+    assert np.all(np.isfinite(chain.arrays.joint_limits[:, :2]))
+
+
+def test_a_chain_without_whole_turn_joints_is_searched_on_its_own_arrays():
+    narrow = URDF.replace('lower="-%s" upper="%s"' % (TWO_PI, TWO_PI),
+                          'lower="-3.0" upper="3.0"')
+    arrays = _chain(narrow).arrays
+    assert search_arrays(arrays) is arrays
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_a_joint_reaches_its_goal_across_the_cut_at_pi(solver):
+    # The goal's first joint is just below pi, the seed's just above -pi, everything else the
+    # same: 0.28 rad apart across the cut, 6 rad apart within the limits. One start, from the
+    # seed: the search turns the joint across the cut and answers within the limits.
+    chain = _chain(ONE_TURN)
+    goal = np.array([3.0, -1.2, 1.4, -0.6, 1.1, 0.4])
+    seed = goal.copy()
+    seed[0] = -3.0
+    target = chain.fk(goal)
+    result = solve(chain, target, seed, options=SearchOptions(solver=solver, max_attempts=1,
+                                                              timeout=1.0))
+    assert result.success, result
+    assert result.attempts == 1
+    assert np.all(result.q >= chain.lower) and np.all(result.q <= chain.upper)
+    assert np.abs(chain.fk(result.q) - target).max() < 1e-4
+    assert result.q[0] == pytest.approx(3.0, abs=1e-3)
+
+
+@pytest.mark.parametrize('solver', SOLVERS)
+def test_answers_stay_within_the_limits_on_the_turn_nearest_the_seed(solver):
+    chain = _chain(ONE_TURN)
+    rng = np.random.default_rng(11)
+    seeds = np.array([chain.random_configuration(rng) for _ in range(40)])
+    targets = np.array([chain.fk(chain.random_configuration(rng)) for _ in range(40)])
+    for index in range(40):
+        result = solve(chain, targets[index], seeds[index], solver=solver)
+        assert result.success
+        q = result.q
+        assert np.all(q >= chain.lower) and np.all(q <= chain.upper)
+        # No other copy of a joint within the limits is nearer the seed.
+        for shift in (-2.0 * math.pi, 2.0 * math.pi):
+            other = q + shift
+            inside = (other >= chain.lower) & (other <= chain.upper)
+            assert np.all(np.abs(other - seeds[index])[inside]
+                          >= np.abs(q - seeds[index])[inside] - 1e-9)
+    batch = solve_batch(chain, targets, seeds, solver=solver)
+    assert batch.success.all()
+    assert np.all(batch.q >= chain.lower) and np.all(batch.q <= chain.upper)
+
+
+def test_a_seed_outside_the_limits_is_clamped_as_before():
+    # solve() documents that a seed outside the limits is clamped; a whole-turn joint too.
+    chain = _chain(ONE_TURN)
+    goal = np.array([3.1, -1.2, 1.4, -0.6, 1.1, 0.4])
+    seed = goal.copy()
+    seed[0] = 4.0  # clamped to pi, next to the goal; taken modulo a turn it would be -2.28
+    result = solve(chain, chain.fk(goal), seed,
+                   options=SearchOptions(solver='jacobian_transpose', max_attempts=1))
+    assert result.success
+    assert result.q[0] == pytest.approx(3.1, abs=1e-3)
