@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ik_solvers import RobotModel, solve, solve_batch, SOLVERS
+from ik_solvers import PreparedSolver, RobotModel, solve, solve_batch, SOLVERS
 from ik_solvers.solvers import SearchOptions
 from ik_solvers.solvers._core.full_turns import search_arrays
 
@@ -95,3 +95,21 @@ def test_a_seed_outside_the_limits_is_clamped_as_before():
                    options=SearchOptions(solver='jacobian_transpose', max_attempts=1))
     assert result.success
     assert result.q[0] == pytest.approx(3.1, abs=1e-3)
+
+
+def test_a_tracking_solver_keeps_the_limits_of_whole_turn_joints():
+    # A servo steps from its last point: a goal a little beyond the limit of a [-pi, pi] joint
+    # is the same angle as one just above -pi, a whole turn of motion away. Searched freely,
+    # that copy is the answer; a tracking solver keeps the joint at its limit instead.
+    chain = _chain(ONE_TURN)
+    last = np.array([math.pi - 0.01, -1.2, 1.4, -0.6, 1.1, 0.4])
+    beyond = last.copy()
+    beyond[0] = math.pi + 0.1
+    target = chain.fk(beyond)
+    options = SearchOptions(solver='jacobian_transpose', max_attempts=1, timeout=0.5)
+    free = PreparedSolver(chain, options=options).solve(target, last)
+    assert free.success and free.q[0] == pytest.approx(0.1 - math.pi, abs=1e-3)
+    tracking = PreparedSolver(chain, options=options, free_whole_turns=False).solve(target, last)
+    assert tracking.q[0] <= chain.upper[0]
+    assert tracking.q[0] > last[0] - 0.05  # stayed at the limit, no turn the other way
+    assert not tracking.success

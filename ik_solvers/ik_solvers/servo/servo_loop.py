@@ -74,8 +74,11 @@ class ServoLoop:
         self.settings = settings
         self._collision = collision_model
         goal = Goal(position_tolerance=_STEP_TOLERANCE, orientation_tolerance=_STEP_TOLERANCE)
+        # Each cycle steps from the last point: a joint at its limit stops there, it is not
+        # answered by the same angle a turn away (solvers/_core/full_turns.py).
         self._solver = PreparedSolver(chain, goal, SearchOptions(
-            solver=solver, timeout=settings.solve_timeout, max_attempts=1))
+            solver=solver, timeout=settings.solve_timeout, max_attempts=1),
+            free_whole_turns=False)
         self._speeds = chain.velocity_limits * settings.velocity_scale
         self._continuous = chain.is_continuous
         # Weighs rotation against translation in the achieved fraction, m per rad.

@@ -45,6 +45,11 @@ class PreparedSolver:
     :param goal: the :class:`Goal` (None: built from the keywords, by default the whole pose
         within 1e-5 m and 1e-5 rad).
     :param options: the :class:`SearchOptions` (None: built from the keywords).
+    :param free_whole_turns: :meth:`solve` searches a revolute joint whose limits span a whole
+        turn without them and answers within them, on the turn nearest the seed
+        (:mod:`._core.full_turns`); False keeps every limit in the search, for a caller that
+        tracks from its last point and must not be answered across a limit (a servo).
+        :meth:`solve_sequence` always keeps them.
     :param keywords: instead of ``goal`` and ``options``, :func:`ik_solvers.solve`'s keyword
         arguments (``solver``, ``orientation_mode``, ``position_tolerance``, ...).
     :raises InvalidTargetError: a tolerance or goal option is out of range.
@@ -57,7 +62,8 @@ class PreparedSolver:
     """
 
     def __init__(self, chain, goal: Optional[Goal] = None,
-                 options: Optional[SearchOptions] = None, **keywords: Any) -> None:
+                 options: Optional[SearchOptions] = None, *, free_whole_turns: bool = True,
+                 **keywords: Any) -> None:
         if keywords or goal is None or options is None:
             goal, options = from_keywords(keywords, goal=goal, options=options)
         heuristic = options.heuristic
@@ -70,8 +76,10 @@ class PreparedSolver:
                               polish_iterations=options.polish_iterations,
                               max_attempts=options.max_attempts, tuning=options.tuning)
         self._chain = chain
-        # Joints whose limits span a turn are searched freely (see _core/full_turns.py).
-        self._arrays = search_arrays(chain.arrays)
+        self._arrays = chain.arrays
+        # Joints whose limits span a turn are searched without them, answered within them
+        # (_core/full_turns.py); a path's next point, tracked from the last, keeps them.
+        self._free_arrays = search_arrays(chain.arrays) if free_whole_turns else chain.arrays
         self._shape = (chain.num_joints,)
         self._report = new_report()
         # Read on every solve: plain attributes cost less than the typed request's properties.
@@ -81,7 +89,8 @@ class PreparedSolver:
         self._polish = options.runs_polish
         if not is_warm(options.solver):  # compile now rather than inside the first deadline
             warm_up((options.solver,))
-        self._search = search_entry(self._implementation.search, self._arrays)
+        self._search = search_entry(self._implementation.search, self._free_arrays)
+        self._tracking_search = search_entry(self._implementation.search, self._arrays)
         #: ``time.perf_counter()`` when this solver was ready (compiled and loaded).
         self.ready_time = time.perf_counter()
 
@@ -130,7 +139,7 @@ class PreparedSolver:
         set_deadline(settings, start_time + (float(timeout) * _SEARCH_SHARE_WITH_FALLBACK
                                              if fallback else float(timeout)))
         report = new_report()
-        self._search(self._arrays, pose, settings, self._options, q, report)
+        self._search(self._free_arrays, pose, settings, self._options, q, report)
         found = unpack(report)
         if found.status == STATUS_INVALID_TARGET:
             raise InvalidTargetError(target_problem(pose))
@@ -157,8 +166,9 @@ class PreparedSolver:
                 success, status = False, Status.IN_COLLISION
         if not success and fallback:
             set_deadline(settings, start_time + float(timeout))
-            closest = closest_orientation_answer(self._implementation.search, self._arrays,
-                                                 pose, settings, self._options, q, start)
+            closest = closest_orientation_answer(self._implementation.search,
+                                                 self._free_arrays, pose, settings,
+                                                 self._options, q, start)
             if closest is not None:
                 q, position_error, orientation_error = closest
                 status = Status.CLOSEST_ORIENTATION
@@ -197,7 +207,7 @@ class PreparedSolver:
         """
         settings = self._settings.copy()
         set_deadline(settings, time.perf_counter() + self.options.timeout)
-        self._search(self._arrays, target, settings, self._options, q, self._report)
+        self._search(self._free_arrays, target, settings, self._options, q, self._report)
 
     def walk(self, targets: np.ndarray, out: np.ndarray, first: int, last: int, *,
              max_steps: int, max_joint_motion: float, deadline: float) -> int:
@@ -294,7 +304,7 @@ class PreparedSolver:
         if targets.ndim != 3 or targets.shape[1:] != (4, 4):
             raise InvalidTargetError('targets must have shape (K, 4, 4), got %s'
                                      % (targets.shape,))
-        arrays, options, search = self._arrays, self._options, self._search
+        arrays, options, search = self._arrays, self._options, self._tracking_search
         settings, report = self._settings, self._report
         clock = time.perf_counter
         for index in range(first, last + 1):
