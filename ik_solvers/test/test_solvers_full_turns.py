@@ -113,3 +113,21 @@ def test_a_tracking_solver_keeps_the_limits_of_whole_turn_joints():
     assert tracking.q[0] <= chain.upper[0]
     assert tracking.q[0] > last[0] - 0.05  # stayed at the limit, no turn the other way
     assert not tracking.success
+
+
+def test_a_mimic_leader_keeps_its_limits():
+    # A turn of the elbow would turn the forearm that follows it at 0.8 times its angle by
+    # 0.8 of a turn: not the same pose, so the elbow is searched within its limits.
+    from test_solvers_mimic import MIMIC_ARM_URDF
+    text = MIMIC_ARM_URDF.replace('lower="-3" upper="3"', 'lower="-3.2" upper="3.2"')
+    text = text.replace('lower="-2.5" upper="2.5"', 'lower="-3.2" upper="3.2"')
+    text = text.replace('<limit lower="-3.2" upper="3.2" effort="1" velocity="1"/>\n'
+                        '    <mimic', '<limit lower="-4" upper="4" effort="1" velocity="1"/>\n'
+                        '    <mimic')
+    chain = RobotModel.from_urdf(text).chain('base', 'tool')
+    elbow = list(chain.joint_names).index('elbow')
+    assert chain.upper[elbow] - chain.lower[elbow] >= 2.0 * math.pi, 'the test needs a turn'
+    limits = search_arrays(chain.arrays).joint_limits
+    assert np.isfinite(limits[elbow, :2]).all()
+    others = [index for index in range(chain.num_joints) if index != elbow]
+    assert np.isinf(limits[others, :2]).all()

@@ -38,13 +38,19 @@ def search_arrays(arrays: ChainArrays) -> ChainArrays:
 
     :param arrays: A chain's arrays.
     :returns: A copy whose whole-turn revolute joints have infinite limits, their limits kept in
-        two more columns of ``joint_limits``; the same object when there is none.
+        two more columns of ``joint_limits``; the same object when there is none. A joint that
+        leads mimic followers keeps its limits.
     """
     limits = arrays.joint_limits
     lower, upper = limits[:, LIMIT_LOWER], limits[:, LIMIT_UPPER]
     with np.errstate(invalid='ignore'):  # continuous joints: inf - (-inf)
         whole = ((arrays.joint_prismatic == 0.0) & np.isfinite(lower) & np.isfinite(upper)
                  & (upper - lower >= _TURN))
+    # Only a variable that turns its own joint alone, one to one: a turn of a mimic leader
+    # turns its followers by their multiplier, which is the same pose only for whole numbers.
+    drives = np.bincount(arrays.segment_variable, minlength=limits.shape[0])
+    own = arrays.segment_motion[arrays.joint_segment]
+    whole &= (drives == 1) & (own[:, 0] == 1.0) & (own[:, 2] == 0.0)
     if not whole.any():
         return arrays
     relaxed = np.empty((limits.shape[0], LIMIT_KEPT_UPPER + 1))
