@@ -69,14 +69,15 @@ class LevenbergMarquardtAnchor(Anchor):
                 raise AnchorUnavailableError('the toolbox cannot read this description: %s'
                                              % error) from error
         self._robot = roboticstoolbox.Robot(links, name=name)
-        self._base_link = base_link
-        self._tip_link = tip_link
         # Half the squared bound on each part keeps both parts within it.
         self._tolerance = 0.5 * tolerance * tolerance
         self._position_mask = np.array([1.0, 1.0, 1.0, 0.0, 0.0, 0.0])
-        probe = self._robot.ik_LM(chain.fk(chain.mid_configuration()), end=tip_link,
-                                  start=base_link, q0=chain.mid_configuration(), ilimit=1,
-                                  slimit=1)
+        # The chain's ETS, built once: naming the links on every call made the toolbox look
+        # them up and wrap the target in an SE3 each time, some 13 us of a 50 us solve on a UR5
+        # (2026-12-07). The robot has no tool transform, so the target is the same.
+        self._ets = self._robot.ets(start=base_link, end=tip_link)
+        probe = self._ets.ik_LM(chain.fk(chain.mid_configuration()),
+                                q0=chain.mid_configuration(), ilimit=1, slimit=1)
         if np.asarray(probe.q).shape != (chain.num_joints,):
             raise AnchorUnavailableError('the toolbox sees %d joints between %s and %s, '
                                          'ik_solvers sees %d'
@@ -86,9 +87,9 @@ class LevenbergMarquardtAnchor(Anchor):
     def solve(self, seed: np.ndarray, target: np.ndarray, *, position_only: bool,
               timeout: float) -> AnchorAnswer:
         """Solve one target, searching as long as ``timeout`` allows; see :meth:`Anchor.solve`."""
-        answer = self._robot.ik_LM(
-            target, end=self._tip_link, start=self._base_link,
-            q0=np.asarray(seed, dtype=float), ilimit=self._ITERATIONS,
+        answer = self._ets.ik_LM(
+            np.asarray(target, dtype=float), q0=np.asarray(seed, dtype=float),
+            ilimit=self._ITERATIONS,
             slimit=max(1, int(round(timeout * self._SEARCHES_PER_SECOND))),
             tol=self._tolerance, mask=self._position_mask if position_only else None)
         return bool(answer.success), np.asarray(answer.q, dtype=float), int(answer.iterations)
