@@ -11,6 +11,7 @@ import pytest
 from ik_solvers import PreparedSolver, RobotModel, solve, solve_batch, SOLVERS
 from ik_solvers.solvers import SearchOptions
 from ik_solvers.solvers._core.full_turns import search_arrays
+from ik_solvers.solvers.solve import nearest_turn
 
 TWO_PI = '6.283185307179586'
 URDF = (Path(__file__).resolve().parents[1] / 'urdf' / 'ur5_like.urdf').read_text()
@@ -115,19 +116,35 @@ def test_a_tracking_solver_keeps_the_limits_of_whole_turn_joints():
     assert not tracking.success
 
 
-def test_a_mimic_leader_keeps_its_limits():
-    # A turn of the elbow would turn the forearm that follows it at 0.8 times its angle by
-    # 0.8 of a turn: not the same pose, so the elbow is searched within its limits.
+def _mimic_arm():
+    # The elbow spans more than a turn and its follower, the forearm, turns at 0.8 times it.
     from test_solvers_mimic import MIMIC_ARM_URDF
-    text = MIMIC_ARM_URDF.replace('lower="-3" upper="3"', 'lower="-3.2" upper="3.2"')
-    text = text.replace('lower="-2.5" upper="2.5"', 'lower="-3.2" upper="3.2"')
-    text = text.replace('<limit lower="-3.2" upper="3.2" effort="1" velocity="1"/>\n'
-                        '    <mimic', '<limit lower="-4" upper="4" effort="1" velocity="1"/>\n'
+    text = MIMIC_ARM_URDF.replace('lower="-3" upper="3"', 'lower="-3.5" upper="3.5"')
+    text = text.replace('lower="-2.5" upper="2.5"', 'lower="-3.5" upper="3.5"')
+    text = text.replace('<limit lower="-3.5" upper="3.5" effort="1" velocity="1"/>\n'
+                        '    <mimic', '<limit lower="-5" upper="5" effort="1" velocity="1"/>\n'
                         '    <mimic')
     chain = RobotModel.from_urdf(text).chain('base', 'tool')
     elbow = list(chain.joint_names).index('elbow')
     assert chain.upper[elbow] - chain.lower[elbow] >= 2.0 * math.pi, 'the test needs a turn'
+    return chain, elbow
+
+
+def test_a_mimic_leader_keeps_its_limits():
+    # A turn of the elbow would turn the forearm by 0.8 of a turn: not the same pose, so the
+    # elbow is searched within its limits.
+    chain, elbow = _mimic_arm()
     limits = search_arrays(chain.arrays).joint_limits
     assert np.isfinite(limits[elbow, :2]).all()
     others = [index for index in range(chain.num_joints) if index != elbow]
     assert np.isinf(limits[others, :2]).all()
+
+
+def test_a_mimic_leader_is_not_moved_a_turn_toward_the_seed():
+    chain, elbow = _mimic_arm()
+    q = np.array([0.3, -0.4, 3.0, 0.5, 0.6, -0.7])
+    seed = q.copy()
+    seed[elbow] = -3.0  # its copy a turn away, -3.28, lies within the limits and nearer
+    moved = nearest_turn(q, seed, chain)
+    assert moved[elbow] == q[elbow]
+    assert np.abs(chain.fk(moved) - chain.fk(q)).max() < 1e-12

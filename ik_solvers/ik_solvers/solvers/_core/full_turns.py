@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from .nearest_turn import nearest_turn
+from .nearest_turn import nearest_turn, turns_keep_pose
 from ...kinematics.jit import compiled
 from ...kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
@@ -46,11 +46,12 @@ def search_arrays(arrays: ChainArrays) -> ChainArrays:
     with np.errstate(invalid='ignore'):  # continuous joints: inf - (-inf)
         whole = ((arrays.joint_prismatic == 0.0) & np.isfinite(lower) & np.isfinite(upper)
                  & (upper - lower >= _TURN))
-    # Only a variable that turns its own joint alone, one to one: a turn of a mimic leader
-    # turns its followers by their multiplier, which is the same pose only for whole numbers.
-    drives = np.bincount(arrays.segment_variable, minlength=limits.shape[0])
-    own = arrays.segment_motion[arrays.joint_segment]
-    whole &= (drives == 1) & (own[:, 0] == 1.0) & (own[:, 2] == 0.0)
+    # Only where a turn keeps the pose (turns_keep_pose): a turn of a mimic leader turns a
+    # follower by its multiplier, a whole turn only for a multiplier of one or minus one.
+    motion = arrays.segment_motion
+    breaks = (motion[:, 2] != 0.0) | (np.abs(motion[:, 0]) != 1.0)
+    whole &= np.bincount(arrays.segment_variable, weights=breaks.astype(float),
+                         minlength=limits.shape[0]) == 0.0
     if not whole.any():
         return arrays
     relaxed = np.empty((limits.shape[0], LIMIT_KEPT_UPPER + 1))
@@ -79,7 +80,7 @@ def settle_turns(q: np.ndarray, seed: np.ndarray, chain: ChainArrays) -> None:
         nearest_turn(q, seed, chain)
         return
     for i in range(q.shape[0]):
-        if chain.joint_prismatic[i] != 0.0:
+        if not turns_keep_pose(chain, i):
             continue
         lower, upper = limits[i, LIMIT_KEPT_LOWER], limits[i, LIMIT_KEPT_UPPER]
         value = q[i] + math.floor((seed[i] - q[i]) / _TURN + 0.5) * _TURN

@@ -9,7 +9,26 @@ import numpy as np
 from ...kinematics.jit import compiled
 from ...kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
-__all__ = ['distance_from', 'nearest_turn']
+__all__ = ['distance_from', 'nearest_turn', 'turns_keep_pose']
+
+
+@compiled
+def turns_keep_pose(chain: ChainArrays, i: int) -> bool:
+    """
+    Whether a whole turn of variable ``i`` leaves the pose as it is.
+
+    True for a revolute variable whose every moving joint (its own and any mimic followers)
+    turns by one or minus one times it: a follower at 0.8 times its leader would turn by 0.8
+    of a turn.
+    """
+    if chain.joint_prismatic[i] != 0.0:
+        return False
+    for segment in range(chain.segment_variable.shape[0]):
+        if chain.segment_variable[segment] == i and (
+                chain.segment_motion[segment, 2] != 0.0
+                or abs(chain.segment_motion[segment, 0]) != 1.0):
+            return False
+    return True
 
 
 @compiled
@@ -19,10 +38,11 @@ def nearest_turn(q: np.ndarray, start: np.ndarray, chain: ChainArrays) -> None:
 
     The pose is the same and the limits are kept, but a joint whose limits span more than a
     turn (continuous joints, many industrial arms' +-2 pi) is not commanded a spin to get there.
+    A mimic leader whose follower turns by a fraction of it is left as it is.
     """
     turn = 2.0 * math.pi
     for i in range(q.shape[0]):
-        if chain.joint_prismatic[i] != 0.0:
+        if not turns_keep_pose(chain, i):
             continue
         turns = math.floor((start[i] - q[i]) / turn + 0.5)
         while turns > 0 and q[i] + turns * turn > chain.joint_limits[i, LIMIT_UPPER]:
