@@ -183,7 +183,11 @@ def test_every_bad_input_is_refused_and_the_node_keeps_serving(ros):
         probe.publish_description(description)
         assert wait_until(lambda: node.descriptions_received > handled)
         assert probe.call(probe.target_request(_goal(0.0))).error_code == code
+    # Waited for as handled: after PLANAR the node already answers something other than
+    # NO_ROBOT_MODEL (CHAIN_REFUSED), so waiting for a model alone could go on before UR5 is in.
+    handled = node.descriptions_received
     probe.publish_description(UR5)
+    assert wait_until(lambda: node.descriptions_received > handled)
     probe.wait_for_model()
     # Joint states that do not pair up, are not finite, or lack chain joints.
     probe.publish_joint_states(CHAIN.joint_names, [0.0, 1.0])
