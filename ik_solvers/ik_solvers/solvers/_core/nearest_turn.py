@@ -9,7 +9,7 @@ import numpy as np
 from ...kinematics.jit import compiled
 from ...kinematics.kernels import ChainArrays, LIMIT_LOWER, LIMIT_UPPER
 
-__all__ = ['distance_from', 'nearest_turn', 'turns_keep_pose']
+__all__ = ['nearest_turn', 'turns_keep_pose']
 
 
 @compiled
@@ -50,11 +50,3 @@ def nearest_turn(q: np.ndarray, start: np.ndarray, chain: ChainArrays) -> None:
         while turns < 0 and q[i] + turns * turn < chain.joint_limits[i, LIMIT_LOWER]:
             turns += 1
         q[i] += turns * turn
-
-
-@compiled
-def distance_from(q: np.ndarray, seed: np.ndarray, chain: ChainArrays) -> float:
-    """Largest joint motion (rad or m) from ``seed`` to ``q`` on the turn nearest the seed."""
-    nearest = q.copy()
-    nearest_turn(nearest, seed, chain)
-    return np.max(np.abs(nearest - seed))
