@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from ._core.polish import damped_rows, DAMPING_FLOOR
-from .tree_goals import tip_errors, TreeGoals
+from .tree_goals import MODES, tip_errors, TreeGoals
 from .tree_jacobian_transpose import stacked, stacked_at_frames
 from .tree_points import goal_cost, TreeKernel
 from ..kinematics.jit import compiled
@@ -46,6 +46,8 @@ _MARKS = ((6, 0.3), (10, 0.03), (16, 1e-3))
 # Least damping of the best-effort step, times the length scale squared: a best-effort goal out
 # of reach leaves its rows near singular, and their undamped step is all but sideways.
 _SECONDARY_DAMPING = 1e-2
+# A position-only goal's mode (tree_goals.MODES): its orientation tolerance does not count.
+_POSITION_ONLY = MODES['none']
 
 
 @compiled
@@ -106,7 +108,7 @@ def _closest_short(goals: TreeGoals, residual: np.ndarray) -> float:
         squared = 0.0
         for r in range(6 * t, 6 * t + 6):
             squared += residual[r] * residual[r]
-        turned = 0.0 if goals.modes[t] == 2 else goals.scale * goals.tolerances[t, 1]
+        turned = 0.0 if goals.modes[t] == _POSITION_ONLY else goals.scale * goals.tolerances[t, 1]
         there = goals.weights[t] ** 2 * (goals.tolerances[t, 0] ** 2 + turned ** 2)
         if squared > there:
             closest = min(closest, squared)
