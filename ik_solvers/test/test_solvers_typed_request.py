@@ -112,6 +112,31 @@ def test_solve_has_ten_parameters_and_one_way_to_ask(ur5_like):
     assert answer.success and typed.success and np.array_equal(answer.q, typed.q)
 
 
+def test_requests_that_alternate_are_each_served_as_asked(ur5_like, panda):
+    # solve() serves a request repeated with the very same objects without hashing it again;
+    # whatever came between, each call must get its own solver, chain and deadline.
+    rng = np.random.default_rng(10)
+    target = ur5_like.fk(ur5_like.random_configuration(rng))
+    seed = ur5_like.random_configuration(rng)
+    ccd, fabrik = SearchOptions(solver='ccd'), SearchOptions(solver='fabrik')
+    for options in (ccd, fabrik, fabrik, ccd, ccd, fabrik):
+        assert solve(ur5_like, target, seed, options=options).solver == options.solver
+    for name in ('ccd', 'jacobian_transpose', 'jacobian_transpose', 'length_relaxation'):
+        assert solve(ur5_like, target, seed, solver=name).solver == name
+    panda_target = panda.fk(panda.random_configuration(rng))
+    for chain, goal in ((ur5_like, target), (panda, panda_target), (panda, panda_target),
+                        (ur5_like, target)):
+        answer = solve(chain, goal, None, options=ccd)
+        assert answer.q.shape == (chain.num_joints,) and answer.success
+        assert np.allclose(chain.fk(answer.q)[:3, 3], goal[:3, 3], atol=1e-5)
+    # The same options with a deadline that has passed before the search starts, then without.
+    quick = SearchOptions(solver='ccd', timeout=0.5)
+    assert solve(ur5_like, target, seed, options=quick).success
+    late = solve(ur5_like, target, seed, options=quick, timeout=1e-9)
+    assert late.status is Status.TIMED_OUT and not late.success
+    assert solve(ur5_like, target, seed, options=quick).success
+
+
 def test_a_timeout_beside_options_is_accepted_as_this_calls_deadline(ur5_like):
     rng = np.random.default_rng(9)
     target = ur5_like.fk(ur5_like.random_configuration(rng))

@@ -31,6 +31,12 @@ __all__ = ['nearest_turn', 'solve']
 # is the solvers' one cache of checked requests.
 _PREPARED: Dict[tuple, PreparedSolver] = {}
 _PREPARED_CAPACITY = 256
+# The last request served, as (goal, options, chain arrays, solver, position tolerance,
+# orientation tolerance, prepared): a caller that repeats one request passes the very same
+# objects, which identity tells apart in a fraction of the time the cache key takes to hash
+# (about 1 us of a 25 us solve). Anything not identical goes through the cache; the tuple is
+# replaced whole, so that threads read one consistent request.
+_LAST_REQUEST: tuple = (None,) * 7
 
 
 def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
@@ -96,8 +102,16 @@ def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
         given beside ``options``, ``timeout`` is not a finite positive number, or
         ``collision`` has no ``check`` method.
     """
+    global _LAST_REQUEST
     start_time = time.perf_counter()
     arrays = chain.arrays
+    last = _LAST_REQUEST
+    if (last[2] is arrays and last[0] is goal and last[1] is options and last[3] is solver
+            and last[4] is position_tolerance and last[5] is orientation_tolerance
+            and not deprecated):
+        return last[6].solve(target, seed, timeout=options.timeout
+                             if timeout is None and options is not None else timeout,
+                             collision=collision, start_time=start_time)
     if deprecated:
         _warn_deprecated(deprecated)
     if options is not None and timeout is None:
@@ -123,6 +137,9 @@ def solve(chain, target: np.ndarray, seed: Optional[np.ndarray] = None, *,
             if len(_PREPARED) >= _PREPARED_CAPACITY:
                 _PREPARED.clear()
             _PREPARED[key] = prepared
+    if key is not None and not deprecated:  # hashable, so nothing in it can change
+        _LAST_REQUEST = (goal, options, arrays, solver, position_tolerance,
+                         orientation_tolerance, prepared)
     return prepared.solve(target, seed, timeout=timeout, collision=collision,
                           start_time=start_time)
 
