@@ -24,28 +24,33 @@ where the orientation counts, the search extrapolates the sweeps instead (see
 :mod:`._core.extrapolation`), which needs fewer of them than over-relaxing; with the search's
 ``extrapolation=False`` a sweep over-relaxes by 1.8 when the orientation counts. Over-relaxing
 cost iterations on position-only goals, on 6-joint arms and on 20-100-joint chains alike
-(docs/DECISIONS.md). With the polish on, every sweep is plain.
+(docs/DECISIONS.md). With the polish on, the sweeps of a warm seed (and of its near restarts)
+are plain, so that its solution stays near it; from any other start they over-relax by
+``over_relaxation_before_polish`` (1.4): there the sweeps do the global work before the polish,
+and on UR-type arms over-relaxing took the median solve from 22 sweeps to 16 while the sweeps'
+share of the error reduction grew (docs/DECISIONS.md). 1 gives Welman's sweep throughout.
 """
 
-import math
 from typing import Any
 
 import numpy as np
 
 from .base import non_negative_float, Option, over_relaxation, Solver
-from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
+from .hinge import best_turn, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
 from .hinge import add_outer_product, turn_rows
-from .step_api import may_extrapolate, orientation_vectors, relaxation_gain, run_search
+from .step_api import may_extrapolate, orientation_vectors, run_search, start_gain
 from ..exceptions import InvalidSolverOptionError
 from ..kinematics.jit import compiled
 from ..kinematics.kernels import LIMIT_LOWER, LIMIT_UPPER
 
 __all__ = ['CCDSolver']
 
-# Layout of the packed options: emphasis, over-relaxation, then one stiffness per joint.
+# Layout of the packed options: emphasis, over-relaxation alone and before the polish, then one
+# stiffness per joint.
 _EMPHASIS = 0
 _OVER_RELAXATION = 1
-_STIFFNESS = 2
+_BEFORE_POLISH = 2
+_STIFFNESS = 3
 # The over-relaxation of a sweep toward a goal with an orientation, unless told otherwise.
 _POSE_OVER_RELAXATION = 1.8
 
@@ -71,7 +76,9 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
         # only when the search does not extrapolate the sweeps instead (which does better).
         relax = _POSE_OVER_RELAXATION if vector_count > 0 and not may_extrapolate(settings) \
             else 1.0
-    gain = relaxation_gain(settings, relax)
+    # Before the polish, from a start that is not a warm seed's, the sweep over-relaxes by its
+    # own option (docs/DECISIONS.md); from a warm start it is Welman's.
+    gain = start_gain(settings, relax, options[_BEFORE_POLISH])
     moment = np.empty((3, 3))
     for i in range(count - 1, -1, -1):
         stiffness = options[_STIFFNESS + i]
@@ -106,11 +113,9 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
             a_rotation, b_rotation = sinusoid_coefficients(ux, uy, uz, moment)
             a += orientation_weight * a_rotation
             b += orientation_weight * b_rotation
-        new = best_joint_value(q[i], a, b, max(lower, q[i] - radius), min(upper, q[i] + radius),
-                               stiffness * gain, negligible)
+        new, cosine, sine = best_turn(q[i], a, b, max(lower, q[i] - radius),
+                                      min(upper, q[i] + radius), stiffness * gain, negligible)
         if new != q[i]:
-            angle = new - q[i]
-            cosine, sine = math.cos(angle), math.sin(angle)
             turn_rows(work, 0, 1, ux, uy, uz, cosine, sine, ox, oy, oz)
             turn_rows(work, 1, 1 + vector_count, ux, uy, uz, cosine, sine, 0.0, 0.0, 0.0)
             q[i] = new
@@ -155,6 +160,11 @@ class CCDSolver(Solver):
                                   '(0, 2), when the heuristic runs alone (polish=False); None: '
                                   '1, or 1.8 when the orientation counts and the search does '
                                   'not extrapolate'),
+        'over_relaxation_before_polish': Option(
+            1.4, over_relaxation,
+            'multiple of the one-joint optimum each joint takes when the polish follows, in '
+            "(0, 2), from any start but a warm seed's (which takes 1, Welman's step); 1 for "
+            "Welman's sweep throughout"),
     }
     iterations_alone = 1000
     stall_iterations = 20
@@ -173,4 +183,5 @@ class CCDSolver(Solver):
                                            % (chain.num_joints, weights.shape[0]))
         relax = self.options['over_relaxation']
         return np.concatenate(((self.options['orientation_emphasis'],
-                                0.0 if relax is None else relax), weights))
+                                0.0 if relax is None else relax,
+                                self.options['over_relaxation_before_polish']), weights))

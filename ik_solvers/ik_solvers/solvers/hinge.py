@@ -22,7 +22,8 @@ import numpy as np
 
 from ..kinematics.jit import compiled
 
-__all__ = ['add_outer_product', 'best_joint_value', 'sinusoid_coefficients', 'turn_rows']
+__all__ = ['add_outer_product', 'best_joint_value', 'best_turn', 'sinusoid_coefficients',
+           'turn_rows']
 
 _TWO_PI = 2.0 * math.pi
 # Relative to the squared chain length, amplitudes below this are rounding noise (doubles keep
@@ -96,6 +97,41 @@ def best_joint_value(value: float, a: float, b: float, lower: float, upper: floa
     low_score = a * math.cos(lower - value) + b * math.sin(lower - value)
     high_score = a * math.cos(upper - value) + b * math.sin(upper - value)
     return lower if low_score > high_score else upper
+
+
+@compiled(inline=True)
+def best_turn(value: float, a: float, b: float, lower: float, upper: float, gain: float,
+              negligible: float):
+    """
+    Return :func:`best_joint_value` with the cosine and sine of the turn it makes.
+
+    Where the joint takes its whole optimum (gain 1, within the limits on this turn or the
+    next), the turn is ``atan2(b, a)`` (plus or minus a whole turn), whose cosine and sine are
+    ``a / r`` and ``b / r`` with ``r = sqrt(a^2 + b^2)``: a square root instead of two
+    trigonometric calls, once per joint of every sweep. Otherwise they are computed from the
+    clamped or scaled turn.
+
+    :returns: ``(new, cosine, sine)``: the new joint angle (rad, within ``[lower, upper]``)
+        and the cosine and sine of ``new - value``; ``(value, 1, 0)`` when the joint stays.
+    """
+    squared = a * a + b * b
+    if squared <= negligible * negligible:
+        return value, 1.0, 0.0
+    if gain == 1.0:
+        new = value + math.atan2(b, a)
+        if not lower <= new <= upper:
+            if lower <= new - _TWO_PI <= upper:
+                new -= _TWO_PI
+            elif lower <= new + _TWO_PI <= upper:
+                new += _TWO_PI
+            else:
+                new = math.nan
+        if new == new:  # not NaN: the whole optimum is within the limits
+            scale = 1.0 / math.sqrt(squared)
+            return new, a * scale, b * scale
+    new = best_joint_value(value, a, b, lower, upper, gain, negligible)
+    angle = new - value
+    return new, math.cos(angle), math.sin(angle)
 
 
 @compiled(inline=True)

@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from .hinge import best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
+from .hinge import best_turn, NEGLIGIBLE_RELATIVE_AMPLITUDE, sinusoid_coefficients
 from .hinge import add_outer_product, turn_rows
 from .base import Option, over_relaxation
 from .step_api import ignores_orientation, orientation_vectors, relaxation_gain
@@ -199,10 +199,8 @@ def recover_joint_values(chain: ChainArrays, target: np.ndarray, settings: np.nd
                               orientation_weight * work[count + k, 2], work[count + 3 + k, 0],
                               work[count + 3 + k, 1], work[count + 3 + k, 2])
         a, b = sinusoid_coefficients(ux, uy, uz, moment)
-        new = best_joint_value(q[i], a, b, lower, upper, gain, negligible)
+        new, cosine, sine = best_turn(q[i], a, b, lower, upper, gain, negligible)
         if new != q[i]:
-            angle = new - q[i]
-            cosine, sine = math.cos(angle), math.sin(angle)
             turn_rows(points, i + 1, count + 1, ux, uy, uz, cosine, sine, ox, oy, oz)
             turn_rows(work, i + 1, count + vector_count, ux, uy, uz, cosine, sine, 0.0, 0.0,
                       0.0)

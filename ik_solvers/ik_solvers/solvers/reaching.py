@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from .step_api import ignores_orientation, relaxation_gain
-from .hinge import add_outer_product, best_joint_value, NEGLIGIBLE_RELATIVE_AMPLITUDE
+from .hinge import add_outer_product, best_turn, NEGLIGIBLE_RELATIVE_AMPLITUDE
 from .hinge import sinusoid_coefficients, turn_rows
 from .point_chain import axes_and_goal_vectors, slide_joint
 from ..kinematics.jit import compiled
@@ -59,9 +59,12 @@ def reach(points: np.ndarray, moving: int, anchor: int, length: float) -> None:
 
 @compiled(inline=True)
 def _turn_about(rotation: np.ndarray, scratch: np.ndarray, ux: float, uy: float, uz: float,
-                angle: float) -> None:
-    """Replace ``rotation`` (3, 3) by ``rotation @ R(u, angle)`` (Rodrigues), in place."""
-    c, s = math.cos(angle), math.sin(angle)
+                c: float, s: float) -> None:
+    """
+    Replace ``rotation`` (3, 3) by ``rotation @ R(u, angle)`` (Rodrigues), in place.
+
+    ``c`` and ``s`` are the angle's cosine and sine: the callers know them without the angle.
+    """
     k = 1.0 - c
     turn = scratch
     turn[0, 0], turn[1, 1], turn[2, 2] = c + k * ux * ux, c + k * uy * uy, c + k * uz * uz
@@ -127,8 +130,9 @@ def reach_toward_base(chain: ChainArrays, frames: np.ndarray, goal: np.ndarray,
         sine = math.sqrt(cx * cx + cy * cy + cz * cz)
         cosine = ax * bx + ay * by + az * bz
         if sine > 0.0:
-            _turn_about(rotation, scratch[1], cx / sine, cy / sine, cz / sine,
-                        math.atan2(sine, cosine))
+            norm = math.sqrt(sine * sine + cosine * cosine)
+            _turn_about(rotation, scratch[1], cx / sine, cy / sine, cz / sine, cosine / norm,
+                        sine / norm)
         for r in range(3):
             points[last, r] = (rotation[r, 0] * ax + rotation[r, 1] * ay + rotation[r, 2] * az
                                + points[count, r])
@@ -156,9 +160,17 @@ def reach_toward_base(chain: ChainArrays, frames: np.ndarray, goal: np.ndarray,
             if a * a + b * b > negligible * negligible:
                 # Turning link j - 1 by +t about the axis, link j held, is joint j at q - t.
                 angle = math.atan2(b, a)
-                value = min(max(q[j] - angle, chain.joint_limits[j, LIMIT_LOWER]),
-                            chain.joint_limits[j, LIMIT_UPPER])
-                _turn_about(rotation, scratch[1], ux, uy, uz, q[j] - value)
+                value = q[j] - angle
+                if (chain.joint_limits[j, LIMIT_LOWER] <= value
+                        <= chain.joint_limits[j, LIMIT_UPPER]):
+                    # The whole turn: its cosine and sine without two trigonometric calls.
+                    norm = math.sqrt(a * a + b * b)
+                    _turn_about(rotation, scratch[1], ux, uy, uz, a / norm, b / norm)
+                else:
+                    value = min(max(value, chain.joint_limits[j, LIMIT_LOWER]),
+                                chain.joint_limits[j, LIMIT_UPPER])
+                    _turn_about(rotation, scratch[1], ux, uy, uz, math.cos(q[j] - value),
+                                math.sin(q[j] - value))
         for r in range(3):
             points[j - 1, r] = (rotation[r, 0] * vx + rotation[r, 1] * vy + rotation[r, 2] * vz
                                 + points[j, r])
@@ -253,10 +265,8 @@ def realise_joints(chain: ChainArrays, target: np.ndarray, settings: np.ndarray,
         a, b = sinusoid_coefficients(ux, uy, uz, moment)
         lower = max(chain.joint_limits[i, LIMIT_LOWER], q[i] - radius)
         upper = min(chain.joint_limits[i, LIMIT_UPPER], q[i] + radius)
-        new = best_joint_value(q[i], a, b, lower, upper, gain, negligible)
+        new, cosine, sine = best_turn(q[i], a, b, lower, upper, gain, negligible)
         if new != q[i]:
-            angle = new - q[i]
-            cosine, sine = math.cos(angle), math.sin(angle)
             turn_rows(points, i + 1, count + 1, ux, uy, uz, cosine, sine, ox, oy, oz)
             turn_rows(work, i + 1, count + vector_count, ux, uy, uz, cosine, sine, 0.0, 0.0,
                       0.0)

@@ -39,7 +39,13 @@ from ._core.goal_kernels import (
     weighted_system,
 )
 from ._core.pack import pack, pack_goal
-from ._core.search import may_extrapolate, relaxation_gain, run_search, STEP_MEMORY_COLUMNS
+from ._core.search import (
+    may_extrapolate,
+    relaxation_gain,
+    run_search,
+    start_gain,
+    STEP_MEMORY_COLUMNS,
+)
 
 if TYPE_CHECKING:  # request.py imports the registry, which imports the heuristics
     from .request import Goal, SearchOptions
@@ -57,6 +63,7 @@ __all__ = [
     'relaxation_gain',
     'run_search',
     'search_settings',
+    'start_gain',
     'weighted_system',
 ]
 

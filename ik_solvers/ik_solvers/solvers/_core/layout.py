@@ -43,7 +43,9 @@ HANDOFF_RATIO = 23            # with the polish: hand over once a step leaves mo
 #                               fraction of the cost it started from (progress slows)
 EXTRAPOLATION = 24            # alone: 0 never extrapolate, 1 when the orientation counts, 2 always
 SECANT_MEMORY = 25            # extrapolating: iterations the secant (Anderson) point mixes; 0 none
-SETTINGS_SIZE = 26
+START_WARM = 26               # written by the search at every start: 1.0 while it runs a warm
+#                               seed or one of its near restarts, else 0.0 (see start_gain)
+SETTINGS_SIZE = 27
 
 # Orientation modes: the whole pose, no orientation, or one tip axis aimed (spin free).
 MODE_FULL = 0.0

@@ -74,6 +74,7 @@ from .layout import (
     REPORT_STATUS,
     SECANT_MEMORY,
     STALL_ITERATIONS,
+    START_WARM,
     STATUS_NO_SOLUTION,
     STATUS_SUCCESS,
     STATUS_TIMED_OUT,
@@ -90,7 +91,7 @@ from ...kinematics.kernels import (
 )
 
 __all__ = ['STEP_MEMORY_COLUMNS', 'may_extrapolate', 'nearest_turn', 'relaxation_gain',
-           'run_search']
+           'run_search', 'start_gain']
 
 #: Columns of a step's ``memory``: 4 of state, then scratch for two (6, N) matrices (as
 #: columns of N rows) and four vectors of max(N, 6), so that no step allocates per iteration
@@ -142,6 +143,22 @@ def relaxation_gain(settings: np.ndarray, over_relaxation: float) -> float:
     return 1.0 if settings[POLISH_ITERATIONS] > 0.0 else over_relaxation
 
 
+@compiled
+def start_gain(settings: np.ndarray, alone: float, cold_before_polish: float) -> float:
+    """
+    Return the over-relaxation a step takes, by how its start runs.
+
+    Alone (no polish): ``alone``. Before the polish: 1 from a warm start (a warm seed or one
+    of its near restarts, whose solution must stay near the seed, see
+    :func:`relaxation_gain`), ``cold_before_polish`` from any other start, where the
+    heuristic does the global work and over-relaxing it only speeds that up (CCD, see
+    docs/DECISIONS.md).
+    """
+    if settings[POLISH_ITERATIONS] <= 0.0:
+        return alone
+    return 1.0 if settings[START_WARM] != 0.0 else cold_before_polish
+
+
 @compiled(inline=True)
 def may_extrapolate(settings: np.ndarray) -> bool:
     """
@@ -176,7 +193,8 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         state the step may keep, the others scratch (a step then allocates nothing).
     :param chain: the chain's arrays.
     :param target: (4, 4) target pose in the base frame, m.
-    :param settings: (SETTINGS_SIZE,) see :mod:`.layout`.
+    :param settings: (SETTINGS_SIZE,) see :mod:`.layout`; the search writes its START_WARM
+        entry at every start (:func:`start_gain`).
     :param options: the heuristic's own options, packed by its solver class.
     :param q: (N,) seed on entry (clamped into the limits); the best configuration found on
         return, on the turn nearest the seed.
@@ -265,6 +283,9 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                 radius = settings[TRUST_REGION] * cost / chain.length_scale
                 if attempts == 1:
                     warm_seed = cost < _WARM_SEED_COST * chain.length_scale
+                # Told to the steps (start_gain): a warm start's steps are not over-relaxed.
+                settings[START_WARM] = 1.0 if (
+                    warm_seed and attempts <= len(_NEAR_RESTART_RADII) + 1) else 0.0
             if cost < stall_reference * (1.0 - _STALL_DECREASE):
                 stall_reference, since_decrease = cost, 0
             else:
