@@ -113,10 +113,13 @@ def length_relaxation_step(chain, target, goal, settings, options, q, frames, er
         recover_joint_values(chain, goal, settings, options[_OVER_RELAXATION], q, frames,
                              current, points, radius)
         return
-    for _ in range(int(options[_SWEEPS])):
-        # From the base toward the goal, each segment moving its far point ...
-        for j in range(0, fixed_from - 1):
-            reach(points, j + 1, j, lengths[j])
+    for sweep in range(int(options[_SWEEPS])):
+        # From the base toward the goal, each segment moving its far point (in the first sweep
+        # every segment already has its length, the points being forward kinematics': that
+        # half would move nothing, and is skipped) ...
+        if sweep > 0:
+            for j in range(0, fixed_from - 1):
+                reach(points, j + 1, j, lengths[j])
         # ... reversed at the goal's known point, back to the base, link by link.
         reach_toward_base(chain, frames, goal, settings, q, current, points, fixed_from)
     realise_joints(chain, goal, settings, options[_OVER_RELAXATION], q, frames, current,

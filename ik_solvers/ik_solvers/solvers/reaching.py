@@ -159,16 +159,19 @@ def reach_toward_base(chain: ChainArrays, frames: np.ndarray, goal: np.ndarray,
             a, b = sinusoid_coefficients(ux, uy, uz, moment)
             if a * a + b * b > negligible * negligible:
                 # Turning link j - 1 by +t about the axis, link j held, is joint j at q - t.
-                angle = math.atan2(b, a)
-                value = q[j] - angle
-                if (chain.joint_limits[j, LIMIT_LOWER] <= value
-                        <= chain.joint_limits[j, LIMIT_UPPER]):
-                    # The whole turn: its cosine and sine without two trigonometric calls.
+                # The whole turn t = atan2(b, a) has cosine a / r and sine b / r; the angle
+                # itself is needed only to clamp it to finite limits (a joint spanning a whole
+                # turn is searched without limits, see _core/full_turns.py).
+                lower = chain.joint_limits[j, LIMIT_LOWER]
+                upper = chain.joint_limits[j, LIMIT_UPPER]
+                value = q[j]
+                if lower > -math.inf or upper < math.inf:
+                    value -= math.atan2(b, a)
+                if lower <= value <= upper:
                     norm = math.sqrt(a * a + b * b)
                     _turn_about(rotation, scratch[1], ux, uy, uz, a / norm, b / norm)
                 else:
-                    value = min(max(value, chain.joint_limits[j, LIMIT_LOWER]),
-                                chain.joint_limits[j, LIMIT_UPPER])
+                    value = min(max(value, lower), upper)
                     _turn_about(rotation, scratch[1], ux, uy, uz, math.cos(q[j] - value),
                                 math.sin(q[j] - value))
         for r in range(3):
