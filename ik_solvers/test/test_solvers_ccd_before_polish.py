@@ -33,13 +33,16 @@ def test_over_relaxed_sweeps_need_fewer_iterations_from_random_starts(ur5):
     assert default[2] >= plain[2] - 0.01
 
 
-def test_a_warm_seed_is_solved_by_welmans_sweeps_whatever_the_option(ur5):
+@pytest.mark.parametrize('spread', [0.02, 0.1])
+def test_a_start_near_its_goal_is_solved_by_welmans_sweeps_whatever_the_option(ur5, spread):
+    # 0.02 rad: a warm seed (within 5 % of the length); 0.1 rad: farther, but within a quarter.
     rng = np.random.default_rng(42)
     for _ in range(20):
         solution = ur5.random_configuration(rng)
         target = ur5.fk(solution)
-        seed = solution + rng.uniform(-0.02, 0.02, ur5.num_joints)
+        seed = ur5.clip(solution + rng.uniform(-spread, spread, ur5.num_joints))
         answers = [solve(ur5, target, seed, options=_options(gain)) for gain in (1.0, 1.4, 1.9)]
+        assert answers[0].costs[0] < 0.25 * ur5.arrays.length_scale
         assert all(answer.success and answer.attempts == 1 for answer in answers)
         assert np.array_equal(answers[0].q, answers[1].q)
         assert np.array_equal(answers[0].q, answers[2].q)

@@ -24,8 +24,9 @@ where the orientation counts, the search extrapolates the sweeps instead (see
 :mod:`._core.extrapolation`), which needs fewer of them than over-relaxing; with the search's
 ``extrapolation=False`` a sweep over-relaxes by 1.8 when the orientation counts. Over-relaxing
 cost iterations on position-only goals, on 6-joint arms and on 20-100-joint chains alike
-(docs/DECISIONS.md). With the polish on, the sweeps of a warm seed (and of its near restarts)
-are plain, so that its solution stays near it; from any other start they over-relax by
+(docs/DECISIONS.md). With the polish on, the sweeps of a start near its goal (within a quarter
+of the chain's length, a warm seed, or a warm seed's near restart) are plain, so that its
+solution stays near it; from any other start they over-relax by
 ``over_relaxation_before_polish`` (1.4): there the sweeps do the global work before the polish,
 and on UR-type arms over-relaxing took the median solve from 22 sweeps to 16 while the sweeps'
 share of the error reduction grew (docs/DECISIONS.md). 1 gives Welman's sweep throughout.
@@ -76,8 +77,8 @@ def ccd_step(chain, target, goal, settings, options, q, frames, error, radius,
         # only when the search does not extrapolate the sweeps instead (which does better).
         relax = _POSE_OVER_RELAXATION if vector_count > 0 and not may_extrapolate(settings) \
             else 1.0
-    # Before the polish, from a start that is not a warm seed's, the sweep over-relaxes by its
-    # own option (docs/DECISIONS.md); from a warm start it is Welman's.
+    # Before the polish, from a start far from its goal, the sweep over-relaxes by its own
+    # option (docs/DECISIONS.md); from a start near it, it is Welman's.
     gain = start_gain(settings, relax, options[_BEFORE_POLISH])
     moment = np.empty((3, 3))
     for i in range(count - 1, -1, -1):
@@ -163,8 +164,9 @@ class CCDSolver(Solver):
         'over_relaxation_before_polish': Option(
             1.4, over_relaxation,
             'multiple of the one-joint optimum each joint takes when the polish follows, in '
-            "(0, 2), from any start but a warm seed's (which takes 1, Welman's step); 1 for "
-            "Welman's sweep throughout"),
+            '(0, 2), from a start farther than a quarter of the chain\'s length from its goal '
+            "(nearer starts and a warm seed's take 1, Welman's step); 1 for Welman's sweep "
+            'throughout'),
     }
     iterations_alone = 1000
     stall_iterations = 20

@@ -43,8 +43,8 @@ HANDOFF_RATIO = 23            # with the polish: hand over once a step leaves mo
 #                               fraction of the cost it started from (progress slows)
 EXTRAPOLATION = 24            # alone: 0 never extrapolate, 1 when the orientation counts, 2 always
 SECANT_MEMORY = 25            # extrapolating: iterations the secant (Anderson) point mixes; 0 none
-START_WARM = 26               # written by the search at every start: 1.0 while it runs a warm
-#                               seed or one of its near restarts, else 0.0 (see start_gain)
+START_NEAR = 26               # written by the search at every start: 1.0 when the start began
+#                               near its goal or is a warm seed's, else 0.0 (see start_gain)
 SETTINGS_SIZE = 27
 
 # Orientation modes: the whole pose, no orientation, or one tip axis aimed (spin free).

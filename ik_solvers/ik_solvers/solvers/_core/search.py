@@ -74,7 +74,7 @@ from .layout import (
     REPORT_STATUS,
     SECANT_MEMORY,
     STALL_ITERATIONS,
-    START_WARM,
+    START_NEAR,
     STATUS_NO_SOLUTION,
     STATUS_SUCCESS,
     STATUS_TIMED_OUT,
@@ -124,6 +124,10 @@ _NEARER_SEARCH_STARTS = 24
 # position-only solutions ended more than 0.1 rad from a warm seed (see docs/DECISIONS.md).
 _WARM_HEURISTIC_ITERATIONS = 2
 _BEYOND_REACH_ITERATIONS = 200
+# A start that begins within this fraction of the chain's length of its goal takes plain
+# heuristic steps before the polish (start_gain): seeds 0.05 rad from a solution start at
+# 0.01-0.10 of the length on the bundled arms, random ones at 0.4-2.2 (docs/DECISIONS.md).
+_PLAIN_START_COST = 0.25
 # Extrapolating (alone), a start still farther than this fraction of the chain's length from
 # the goal ends after a quarter of the stall iterations: there a stall is a local minimum,
 # while a start near its goal may crawl through a plateau and still converge.
@@ -148,15 +152,15 @@ def start_gain(settings: np.ndarray, alone: float, cold_before_polish: float) ->
     """
     Return the over-relaxation a step takes, by how its start runs.
 
-    Alone (no polish): ``alone``. Before the polish: 1 from a warm start (a warm seed or one
-    of its near restarts, whose solution must stay near the seed, see
-    :func:`relaxation_gain`), ``cold_before_polish`` from any other start, where the
-    heuristic does the global work and over-relaxing it only speeds that up (CCD, see
-    docs/DECISIONS.md).
+    Alone (no polish): ``alone``. Before the polish: 1 from a start near its goal (one that
+    began within a quarter of the chain's length of it, a warm seed, or a warm seed's near
+    restart: its solution must stay near the seed, see :func:`relaxation_gain`), and
+    ``cold_before_polish`` from any other start, where the heuristic does the global work and
+    over-relaxing it only speeds that up (CCD, see docs/DECISIONS.md).
     """
     if settings[POLISH_ITERATIONS] <= 0.0:
         return alone
-    return 1.0 if settings[START_WARM] != 0.0 else cold_before_polish
+    return 1.0 if settings[START_NEAR] != 0.0 else cold_before_polish
 
 
 @compiled(inline=True)
@@ -193,7 +197,7 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
         state the step may keep, the others scratch (a step then allocates nothing).
     :param chain: the chain's arrays.
     :param target: (4, 4) target pose in the base frame, m.
-    :param settings: (SETTINGS_SIZE,) see :mod:`.layout`; the search writes its START_WARM
+    :param settings: (SETTINGS_SIZE,) see :mod:`.layout`; the search writes its START_NEAR
         entry at every start (:func:`start_gain`).
     :param options: the heuristic's own options, packed by its solver class.
     :param q: (N,) seed on entry (clamped into the limits); the best configuration found on
@@ -283,9 +287,10 @@ def run_search(step, chain: ChainArrays, target: np.ndarray, settings: np.ndarra
                 radius = settings[TRUST_REGION] * cost / chain.length_scale
                 if attempts == 1:
                     warm_seed = cost < _WARM_SEED_COST * chain.length_scale
-                # Told to the steps (start_gain): a warm start's steps are not over-relaxed.
-                settings[START_WARM] = 1.0 if (
-                    warm_seed and attempts <= len(_NEAR_RESTART_RADII) + 1) else 0.0
+                # Told to the steps (start_gain): a start near its goal is not over-relaxed.
+                settings[START_NEAR] = 1.0 if (
+                    cost < _PLAIN_START_COST * chain.length_scale
+                    or (warm_seed and attempts <= len(_NEAR_RESTART_RADII) + 1)) else 0.0
             if cost < stall_reference * (1.0 - _STALL_DECREASE):
                 stall_reference, since_decrease = cost, 0
             else:
