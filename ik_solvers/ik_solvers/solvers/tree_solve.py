@@ -21,7 +21,7 @@ import time
 import warnings
 import weakref
 from dataclasses import dataclass, field
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -35,6 +35,7 @@ from .tree_points import tree_kernel, TreeKernel
 from .tree_search import (REPORT_SIZE, settings_array, STATUS_NO_SOLUTION, STATUS_SUCCESS,
                           STATUS_TIMED_OUT, TREE_SEARCHES)
 from ..exceptions import InvalidSolverOptionError, UnknownSolverError
+from ..kinematics.jit import specialised
 from ..kinematics.tree import KinematicTree
 
 __all__ = ['TREE_SOLVERS', 'TreeOptions', 'TreeResult', 'solve_tree']
@@ -62,8 +63,11 @@ _RESTART_SEED = 20260101
 _PARK_MILLER_MODULUS = 2147483647
 _STATUSES = {STATUS_SUCCESS: Status.SUCCESS, STATUS_TIMED_OUT: Status.TIMED_OUT,
              STATUS_NO_SOLUTION: Status.NO_SOLUTION}
-# Each tree's kernel view, made once (a tree does not change).
-_KERNELS: 'weakref.WeakKeyDictionary[KinematicTree, TreeKernel]' = weakref.WeakKeyDictionary()
+# Per tree, made once (a tree does not change): the compiled kernels' view of it, and its
+# searches compiled for the types of the arguments solve_tree makes, called without
+# numba's per-call type dispatch (3 us of a 100 us two-arm solve, _core/search_entry.py).
+_Compiled = Tuple[TreeKernel, Dict[str, Callable]]
+_KERNELS: 'weakref.WeakKeyDictionary[KinematicTree, _Compiled]' = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -200,14 +204,15 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
                                  % (solver, ', '.join(sorted(TREE_SOLVERS))))
     start = None if seed is None else tree.clip_into_limits(seed)
     packed = pack_goals(tree, goals, start)
-    kernel = _kernel(tree)
+    kernel, entries = _kernel(tree)
     restart_seed = (_RESTART_SEED if rng is None
                     else int(rng.integers(1, _PARK_MILLER_MODULUS - 1)))
     iterations = options.iterations or (
         1000 if not options.polish
         else _BEST_EFFORT_CCD_ITERATIONS if solver == 'ccd' and not packed.required.all()
         else _POLISHED_ITERATIONS)
-    q = tree.mid_configuration() if start is None else start.copy()
+    q = np.array(tree.mid_configuration() if start is None else start, dtype=np.float64,
+                 order='C')
     count = len(tree.tip_links)
     met, errors = np.zeros(count, dtype=bool), np.zeros((count, 2))
     report = np.zeros(REPORT_SIZE)
@@ -220,16 +225,22 @@ def solve_tree(tree: KinematicTree, goals: Sequence[TipGoal], solver: str = 'fab
                               started + options.timeout, restart_seed, float(trust_region),
                               not options.polish if options.extrapolation is None
                               else options.extrapolation)
-    TREE_SEARCHES[solver](kernel, packed, q, tree.sampling, settings, met, errors, report)
+    # Every argument is made here as a fresh writeable C-contiguous array of one type per
+    # tree (the tree's own sampling array aside), which the specialised search requires.
+    search = entries.get(solver)
+    if search is None:
+        search = entries[solver] = specialised(TREE_SEARCHES[solver], kernel, packed, q,
+                                               tree.sampling, settings, met, errors, report)
+    search(kernel, packed, q, tree.sampling, settings, met, errors, report)
     status = _STATUSES[int(report[0])]
     return TreeResult(q, status, tree.tip_links, tuple(met.tolist()),
                       tuple((packed.required != 0.0).tolist()), errors, int(report[1]),
                       time.perf_counter() - started, float(report[3]), int(report[2]))
 
 
-def _kernel(tree: KinematicTree) -> TreeKernel:
-    """Return the compiled kernels' view of ``tree``, made once per tree."""
-    kernel = _KERNELS.get(tree)
-    if kernel is None:
-        kernel = _KERNELS[tree] = tree_kernel(tree)
-    return kernel
+def _kernel(tree: KinematicTree) -> _Compiled:
+    """Return the compiled kernels' view of ``tree`` and its compiled searches, made once."""
+    found = _KERNELS.get(tree)
+    if found is None:
+        found = _KERNELS[tree] = (tree_kernel(tree), {})
+    return found
