@@ -8,7 +8,8 @@ import numpy as np
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
-from test_node_support import Collector, start_ur5_node, UR5_CHAIN, UR5_HOME, wait_until
+from test_node_support import (Collector, start_ur5_node, UR5, UR5_CHAIN, UR5_HOME,
+                               wait_until)
 
 
 def _servo_probe(probe):
@@ -64,3 +65,24 @@ def test_joint_commands_move_only_their_joint_and_bad_ones_move_nothing(ros):
     last = np.array(positions.messages[-1].data)
     assert last[0] > UR5_HOME[0] + 0.01
     assert np.allclose(last[1:], UR5_HOME[1:], atol=1e-9)
+
+
+def test_the_servo_takes_the_node_s_remapped_topic_names(ros):
+    # The servo's topics live on a node of their own; they must still be the ik_node's names,
+    # remappings included, or a launch file's remapping of ~/delta_twist_cmds would be lost.
+    node, probe = ros.start(cli_args=['--ros-args', '-r', '~/delta_twist_cmds:=teleop/twist'])
+    probe.stream_joint_states(UR5_CHAIN.joint_names, UR5_HOME)
+    probe.publish_description(UR5)
+    probe.wait_for_model()
+    statuses = Collector()
+    probe.node.create_subscription(ServoStatus, 'ik_node/servo_status', statuses, 100)
+    remapped = probe.node.create_publisher(TwistStamped, 'teleop/twist', 10)
+    unmapped = probe.node.create_publisher(TwistStamped, 'ik_node/delta_twist_cmds', 10)
+    assert wait_until(lambda: remapped.get_subscription_count() > 0)
+    assert unmapped.get_subscription_count() == 0
+    for _ in range(10):
+        remapped.publish(_twist('base_link', (0.0, 0.0, 0.05)))
+        wait_until(lambda: False, timeout=0.02)
+    statuses.wait_for(lambda status: status.moving and status.fraction > 0.5)
+    names = [name for name, _ in node.get_node_names_and_namespaces()]
+    assert node.get_name() + '_servo' in names

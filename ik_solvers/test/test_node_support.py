@@ -251,11 +251,12 @@ class Ros:
         self.executor = self._spinner.executor
         self.nodes = []
 
-    def start(self, **parameters):
+    def start(self, *, cli_args=None, **parameters):
         namespace = unique_namespace()
         overrides = dict(self.DEFAULTS, **parameters)
-        node = IKNode(namespace=namespace, context=self.context, parameter_overrides=[
-            Parameter(name, value=value) for name, value in overrides.items()])
+        node = IKNode(namespace=namespace, context=self.context, cli_args=cli_args,
+                      parameter_overrides=[Parameter(name, value=value)
+                                           for name, value in overrides.items()])
         probe = Probe(self.context, namespace)
         for each in (node, probe.node):
             self.nodes.append(each)

@@ -182,6 +182,7 @@ class IKNode(Node):
         self._path_service.close(timeout=0.0)
         self._targets.close()
         self._tree_targets.close()
+        self._servo.close()
         with self._worker_output:
             pass  # only waits for the publications of a finished solve; none start after this
         super().destroy_node()

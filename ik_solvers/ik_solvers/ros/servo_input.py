@@ -9,12 +9,15 @@ messages, runs it on a timer at ``servo_rate`` and publishes what it returns (do
 
 import threading
 import time
+import traceback
 from typing import Optional, Tuple
 
 from builtin_interfaces.msg import Duration
 from geometry_msgs.msg import TwistStamped
 from ik_solvers_interfaces.msg import ServoStatus
 import numpy as np
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
@@ -29,11 +32,18 @@ from ..servo.servo_loop import ServoLoop
 from ..exceptions import IKError
 from ..kinematics import RobotModel
 
+try:  # rclpy's executor in C++ (Kilted on); older distributions spin the Python one
+    from rclpy.experimental import EventsExecutor as _ServoExecutor
+except ImportError:  # pragma: no cover - depends on the ROS 2 distribution
+    _ServoExecutor = SingleThreadedExecutor
+
 __all__ = ['DELTA_JOINT_TOPIC', 'DELTA_TWIST_TOPIC', 'SERVO_STATUS_TOPIC', 'ServoInput']
 
 DELTA_TWIST_TOPIC = '~/delta_twist_cmds'
 DELTA_JOINT_TOPIC = '~/delta_joint_cmds'
 SERVO_STATUS_TOPIC = '~/servo_status'
+# s; how often the servo's thread looks whether the node is closing.
+_SPIN_PERIOD = 0.05
 
 
 class ServoInput:
@@ -42,13 +52,23 @@ class ServoInput:
     def __init__(self, node: Node, robot: RobotState, parameters: NodeParameters,
                  trajectory_topic: str) -> None:
         """
-        Open the command topics, the outputs and the cycle's timer.
+        Open the command topics, the outputs and the cycle's timer on a node of their own.
 
-        :param node: the node owning them.
+        :param node: the node whose name, namespace, remappings, clock and logger the servo's
+            topics and messages take.
         :param robot: the engine's model and joint states.
         :param parameters: the node's parameters (``servo_*``, ``solver``, limits).
         :param trajectory_topic: the JointTrajectory command topic.
         """
+        # The servo's topics and timer live on a node of their own, spun by rclpy's events
+        # executor on a thread of its own: at 500 Hz the single-threaded executor's Python wait
+        # set cost more than the cycles, and held up a changed command behind other callbacks.
+        # Its topic names are resolved by the ik_node, remappings included; the process's own
+        # arguments (a launch file's __node:= among them) would rename this node like the other.
+        self._main_node = node
+        node = rclpy.create_node(node.get_name() + '_servo', namespace=node.get_namespace(),
+                                 context=node.context, start_parameter_services=False,
+                                 use_global_arguments=False)
         self._node = node
         self._robot = robot
         self._parameters = parameters
@@ -57,20 +77,47 @@ class ServoInput:
         self._loop_key: Tuple = ()
         settings = parameters.settings
         reliable = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE)
-        self._trajectories = node.create_publisher(JointTrajectory, trajectory_topic, reliable)
-        self._positions = node.create_publisher(Float64MultiArray,
-                                                settings.servo_position_topic, reliable)
-        self._status = node.create_publisher(ServoStatus, SERVO_STATUS_TOPIC, 10)
+        resolve = self._main_node.resolve_topic_name
+        self._trajectories = node.create_publisher(JointTrajectory, resolve(trajectory_topic),
+                                                   reliable)
+        self._positions = node.create_publisher(
+            Float64MultiArray, resolve(settings.servo_position_topic), reliable)
+        self._status = node.create_publisher(ServoStatus, resolve(SERVO_STATUS_TOPIC), 10)
         # Best effort matches reliable and best-effort senders alike (teleop_twist_joy and web
         # bridges publish with sensor-data QoS).
         commands = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
-        node.create_subscription(TwistStamped, DELTA_TWIST_TOPIC, self._on_twist, commands)
-        node.create_subscription(JointState, DELTA_JOINT_TOPIC, self._on_joints, commands)
+        node.create_subscription(TwistStamped, resolve(DELTA_TWIST_TOPIC), self._on_twist,
+                                 commands)
+        node.create_subscription(JointState, resolve(DELTA_JOINT_TOPIC), self._on_joints,
+                                 commands)
         # Runs only while servoing: an idle 100 Hz callback would cost the executor's thread
         # (and every other callback on it) for nothing.
         self._timer = node.create_timer(1.0 / settings.servo_rate, self._on_cycle)
         self._timer.cancel()
         self._timer_rate = settings.servo_rate
+        self._executor = _ServoExecutor(context=node.context)
+        self._executor.add_node(node)
+        self._closing = threading.Event()
+        self._thread = threading.Thread(target=self._spin, name='servo_executor', daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the servo's executor and destroy its node."""
+        self._closing.set()
+        self._thread.join(timeout=1.0)
+        self._node.destroy_node()
+
+    def _spin(self) -> None:
+        # rclpy's events executor is shut down, and its node's timers made, on the thread that
+        # spins it: from another thread either waits forever on the executor's lock.
+        while not self._closing.is_set() and self._node.context.ok():
+            try:
+                self._executor.spin_once(timeout_sec=_SPIN_PERIOD)
+            except Exception as error:  # noqa: B902 - one callback's failure, never the servo's
+                self._main_node.get_logger().error(
+                    'a servo callback failed; servoing goes on: %r\n%s'
+                    % (error, traceback.format_exc()), throttle_duration_sec=1.0)
+        self._executor.shutdown()
 
     @property
     def active(self) -> bool:
@@ -106,8 +153,8 @@ class ServoInput:
                                        received=time.monotonic())
             self._take(loop, command)
         except IKError as error:
-            self._node.get_logger().warning('delta_twist_cmds ignored: %s' % error,
-                                            throttle_duration_sec=1.0)
+            self._main_node.get_logger().warning('delta_twist_cmds ignored: %s' % error,
+                                                 throttle_duration_sec=1.0)
 
     def _on_joints(self, message: JointState) -> None:
         try:
@@ -118,8 +165,8 @@ class ServoInput:
             self._take(loop, JointJogCommand(dict(zip(message.name, message.velocity)),
                                              received=time.monotonic()))
         except IKError as error:
-            self._node.get_logger().warning('delta_joint_cmds ignored: %s' % error,
-                                            throttle_duration_sec=1.0)
+            self._main_node.get_logger().warning('delta_joint_cmds ignored: %s' % error,
+                                                 throttle_duration_sec=1.0)
 
     def _take(self, loop: ServoLoop, command) -> None:
         with self._lock:
@@ -182,7 +229,7 @@ class ServoInput:
         if step.moving:
             self._publish(loop, step)
         status = ServoStatus(fraction=step.fraction, limiter=step.limiter, moving=step.moving)
-        status.header.stamp = self._node.get_clock().now().to_msg()
+        status.header.stamp = self._main_node.get_clock().now().to_msg()
         status.header.frame_id = loop.chain.base_link
         self._status.publish(status)
 
