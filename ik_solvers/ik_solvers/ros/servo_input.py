@@ -92,7 +92,7 @@ class ServoInput:
                                  commands)
         # Runs only while servoing: an idle 100 Hz callback would cost the executor's thread
         # (and every other callback on it) for nothing.
-        self._timer = node.create_timer(1.0 / settings.servo_rate, self._on_cycle)
+        self._timer = node.create_timer(1.0 / settings.servo_rate, self._on_timer)
         self._timer.cancel()
         self._timer_rate = settings.servo_rate
         self._executor = _ServoExecutor(context=node.context)
@@ -198,7 +198,7 @@ class ServoInput:
         with self._lock:
             if settings.servo_rate != self._timer_rate:  # set at runtime: a new period
                 self._node.destroy_timer(self._timer)
-                self._timer = self._node.create_timer(1.0 / settings.servo_rate, self._on_cycle)
+                self._timer = self._node.create_timer(1.0 / settings.servo_rate, self._on_timer)
                 self._timer.cancel()
                 self._timer_rate = settings.servo_rate
             if self._loop is None or key != self._loop_key:
@@ -213,6 +213,11 @@ class ServoInput:
             return self._loop, model
 
     # --- the cycle ------------------------------------------------------------------------
+
+    def _on_timer(self) -> None:
+        # No parameter: rclpy's events executor hands a timer's callback a TimerInfo when it
+        # takes one, which _on_cycle would read as an early cycle.
+        self._on_cycle()
 
     def _on_cycle(self, early: bool = False) -> None:
         with self._lock:
