@@ -62,7 +62,7 @@ class ServoInput:
         """
         # The servo's topics and timer live on a node of their own, spun by rclpy's events
         # executor on a thread of its own: at 500 Hz the single-threaded executor's Python wait
-        # set cost more than the cycles, and held up a changed command behind other callbacks.
+        # set cost more CPU than the cycles (a third of the node's CPU, docs/benchmarks.md).
         # Its topic names are resolved by the ik_node, remappings included; the process's own
         # arguments (a launch file's __node:= among them) would rename this node like the other.
         self._main_node = node
