@@ -1,11 +1,11 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-Which collision model a request is solved and judged with, and what its answer reports.
+What a request's answer reports of collisions, and how an obstacle is placed in the scene.
 
-A request checks collisions when it asks to, or, when it does not say, when the
-``avoid_collisions`` parameter is on. A command is checked whenever the parameter is on, even
-when its request asked for no check: a client can add checking, never remove it from a move.
+Whether a request checks collisions at all is decided with its other inputs
+(:func:`.request_checks.collision_check_asked`); the model it is checked with is read with
+where the robot is (:meth:`.robot_state.RobotState.placement`).
 """
 
 import dataclasses
@@ -16,41 +16,12 @@ import numpy as np
 from .candidate import Candidate
 from .collision_scene import CollisionScene
 from .frames import ExternalLookup, frame_to_base
-from .outcome import CollisionVerdict, IKRequest
-from .settings import NodeSettings
-from ..collision import CollisionModel, Obstacle, ObstacleSet, REMOVE
+from .outcome import CollisionVerdict
+from ..collision import Obstacle, ObstacleSet, REMOVE
 from ..exceptions import IKError, InvalidObstacleError
 from ..kinematics import Chain, RobotModel
 
-__all__ = ['collision_model_for', 'collision_verdict', 'place_obstacle']
-
-
-def collision_model_for(scene: CollisionScene, request: IKRequest, settings: NodeSettings,
-                        robot_model: RobotModel, chain: Chain,
-                        joint_positions: Mapping[str, float]
-                        ) -> Tuple[Optional[CollisionModel], str]:
-    """
-    Give the collision model a request is solved and judged with.
-
-    :param scene: The node's collision inputs.
-    :param request: The request (``avoid_collisions`` ``None`` follows the parameter).
-    :param settings: The node's parameters.
-    :param robot_model: The description in use; ``chain`` was cut from it.
-    :param chain: The chain solved.
-    :param joint_positions: The latest joint states by name, rad or m.
-    :returns: ``(model, '')``, or ``(None, why collisions are not checked)``.
-    """
-    wanted = request.avoid_collisions
-    commands = request.streamed or request.execute
-    if wanted is None or (commands and settings.avoid_collisions):
-        wanted = wanted or settings.avoid_collisions
-    if not wanted:
-        return None, ('the request asked for no collision check' if request.avoid_collisions
-                      is False else 'the avoid_collisions parameter is false')
-    model = scene.model_for(robot_model, chain, joint_positions, settings.collision_padding)
-    if model is None:
-        return None, 'the robot description has no usable collision geometry'
-    return model, ''
+__all__ = ['collision_verdict', 'place_obstacle']
 
 
 def collision_verdict(candidate: Candidate, robot_model: RobotModel,

@@ -224,12 +224,12 @@ class CollisionScene:
         if found is not None and found[0][0] is base and found[0][1] is obstacles:
             return found[1]
         sources = (base, obstacles)
+        positions = {name: steps * OFF_CHAIN_RESOLUTION for name, steps in off_chain}
         # Obstacles are kept in the root frame: posed in a base below the root by the joints.
         obstacle_count = len(obstacles)
         posed = obstacle_count > 0 and robot_model.root_link != chain.base_link
         scene_key = ('scene', id(base), id(obstacles), float(padding)) + (
             (off_chain,) if posed else ())
-        positions = {name: steps * OFF_CHAIN_RESOLUTION for name, steps in off_chain}
         found = derived.get(scene_key)
         scene = (found[1] if found is not None and found[0][0] is base
                  and found[0][1] is obstacles else None)
@@ -253,6 +253,21 @@ class CollisionScene:
                 while len(derived) > _DERIVED_KEPT:
                     derived.pop(next(iter(derived)))
         return model
+
+    def placed(self, robot_model: RobotModel, chain: Chain,
+               joint_positions: Mapping[str, float], padding: float, *, check: bool
+               ) -> Tuple[Optional[CollisionModel], str]:
+        """
+        Give one request's collision model (see :meth:`model_for`) and the scene's summary.
+
+        :param check: Whether the request checks collisions; the model is None when not.
+        :returns: ``(model or None, summary)`` (see :meth:`summary`).
+        :raises CollisionGeometryError: As :meth:`model_for`.
+        """
+        summary = self.summary(robot_model)
+        if not check:
+            return None, summary
+        return self.model_for(robot_model, chain, joint_positions, padding), summary
 
     def prepare(self, robot_model: RobotModel, chain: Chain) -> Optional[CollisionModel]:
         """

@@ -51,34 +51,6 @@ def _collision(robot: RobotState, settings: NodeSettings, joint_names: Sequence[
     return None
 
 
-def _checked(robot: RobotState, timing: CommandTiming, outcome: IKOutcome,
-             settings: NodeSettings) -> IKOutcome:
-    command, path = outcome.command, outcome.path_command
-    if command is None and path is None:
-        return outcome
-    reason = None
-    if outcome.collision.checked:
-        positions = (np.asarray([command.positions], dtype=float) if command is not None
-                     else np.asarray(path.positions, dtype=float))
-        joint_names = command.joint_names if command is not None else path.joint_names
-        reason = _collision(robot, settings, joint_names, positions)
-    if reason is None:
-        # Timed again from the controller's state now, when it starts (engine/command_timing.py).
-        sent = timing.at_publication(command if command is not None else path)
-        if sent is None:
-            robot.forget_command()
-            return dataclasses.replace(
-                outcome, error_code=ErrorCode.EXECUTION_FAILED, command=None,
-                path_command=None, message='%s; not commanded: no duration keeps the limits '
-                'from the motion running when it was sent' % outcome.message)
-        if command is not None:
-            return outcome if sent == command else dataclasses.replace(outcome, command=sent)
-        return outcome if sent == path else dataclasses.replace(outcome, path_command=sent)
-    robot.forget_command()
-    return dataclasses.replace(outcome, error_code=ErrorCode.IN_COLLISION, command=None,
-                               path_command=None, message='not commanded: %s' % reason)
-
-
 @contextlib.contextmanager
 def publication(robot: RobotState, timing: CommandTiming, outcome: IKOutcome,
                 settings: NodeSettings) -> Iterator[IKOutcome]:
@@ -96,7 +68,33 @@ def publication(robot: RobotState, timing: CommandTiming, outcome: IKOutcome,
         outcome without a command. The scene stays locked until the block ends.
     """
     with robot.collisions.publication:
-        yield _checked(robot, timing, outcome, settings)
+        command, path = outcome.command, outcome.path_command
+        if command is None and path is None:
+            yield outcome
+            return
+        reason = None
+        if outcome.collision.checked:
+            positions = (np.asarray([command.positions], dtype=float) if command is not None
+                         else np.asarray(path.positions, dtype=float))
+            joint_names = command.joint_names if command is not None else path.joint_names
+            reason = _collision(robot, settings, joint_names, positions)
+        if reason is not None:
+            robot.forget_command()
+            yield dataclasses.replace(outcome, error_code=ErrorCode.IN_COLLISION, command=None,
+                                      path_command=None, message='not commanded: %s' % reason)
+            return
+        # Timed again from the controller's state now, when it starts (command_timing.py).
+        sent = timing.at_publication(command if command is not None else path)
+        if sent is None:
+            robot.forget_command()
+            yield dataclasses.replace(
+                outcome, error_code=ErrorCode.EXECUTION_FAILED, command=None,
+                path_command=None, message='%s; not commanded: no duration keeps the limits '
+                'from the motion running when it was sent' % outcome.message)
+        elif command is not None:
+            yield outcome if sent == command else dataclasses.replace(outcome, command=sent)
+        else:
+            yield outcome if sent == path else dataclasses.replace(outcome, path_command=sent)
 
 
 @contextlib.contextmanager

@@ -85,7 +85,7 @@ class CommandTiming:
             under_way = last[1]
         now = self._clock()
         candidate, plan, spline = plan_one_shot(
-            candidate, timed=lambda each: self._timed(each, now), last_command=under_way,
+            candidate, timed=lambda each: self._timed(each, now)[:3], last_command=under_way,
             others=others)
         if plan.refusal is None:
             with self._lock:
@@ -99,10 +99,8 @@ class CommandTiming:
     def plan(self, candidate: Candidate) -> Tuple[Optional[Command], Optional[Refusal]]:
         """Time the single-point command to ``candidate.q``; remember it unless refused."""
         now = self._clock()
-        command, spline, refusal = self._timed(candidate, now)
+        command, spline, refusal, against = self._timed(candidate, now)
         if refusal is None:
-            with self._lock:
-                against = self._motion.current
             self._remember(candidate, spline, now)
             self._pending.put(command, candidate, spline, planned_at=now, against=against)
         return command, refusal
@@ -135,7 +133,7 @@ class CommandTiming:
         with self._lock:
             timely = now - planned_at <= _ARRIVAL_DELAY / 2.0 and self._sent.current is against
         if candidate is not None and not timely:
-            command, spline, refusal = self._timed(candidate, now, motion=self._sent)
+            command, spline, refusal, _ = self._timed(candidate, now, motion=self._sent)
             if refusal is not None:
                 return None
             self._remember(candidate, spline, now)
@@ -145,8 +143,14 @@ class CommandTiming:
 
     def _timed(self, candidate: Candidate, now: float,
                motion: Optional[CommandedMotion] = None) -> Tuple[
-            Optional[Command], Optional[ControllerSpline], Optional[Refusal]]:
-        """Time the single-point command to ``candidate.q`` for every state it may meet."""
+            Optional[Command], Optional[ControllerSpline], Optional[Refusal],
+            Optional[ControllerSpline]]:
+        """
+        Time the single-point command to ``candidate.q`` for every state it may meet.
+
+        :returns: The command, its spline and None; or None, None and the refusal. Last, the
+            spline of the motion's running command it was timed against, or None at rest.
+        """
         settings, chain, q = candidate.settings, candidate.chain, candidate.q
         motion = self._motion if motion is None else motion
         max_velocity = _SHARE_OF_LIMITS * settings.velocity_scale * np.asarray(
@@ -166,8 +170,10 @@ class CommandTiming:
             states = [(None, np.zeros(chain.num_joints))]
             modelled, velocity = states[0]
         start = candidate.start if modelled is None else modelled
-        also = [(candidate.start, velocity)] + [state for state in states
-                                                if state[0] is not None]
+        also = [(candidate.start, velocity)]
+        for state in states:
+            if state[0] is not None:
+                also.append(state)
         if modelled is not None and running is not None and running.positions.shape[0] == 2:
             # A controller that interpolates linearly runs the command at its mean velocity.
             mean = (running.positions[-1] - running.positions[0]) / running.duration
@@ -187,9 +193,9 @@ class CommandTiming:
             spline = ControllerSpline.to_rest(start, velocity, np.asarray(q, dtype=float),
                                               duration)
         except (ValueError, IKError) as error:
-            return None, None, Refusal(ErrorCode.EXECUTION_FAILED, str(error))
+            return None, None, Refusal(ErrorCode.EXECUTION_FAILED, str(error)), running
         return Command(tuple(chain.joint_names), tuple(np.asarray(q, dtype=float).tolist()),
-                       duration), spline, None
+                       duration), spline, None, running
 
     def _remember(self, candidate: Candidate, spline: ControllerSpline, now: float) -> None:
         """Make ``candidate.q`` the last command, played by the controller as ``spline``."""
@@ -231,14 +237,13 @@ def measured_states(robot: RobotState, names: Sequence[str], modelled_velocity: 
         or the oldest is older than :data:`_TRUSTED_AGE`.
     """
     names = list(names)
-    positions = robot.joint_positions()
-    ages = robot.joint_state_ages(names)
-    if not all(name in positions and name in ages for name in names):
+    # One read: positions, velocities and ages of the same moment.
+    positions, velocities, ages, _ = robot.joint_readings(names)
+    if len(ages) < len(names) or any(name not in positions for name in names):
         return []
-    age = max(0.0, max(ages[name] for name in names))
+    age = max(0.0, max(ages.values()))
     if age > _TRUSTED_AGE:
         return []
-    velocities = robot.joint_velocities()
     velocity = np.array([velocities.get(name, modelled_velocity[index])
                          for index, name in enumerate(names)], dtype=float)
     position = np.array([positions[name] for name in names], dtype=float)

@@ -13,7 +13,7 @@ robot is now.
 import math
 import threading
 import time
-from typing import Callable, Collection, Dict, List, Optional, Sequence
+from typing import Callable, Collection, Dict, List, NamedTuple, Optional, Sequence
 
 from .joint_positions import finite_joint_positions
 from ..exceptions import InvalidSeedError
@@ -21,6 +21,7 @@ from ..exceptions import InvalidSeedError
 __all__ = [
     'JOINT_STATE_NAMES_PER_JOINT',
     'JOINT_STATE_NAME_MARGIN',
+    'JointReadings',
     'JointStateStore',
     'MAX_JOINT_STATE_NAMES_WITHOUT_MODEL',
     'max_joint_state_names',
@@ -32,6 +33,19 @@ JOINT_STATE_NAMES_PER_JOINT = 10
 JOINT_STATE_NAME_MARGIN = 100
 #: The bound while no robot description has been loaded.
 MAX_JOINT_STATE_NAMES_WITHOUT_MODEL = 1000
+
+
+class JointReadings(NamedTuple):
+    """One read of the store: what every later step of a request sees."""
+
+    #: rad or m, by joint name.
+    positions: Dict[str, float]
+    #: rad/s or m/s, of the joints whose messages gave one.
+    velocities: Dict[str, float]
+    #: s since each asked joint's position arrived; joints never received are left out.
+    ages: Dict[str, float]
+    #: s on the store's clock when read.
+    read_at: float
 
 
 def max_joint_state_names(description_joints: Optional[int]) -> int:
@@ -150,6 +164,21 @@ class JointStateStore:
         """Return a copy of the stored velocities, rad/s or m/s, of the joints that have one."""
         with self._lock:
             return dict(self._velocities)
+
+    def readings(self, joint_names: Sequence[str]) -> 'JointReadings':
+        """
+        Read the positions, the velocities and some joints' ages at once.
+
+        :param joint_names: The joints whose ages are wanted.
+        :returns: Copies of every stored position (rad or m) and velocity (rad/s or m/s), the
+            age in s of each named joint received, and the clock's time of the read.
+        """
+        now = self._clock()
+        with self._lock:
+            return JointReadings(
+                dict(self._positions), dict(self._velocities),
+                {name: now - self._arrived[name] for name in joint_names
+                 if name in self._arrived}, now)
 
     def ages(self, joint_names: Sequence[str]) -> Dict[str, float]:
         """

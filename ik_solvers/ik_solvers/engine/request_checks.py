@@ -38,6 +38,7 @@ __all__ = [
     'InputChecks',
     'MAX_NAME_LENGTH',
     'check_request',
+    'collision_check_asked',
     'request_goal',
 ]
 
@@ -63,6 +64,10 @@ class CheckedRequest:
     options: SearchOptions
     #: (4, 4) target in the request's frame; its position is checked by ``solve()``.
     target_in_frame: np.ndarray
+    #: Whether the request is solved and judged with collisions (:func:`collision_check_asked`).
+    check_collisions: bool = False
+    #: Why not, when ``check_collisions`` is false.
+    unchecked: str = ''
 
 
 class InputChecks:
@@ -164,13 +169,38 @@ def check_request(request: IKRequest, settings: NodeSettings,
     checks.names(request)
     target = checks.target(request.position, request.orientation)
     timeout, position_tolerance, orientation_tolerance = checks.overrides(request, settings)
+    check_collisions, unchecked = collision_check_asked(request, settings)
+    goal = request_goal(request, settings, position_tolerance=position_tolerance,
+                        orientation_tolerance=orientation_tolerance)
     solver = request.solver or settings.solver
     return CheckedRequest(
         solver=solver, timeout=timeout, position_tolerance=position_tolerance,
-        orientation_tolerance=orientation_tolerance,
-        goal=request_goal(request, settings, position_tolerance=position_tolerance,
-                          orientation_tolerance=orientation_tolerance),
-        options=SearchOptions(solver=solver, timeout=timeout), target_in_frame=target)
+        orientation_tolerance=orientation_tolerance, goal=goal,
+        options=SearchOptions(solver=solver, timeout=timeout), target_in_frame=target,
+        check_collisions=check_collisions, unchecked=unchecked)
+
+
+def collision_check_asked(request: IKRequest, settings: NodeSettings) -> Tuple[bool, str]:
+    """
+    Tell whether a request is solved and judged with collisions, and if not, why.
+
+    A request checks collisions when it asks to, or, when it does not say, when the
+    ``avoid_collisions`` parameter is on. A command is checked whenever the parameter is on,
+    even when its request asked for no check: a client can add checking, never remove it from
+    a move.
+
+    :param request: The request (``avoid_collisions`` ``None`` follows the parameter).
+    :param settings: The node's parameters.
+    :returns: ``(True, '')``, or ``(False, why collisions are not checked)``.
+    """
+    wanted = request.avoid_collisions
+    commands = request.streamed or request.execute
+    if wanted is None or (commands and settings.avoid_collisions):
+        wanted = wanted or settings.avoid_collisions
+    if wanted:
+        return True, ''
+    return False, ('the request asked for no collision check' if request.avoid_collisions
+                   is False else 'the avoid_collisions parameter is false')
 
 
 def request_goal(request: IKRequest, settings: NodeSettings, *, position_tolerance: float,

@@ -17,22 +17,17 @@ from .collision_check import place_obstacle
 from .collision_scene import CollisionScene
 from .description_loader import description_size_problem
 from .frames import ExternalLookup
-from .joint_state_store import JointStateStore
+from .joint_state_store import JointReadings, JointStateStore
 from .judges.continuity import moved_away
 from .model_holder import ModelHolder
+from .placement import OPEN_LOOP_NOTE, Placement, start_and_notes
 from .settings import NodeSettings
-from .controller_motion import largest_joint_jump
 from ..collision import CollisionModel, Obstacle, ObstacleSet
 from ..exceptions import RobotModelError
 from ..kinematics import Chain, RobotModel
 
+# OPEN_LOOP_NOTE is defined in placement.py; it stays importable from here.
 __all__ = ['OPEN_LOOP_NOTE', 'RobotState']
-
-#: Said of a request handled before any joint state arrived: the node cannot see the arm, so a
-#: command starts from the node's own model of it (the last command, else the middle of the
-#: limits). An answer that commands says it, so that a caller can wait for the joint states.
-OPEN_LOOP_NOTE = ('no joint_states received yet: open loop, the command starts from the last '
-                  'command (or the middle of the limits), not from where the arm is')
 
 
 class RobotState:
@@ -51,7 +46,8 @@ class RobotState:
         """
         self._lock = threading.Lock()
         self._external_lookup = external_lookup
-        self._collisions = collisions if collisions is not None else CollisionScene()
+        #: The collision inputs: geometry, SRDF, obstacles.
+        self.collisions = collisions if collisions is not None else CollisionScene()
         self._models = ModelHolder(on_adopt=self._forget_other_robots)
         self._joint_states = JointStateStore(clock)
         self._last_command: Optional[Tuple[Tuple[str, ...], np.ndarray]] = None
@@ -97,10 +93,10 @@ class RobotState:
             raise RobotModelError(too_large)
         return self._models.load(
             urdf_xml, current_links,
-            prepare=lambda model: self._collisions.load_geometry(model, urdf_xml))
+            prepare=lambda model: self.collisions.load_geometry(model, urdf_xml))
 
     def _forget_other_robots(self, model: RobotModel, chain: Chain) -> None:
-        self._collisions.forget_other_robots(model)
+        self.collisions.forget_other_robots(model)
         self._joint_states.restrict_to(model.joint_names)
         with self._lock:
             if (self._last_command is not None
@@ -138,12 +134,7 @@ class RobotState:
         :raises RobotModelError: If there is no model, or it lacks the links.
         """
         chain, model = self._models.chain_and_model(base_link, tip_link)
-        return self._collisions.warnings(model, chain)
-
-    @property
-    def collisions(self) -> CollisionScene:
-        """Give the collision inputs: geometry, SRDF, obstacles."""
-        return self._collisions
+        return self.collisions.warnings(model, chain)
 
     def collision_model(self, settings: NodeSettings) -> Optional[CollisionModel]:
         """
@@ -155,12 +146,12 @@ class RobotState:
             chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
         except RobotModelError:
             return None
-        return self._collisions.model_for(model, chain, self._joint_states.positions(),
-                                          settings.collision_padding)
+        return self.collisions.model_for(model, chain, self._joint_states.positions(),
+                                         settings.collision_padding)
 
     def collision_summary(self) -> str:
         """Say in one line what collisions are checked against, and the latest refusal."""
-        return self._collisions.summary(self._models.current_model())
+        return self.collisions.summary(self._models.current_model())
 
     def apply_obstacle(self, obstacle: Obstacle, frame_id: str,
                        settings: NodeSettings) -> ObstacleSet:
@@ -175,7 +166,7 @@ class RobotState:
         :raises InvalidObstacleError: If it is refused (an unknown frame too); every obstacle
             in place stays, and the refusal is remembered for the summary.
         """
-        return place_obstacle(self._collisions, obstacle, frame_id,
+        return place_obstacle(self.collisions, obstacle, frame_id,
                               lambda: self._models.chain_and_model(settings.base_link,
                                                                    settings.tip_link),
                               self._joint_states.positions(), self._external_lookup)
@@ -250,6 +241,14 @@ class RobotState:
         """Return the latest joint positions by name (rad or m)."""
         return self._joint_states.positions()
 
+    def joint_readings(self, names: Sequence[str]) -> JointReadings:
+        """
+        Read the joint states at once: positions, velocities, the named joints' ages.
+
+        :param names: The joints whose ages (s) are wanted.
+        """
+        return self._joint_states.readings(names)
+
     def joint_velocities(self) -> Dict[str, float]:
         """Return the latest joint velocities by name (rad/s or m/s), of joints that gave one."""
         return self._joint_states.velocities()
@@ -270,21 +269,7 @@ class RobotState:
         Per joint: the joint position given; else the last command; else the middle of the
         limits; clipped into the limits.
         """
-        q = np.array(chain.mid_configuration(), dtype=float)
-        names = list(chain.joint_names)
-        last = self._last_command_of(chain)
-        if last is not None:
-            q = last
-        notes = []
-        if joint_positions:
-            missing = [name for name in names if name not in joint_positions]
-            for index, name in enumerate(names):
-                if name in joint_positions:
-                    q[index] = joint_positions[name]
-            if missing:
-                notes.append('joint_states lack chain joints %s; using the last command or '
-                             'the middle of their limits' % ', '.join(missing))
-        return np.asarray(chain.clip(q), dtype=float), notes
+        return start_and_notes(chain, joint_positions, self._last_command_of(chain))
 
     def _last_command_of(self, chain: Chain) -> Optional[np.ndarray]:
         with self._lock:
@@ -292,20 +277,45 @@ class RobotState:
                 return None
             return self._last_command[1].copy()
 
-    def drag_reference(self, chain: Chain, start: np.ndarray,
-                       settings: NodeSettings) -> Optional[np.ndarray]:
+    def placement(self, settings: NodeSettings, *, check_collisions: bool,
+                  unchecked: str = '') -> Placement:
         """
-        Return the last command as the reference of a dragged goal, or None.
+        Read where the robot is, once, for one request (see :mod:`.placement`).
 
-        None when there is no last command of this chain, or when the arm (``start``) is
-        farther from it than an arm lags behind its commands: something else moved it.
+        :param settings: The node's parameters (the chain's links, the padding, the continuity
+            bound).
+        :param check_collisions: Whether the request is solved and judged with collisions.
+        :param unchecked: Why not, when ``check_collisions`` is false.
+        :returns: The placement: chain and model, joint states and their ages, the start (per
+            joint: the joint state, else the last command, else the middle of the limits), the
+            drag reference, the collision model and the scene's summary.
+        :raises RobotModelError: If no description is loaded, or it lacks the links.
+        :raises CollisionGeometryError: If the padding is refused by the collision model.
         """
+        with self._lock:
+            last_command = self._last_command
+        chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
+        readings = self._joint_states.readings(chain.joint_names)
+        collision, summary = self.collisions.placed(model, chain, readings.positions,
+                                                    settings.collision_padding,
+                                                    check=check_collisions)
+        if check_collisions and collision is None:
+            unchecked = 'the robot description has no usable collision geometry'
+        last = None
+        if last_command is not None and last_command[0] == tuple(chain.joint_names):
+            last = last_command[1].copy()
+        start, notes = start_and_notes(chain, readings.positions, last)
+        if not readings.positions:
+            notes.append(OPEN_LOOP_NOTE)
         # While a goal is dragged the joint states lag behind the commands: the last command
         # is where the drag is. When the joint states are farther from it than an arm lags
         # (see continuity.moved_away), something else moved the robot.
-        last = self._last_command_of(chain)
-        if last is None:
-            return None
-        return last if largest_joint_jump(start, last) <= moved_away(settings) else None
+        if last is not None and np.max(np.abs(start - last), initial=0.0) > moved_away(settings):
+            last = None
+        return Placement(chain=chain, model=model, joints=readings.positions,
+                         ages=readings.ages, read_at=readings.read_at, collision=collision,
+                         unchecked='' if collision is not None else unchecked,
+                         collision_summary=summary, start=start, drag_reference=last,
+                         notes=tuple(notes))
 
     # The pipeline ----------------------------------------------------------------------------
