@@ -62,7 +62,7 @@ class _Run:
 
     def take(self, request: IKRequest, settings: NodeSettings, follow: bool):
         # The client publishes joint states at 50 Hz: they are always fresh.
-        self.engine.robot.update_joint_states(self.names, self.joints)
+        self.engine.robot.joint_states.update(self.names, self.joints)
         started = time.perf_counter()
         outcome = self.engine.handle(request, settings)
         handled = time.perf_counter()

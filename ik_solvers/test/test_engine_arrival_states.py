@@ -61,7 +61,7 @@ def test_a_command_that_meets_a_moving_arm_keeps_the_limits_from_its_state_at_ar
     # The arm moves at about 0.27 rad/s (moved by something the node did not command, or
     # played differently from the node's model); the joint state says so.
     velocity = sign * np.array([0.27, -0.2, 0.27, 0.1, -0.27, 0.27])
-    engine.robot.update_joint_states(chain.joint_names, HOME, velocity)
+    engine.robot.joint_states.update(chain.joint_names, HOME, velocity)
     clock.now += age
     # A goal close by: from rest the shortest duration would do.
     goal = HOME + np.array([0.01, 0.0, -0.01, 0.0, 0.01, 0.0])
@@ -82,7 +82,7 @@ def _duration_from_rest(velocities, age):
     clock = _Clock()
     engine = IKEngine(clock=clock)
     chain = engine.robot.load_description(UR5, '', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, HOME, velocities)
+    engine.robot.joint_states.update(chain.joint_names, HOME, velocities)
     clock.now += age
     goal = HOME + np.array([0.01, 0.0, -0.01, 0.0, 0.01, 0.0])
     outcome = engine.handle(_request(chain, goal), SETTINGS)

@@ -25,7 +25,7 @@ SETTINGS = NodeSettings(tip_link='tool0', timeout=0.5, cartesian_timeout=10.0,
 def engine():
     engine = IKEngine()
     chain = engine.robot.load_description(URDF, '', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, HOME)
+    engine.robot.joint_states.update(chain.joint_names, HOME)
     return engine
 
 

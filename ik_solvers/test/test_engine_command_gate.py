@@ -38,7 +38,7 @@ def _send_checked(engine, outcome, settings, send):
 def test_a_command_into_an_obstacle_accepted_after_it_was_planned_is_not_sent():
     engine = IKEngine()
     chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, HOME)
+    engine.robot.joint_states.update(chain.joint_names, HOME)
     goal = chain.fk(HOME + np.array([0.05, 0.0, 0.0, 0.0, 0.0, 0.0]))
     w, x, y, z = transforms3d.quaternions.mat2quat(goal[:3, :3])
     outcome = engine.handle(IKRequest(position=tuple(goal[:3, 3]), orientation=(x, y, z, w),

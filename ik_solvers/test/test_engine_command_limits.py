@@ -78,7 +78,7 @@ def test_commands_in_a_row_keep_the_limits_from_the_motion_they_interrupt():
     clock = _Clock()
     engine = IKEngine(clock=clock)
     chain = engine.robot.load_description(UR5, '', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, HOME)
+    engine.robot.joint_states.update(chain.joint_names, HOME)
     goals = [HOME + np.array([0.6, -0.3, 0.4, 0.5, -0.6, 0.8]),
              HOME + np.array([-0.2, 0.1, -0.3, 0.2, 0.3, -0.4]),
              HOME + np.array([0.3, 0.2, 0.1, -0.3, 0.2, 0.5])]
@@ -97,7 +97,7 @@ def test_commands_in_a_row_keep_the_limits_from_the_motion_they_interrupt():
         clock.now += outcome.command.duration / 3.0
         start, velocity, _ = spline.state_at(outcome.command.duration / 3.0)
         assert np.max(np.abs(velocity)) > 0.1
-        engine.robot.update_joint_states(chain.joint_names, start)
+        engine.robot.joint_states.update(chain.joint_names, start)
 
 
 @pytest.mark.parametrize('options', [dict(min_duration=0.0), dict(max_velocity=[1.0, 1.0])])
@@ -115,7 +115,7 @@ def test_a_command_sent_late_is_timed_from_the_state_the_controller_is_in_when_s
     clock = _Clock()
     engine = IKEngine(clock=clock)
     chain = engine.robot.load_description(UR5, '', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, HOME)
+    engine.robot.joint_states.update(chain.joint_names, HOME)
 
     def request(goal):
         pose = chain.fk(goal)

@@ -23,7 +23,7 @@ START = np.array([0.0, -1.57, 1.57, -1.57, -1.57, 0.0])
 def engine():
     engine = IKEngine()
     chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, START)
+    engine.robot.joint_states.update(chain.joint_names, START)
     return engine, chain
 
 

@@ -25,7 +25,7 @@ SETTINGS = NodeSettings(tip_link='tool0', joint_state_timeout=0.0, timeout=0.5,
 def test_a_streamed_motion_through_a_box_names_the_box_in_the_motion_fields():
     engine = IKEngine()
     chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, HOME)
+    engine.robot.joint_states.update(chain.joint_names, HOME)
     goal_q = HOME + np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
     middle = HOME + np.array([0.5, 0.0, 0.0, 0.0, 0.0, 0.0])
     box = np.eye(4)

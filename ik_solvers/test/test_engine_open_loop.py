@@ -41,7 +41,7 @@ def test_a_command_before_any_joint_state_says_it_is_open_loop():
 def test_with_joint_states_a_command_is_not_called_open_loop():
     engine = IKEngine()
     chain = engine.robot.load_description(UR5, '', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, HOME, [])
+    engine.robot.joint_states.update(chain.joint_names, HOME, [])
     goal = HOME + np.array([0.05, 0.0, -0.05, 0.0, 0.05, 0.0])
     outcome = engine.handle(_request(chain, goal, execute=True), SETTINGS)
     assert outcome.success and outcome.command is not None, outcome.message

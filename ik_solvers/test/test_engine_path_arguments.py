@@ -37,7 +37,7 @@ class _CountingChecks(InputChecks):
 def engine():
     engine = IKEngine()
     engine.robot.load_description(URDF, '', 'tool0')
-    engine.robot.update_joint_states(NAMES, HOME)
+    engine.robot.joint_states.update(NAMES, HOME)
     return engine
 
 
@@ -103,7 +103,7 @@ def test_too_many_waypoints_are_refused_before_any_is_checked():
     checks = _CountingChecks()
     engine = IKEngine(checks=checks)
     engine.robot.load_description(URDF, '', 'tool0')
-    engine.robot.update_joint_states(NAMES, HOME)
+    engine.robot.joint_states.update(NAMES, HOME)
     waypoints = [_line(engine)] * (SETTINGS.cartesian_max_points)
     outcome = engine.handle_path(PathRequest(waypoints=waypoints), SETTINGS)
     assert outcome.code == ErrorCode.TOO_MANY_POINTS, outcome.message

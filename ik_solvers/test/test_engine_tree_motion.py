@@ -56,7 +56,7 @@ def _request(poses) -> IKRequest:
 
 def _dragged_to(engine, tree, home, offsets):
     """Command a drag of small steps while the joint states stay at ``home`` (the arms lag)."""
-    engine.robot.update_joint_states(tree.joint_names, home, [])
+    engine.robot.joint_states.update(tree.joint_names, home, [])
     q = home.copy()
     for offset in offsets:
         goal = q + offset
@@ -89,7 +89,7 @@ def test_a_step_far_from_the_last_command_is_still_refused():
 def test_commands_are_not_run_further_ahead_of_the_robot_than_the_lag_allowed():
     engine, tree = _engine()
     home = two_arm_home(tree)
-    engine.robot.update_joint_states(tree.joint_names, home, [])
+    engine.robot.joint_states.update(tree.joint_names, home, [])
     q, refused = home.copy(), None
     for _ in range(15):  # 15 steps of 0.04 rad would end 0.6 rad ahead of the joint states
         outcome = engine.handle_tree(_request(tree.fk(q + 0.04)), SETTINGS)
@@ -108,7 +108,7 @@ def test_a_command_that_meets_moving_arms_keeps_the_limits_from_their_state_at_a
     home = two_arm_home(tree)
     rng = np.random.default_rng(3)
     velocity = sign * rng.uniform(0.15, 0.3, tree.num_joints)
-    engine.robot.update_joint_states(tree.joint_names, home, velocity)
+    engine.robot.joint_states.update(tree.joint_names, home, velocity)
     age, delivery = 0.004, 0.003
     clock.now += age
     goal = home + 0.01
@@ -143,7 +143,7 @@ def test_a_goal_driven_once_restarts_while_the_straight_motion_to_the_answer_col
     model = RobotModel.from_urdf(URDF)
     check = TreeCollisionCheck(model, tree, load_robot_geometry(model))
     assert not check.colliding(start) and not check.colliding(goal)
-    engine.robot.update_joint_states(tree.joint_names, start, [])
+    engine.robot.joint_states.update(tree.joint_names, start, [])
     request = _request(tree.fk(goal))
     request = IKRequest(position=(0.0, 0.0, 0.0), execute=True, timeout=1.0,
                         tip_targets=request.tip_targets)

@@ -47,7 +47,7 @@ def test_no_model_means_no_robot_model():
 
 @pytest.mark.parametrize('solver', SOLVERS)
 def test_every_solver_reaches_a_reachable_target(engine, ur5_oracle, solver):
-    engine.robot.update_joint_states(engine.robot.chain('', 'tool0').joint_names, Q_GOAL + 0.2)
+    engine.robot.joint_states.update(engine.robot.chain('', 'tool0').joint_names, Q_GOAL + 0.2)
     outcome = engine.handle(_request(_goal(engine), solver=solver), SETTINGS)
     assert outcome.error_code == ErrorCode.SUCCESS, outcome.message
     assert outcome.solver == solver
@@ -62,7 +62,7 @@ def test_every_solver_reaches_a_reachable_target(engine, ur5_oracle, solver):
 def test_target_in_a_link_frame_is_resolved_through_the_description(engine):
     chain = engine.robot.chain('', 'tool0')
     current = Q_GOAL + 0.1
-    engine.robot.update_joint_states(chain.joint_names, current)
+    engine.robot.joint_states.update(chain.joint_names, current)
     model_joints = dict(zip(chain.joint_names, current))
     # Express the goal in shoulder_link, which moves with the first joint.
     base_from_shoulder = RobotModel.from_urdf(UR5).transform('base_link', 'shoulder_link',
@@ -195,7 +195,7 @@ def test_request_tolerances_and_position_only_are_honoured(engine):
 
 def test_joint_states_seed_and_missing_joints_are_noted(engine):
     chain = engine.robot.chain('', 'tool0')
-    engine.robot.update_joint_states(['shoulder_pan_joint', 'gripper'], [0.7, 0.01])
+    engine.robot.joint_states.update(['shoulder_pan_joint', 'gripper'], [0.7, 0.01])
     q, notes = engine.robot.current_configuration(chain)
     assert q[0] == pytest.approx(0.7)
     assert notes and 'elbow_joint' in notes[0]
@@ -205,25 +205,25 @@ def test_joint_states_seed_and_missing_joints_are_noted(engine):
 
 def test_a_bad_joint_state_message_changes_nothing(engine):
     chain = engine.robot.chain('', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
-    assert engine.robot.update_joint_states(
+    engine.robot.joint_states.update(chain.joint_names, Q_GOAL)
+    assert engine.robot.joint_states.update(
         chain.joint_names, [float('nan')] * 6) == list(chain.joint_names)
     with pytest.raises(InvalidSeedError):
-        engine.robot.update_joint_states(chain.joint_names, [0.0])
+        engine.robot.joint_states.update(chain.joint_names, [0.0])
     with pytest.raises(InvalidSeedError):
-        engine.robot.update_joint_states(['gripper', 'gripper'], [0.0, 0.0])
+        engine.robot.joint_states.update(['gripper', 'gripper'], [0.0, 0.0])
     assert engine.robot.current_configuration(chain)[0] == pytest.approx(Q_GOAL)
 
 
 def test_a_nan_on_another_joint_keeps_the_chain_joints_updating(engine):
     chain = engine.robot.chain('', 'tool0')
     names = list(chain.joint_names) + ['gripper']
-    dropped = engine.robot.update_joint_states(names, list(Q_GOAL + 0.1) + [float('nan')])
+    dropped = engine.robot.joint_states.update(names, list(Q_GOAL + 0.1) + [float('nan')])
     assert dropped == ['gripper']
     assert engine.robot.current_configuration(chain)[0] == pytest.approx(Q_GOAL + 0.1)
     positions = list(Q_GOAL + 0.2)
     positions[2] = float('inf')
-    assert engine.robot.update_joint_states(chain.joint_names, positions) == [chain.joint_names[2]]
+    assert engine.robot.joint_states.update(chain.joint_names, positions) == [chain.joint_names[2]]
     expected = Q_GOAL + 0.2
     expected[2] = Q_GOAL[2] + 0.1
     assert engine.robot.current_configuration(chain)[0] == pytest.approx(expected)
@@ -260,16 +260,16 @@ def test_a_refused_description_is_adopted_when_the_links_change_to_match(engine)
 
 def test_a_joint_states_message_far_larger_than_the_robot_is_refused_by_its_size(engine):
     chain = engine.robot.chain('', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
+    engine.robot.joint_states.update(chain.joint_names, Q_GOAL)
     joints = len(RobotModel.from_urdf(UR5).joint_names)
     limit = 10 * joints + 100
     names = ['joint_%d' % index for index in range(20_000)]
     names[-1] = names[0]
     with pytest.raises(InvalidSeedError, match='20000 names .* at most %d' % limit):
-        engine.robot.update_joint_states(names, [0.0] * len(names))
+        engine.robot.joint_states.update(names, [0.0] * len(names))
     # Up to the bound, a message with other robots' joints is fine.
     others = list(chain.joint_names) + ['other_%d' % index for index in range(limit - 6)]
-    engine.robot.update_joint_states(others, list(Q_GOAL + 0.1) + [0.0] * (limit - 6))
+    engine.robot.joint_states.update(others, list(Q_GOAL + 0.1) + [0.0] * (limit - 6))
     assert engine.robot.current_configuration(chain)[0] == pytest.approx(Q_GOAL + 0.1)
 
 
@@ -277,16 +277,16 @@ def test_without_a_description_joint_states_are_bounded_too():
     engine = IKEngine()
     with pytest.raises(InvalidSeedError, match='1001 names .* at most 1000 .*no robot '
                        'description'):
-        engine.robot.update_joint_states(['j%d' % i for i in range(1001)], [0.0] * 1001)
+        engine.robot.joint_states.update(['j%d' % i for i in range(1001)], [0.0] * 1001)
     # Messages that keep inventing names never grow the store beyond the bound.
     for batch in range(5):
         names = ['b%d_%d' % (batch, i) for i in range(400)]
-        engine.robot.update_joint_states(names, [0.0] * 400)
+        engine.robot.joint_states.update(names, [0.0] * 400)
     engine.robot.load_description(UR5, '', 'tool0')
     chain = engine.robot.chain('', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
+    engine.robot.joint_states.update(chain.joint_names, Q_GOAL)
     # Only the description's joints are kept once it is loaded.
-    assert set(engine.robot.joint_positions()) == set(chain.joint_names)
+    assert set(engine.robot.joint_states.positions()) == set(chain.joint_names)
 
 
 def test_a_seed_longer_than_the_chain_is_refused_before_its_names_are_read(engine):

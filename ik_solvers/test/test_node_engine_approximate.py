@@ -36,7 +36,7 @@ def _request(matrix: np.ndarray, **fields) -> IKRequest:
 def _engine(start: np.ndarray):
     engine = IKEngine()
     chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, start)
+    engine.robot.joint_states.update(chain.joint_names, start)
     return engine, chain
 
 
@@ -74,7 +74,7 @@ def test_a_drag_from_a_singular_start_is_followed_without_a_jump(start_name, off
         if index >= len(path):
             assert outcome.error_code == ErrorCode.APPROXIMATE  # out of reach: never reached
         q = commanded
-        engine.robot.update_joint_states(chain.joint_names, q)  # the arm follows its commands
+        engine.robot.joint_states.update(chain.joint_names, q)  # the arm follows its commands
     assert ErrorCode.APPROXIMATE in codes
 
 
@@ -110,7 +110,7 @@ def test_stale_joint_states_get_no_approximate_command():
     now = [100.0]
     engine = IKEngine(clock=lambda: now[0])
     chain = engine.robot.load_description(UR5, 'base_link', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, STARTS['zero'])
+    engine.robot.joint_states.update(chain.joint_names, STARTS['zero'])
     now[0] += 5.0
     goal = figure_eight(chain.fk(STARTS['zero']), count=300)[3]
     outcome = engine.handle(_request(goal, streamed=True),

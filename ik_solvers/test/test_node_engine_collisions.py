@@ -149,7 +149,7 @@ def test_an_obstacle_keeps_its_place_in_the_cell_when_a_joint_above_the_chain_mo
   <link name="base_link">""", 1)
     engine = IKEngine()
     chain = engine.robot.load_description(lifted, 'base_link', 'tool0')
-    engine.robot.update_joint_states(['lift'], [0.0])
+    engine.robot.joint_states.update(['lift'], [0.0])
     box = np.eye(4)
     box[:3, 3] = chain.fk(Q_IN_BOX)[:3, 3]
     engine.robot.apply_obstacle(Obstacle('box', box, (Primitive(Box(size=(0.15, 0.15, 0.15))),)),
@@ -157,7 +157,7 @@ def test_an_obstacle_keeps_its_place_in_the_cell_when_a_joint_above_the_chain_mo
     settings = dataclasses.replace(SETTINGS, approximate_tracking=False)
     before = engine.handle(_request(chain.fk(Q_IN_BOX), execute=True), settings)
     assert before.error_code == ErrorCode.IN_COLLISION, before.message
-    engine.robot.update_joint_states(['lift'], [0.3])
+    engine.robot.joint_states.update(['lift'], [0.3])
     # In the arm's base frame the box is now 0.3 m lower: the old goal is clear of it ...
     clear = engine.handle(_request(chain.fk(Q_IN_BOX), execute=True), settings)
     assert clear.success and clear.collision.checked, clear.message

@@ -85,7 +85,7 @@ def test_last_command_seeds_when_no_joint_states_arrive(engine):
 
 def test_large_streamed_joint_jumps_are_not_commanded(engine):
     chain = engine.robot.chain('', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, Q_GOAL + 0.3)
+    engine.robot.joint_states.update(chain.joint_names, Q_GOAL + 0.3)
     strict = NodeSettings(tip_link='tool0', timeout=0.5, max_joint_jump=0.01,
                           approximate_tracking=False)
     refused = engine.handle(_request(_goal(engine), streamed=True), strict)
@@ -107,7 +107,7 @@ def test_a_streamed_jump_from_the_last_command_is_refused_while_the_joint_states
     assert first.success and first.command is not None, first.message
     lagging = first.result.q.copy()
     lagging[0] -= 0.3
-    engine.robot.update_joint_states(chain.joint_names, lagging)
+    engine.robot.joint_states.update(chain.joint_names, lagging)
     beyond = first.result.q.copy()
     beyond[0] -= 0.6
     second = engine.handle(_request(chain.fk(beyond), streamed=True), settings)
@@ -127,7 +127,7 @@ def test_a_drag_starts_from_the_last_command_unless_the_robot_moved_away(engine)
     first = engine.handle(_request(chain.fk(Q_GOAL), streamed=True), UNBOUNDED)
     assert first.command is not None, first.message
     behind = first.result.q - 0.1
-    engine.robot.update_joint_states(chain.joint_names, behind)
+    engine.robot.joint_states.update(chain.joint_names, behind)
     followed = engine.handle(_request(chain.fk(Q_GOAL + 0.02), streamed=True), settings)
     assert followed.success and followed.start == pytest.approx(behind)
     # Seeded at the last command, the drag stays within a few hundredths of a radian of it.
@@ -135,7 +135,7 @@ def test_a_drag_starts_from_the_last_command_unless_the_robot_moved_away(engine)
     assert followed.command is not None
     # Someone moved the arm far away: the last command no longer holds, the joint states do.
     elsewhere = Q_GOAL + np.array([0.8, 0.0, 0.0, 0.0, 0.0, 0.0])
-    engine.robot.update_joint_states(chain.joint_names, elsewhere)
+    engine.robot.joint_states.update(chain.joint_names, elsewhere)
     there = engine.handle(_request(chain.fk(elsewhere + 0.02), streamed=True), settings)
     assert there.success, there.message
     assert there.command is not None
@@ -162,7 +162,7 @@ def test_continuous_joints_are_commanded_the_short_way_round():
     chain = engine.robot.load_description(urdf, '', 'tip')
     assert list(chain.is_continuous) == [True, False, False]
     start = np.array([3.0, 0.2, 0.3])
-    engine.robot.update_joint_states(chain.joint_names, start)
+    engine.robot.joint_states.update(chain.joint_names, start)
     settings = NodeSettings(tip_link='tip', max_joint_jump=1.0, velocity_scale=1.0,
                             min_duration=0.01)
     # A goal given one turn away: the solve reports and commands the nearby turn.
@@ -179,7 +179,7 @@ def test_stale_joint_states_are_not_trusted_as_the_start_of_a_command():
     clock = _FakeClock()
     engine = IKEngine(clock=clock)
     chain = engine.robot.load_description(UR5, '', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
+    engine.robot.joint_states.update(chain.joint_names, Q_GOAL + 0.05)
     settings = NodeSettings(tip_link='tool0', timeout=0.5, joint_state_timeout=0.5)
     assert engine.handle(_request(_goal(engine), execute=True), settings).command is not None
     clock.now += 5.0  # the joint_states publisher went quiet
@@ -194,7 +194,7 @@ def test_stale_joint_states_are_not_trusted_as_the_start_of_a_command():
     # Disabled, the old behaviour; fresh states command again.
     disabled = NodeSettings(tip_link='tool0', timeout=0.5, joint_state_timeout=0.0)
     assert engine.handle(_request(_goal(engine), execute=True), disabled).command is not None
-    engine.robot.update_joint_states(chain.joint_names, Q_GOAL + 0.05)
+    engine.robot.joint_states.update(chain.joint_names, Q_GOAL + 0.05)
     assert engine.handle(_request(_goal(engine), execute=True), settings).command is not None
 
 
@@ -202,12 +202,12 @@ def test_one_stale_chain_joint_is_enough_to_refuse_a_command():
     clock = _FakeClock()
     engine = IKEngine(clock=clock)
     chain = engine.robot.load_description(UR5, '', 'tool0')
-    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
+    engine.robot.joint_states.update(chain.joint_names, Q_GOAL)
     clock.now += 1.0
     # A NaN keeps the old value and its old arrival time.
     positions = list(Q_GOAL)
     positions[3] = float('nan')
-    engine.robot.update_joint_states(chain.joint_names, positions)
+    engine.robot.joint_states.update(chain.joint_names, positions)
     outcome = engine.handle(_request(_goal(engine), streamed=True), UNBOUNDED)
     assert outcome.error_code == ErrorCode.EXECUTION_FAILED and outcome.command is None
     assert 'of %s are' % chain.joint_names[3] in outcome.message

@@ -130,7 +130,7 @@ def test_a_new_judge_is_one_object_and_one_line():
     engine = _engine(judges=DEFAULT_JUDGES + (JointOneAtMostOneRadian(),))
     chain = engine.robot.chain('', 'tool0')
     beyond = Q_GOAL + np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
-    engine.robot.update_joint_states(chain.joint_names, beyond)
+    engine.robot.joint_states.update(chain.joint_names, beyond)
     refused = engine.handle(_request(chain.fk(beyond), execute=True), SETTINGS)
     assert refused.error_code == ErrorCode.NO_SOLUTION
     assert refused.message == 'joint shoulder_pan_joint at %.3f rad is above 1 rad' % (
@@ -140,7 +140,7 @@ def test_a_new_judge_is_one_object_and_one_line():
     streamed = engine.handle(_request(chain.fk(beyond), streamed=True), SETTINGS)
     assert streamed.error_code == ErrorCode.NO_SOLUTION and streamed.command is None
     # Nothing was commanded: the engine does not take either solution for the last command.
-    engine.robot.update_joint_states(chain.joint_names, Q_GOAL)
+    engine.robot.joint_states.update(chain.joint_names, Q_GOAL)
     accepted = engine.handle(_request(chain.fk(Q_GOAL), execute=True), SETTINGS)
     assert accepted.success and accepted.command is not None, accepted.message
 

@@ -120,7 +120,7 @@ def test_the_node_times_5000_waypoints_4_um_apart_and_names_a_timing_failure_apa
     engine = IKEngine()
     chain = engine.robot.load_description(
         (URDF_DIRECTORY / 'panda_like.urdf').read_text(), '', 'panda_hand_tcp')
-    engine.robot.update_joint_states(chain.joint_names, PANDA_READY)
+    engine.robot.joint_states.update(chain.joint_names, PANDA_READY)
     start = chain.fk(PANDA_READY)
     waypoints = [PathWaypoint(position=tuple(pose[:3, 3]),
                               orientation=tuple(xyzw_quaternion(pose)))

@@ -24,7 +24,7 @@ def _loop(preference: str):
     engine = IKEngine()
     chain = engine.robot.load_description(PANDA, 'panda_link0', 'panda_hand_tcp')
     start = chain.mid_configuration()
-    engine.robot.update_joint_states(chain.joint_names, start)
+    engine.robot.joint_states.update(chain.joint_names, start)
     settings = NodeSettings(base_link='panda_link0', tip_link='panda_hand_tcp',
                             joint_state_timeout=0.0, approximate_tracking=False,
                             preference=preference, timeout=0.05)
@@ -41,7 +41,7 @@ def _loop(preference: str):
         if commanded:
             assert np.max(np.abs(q - commanded[-1])) <= settings.max_joint_jump + 1e-12
         commanded.append(q)
-        engine.robot.update_joint_states(chain.joint_names, q)  # the arm follows its command
+        engine.robot.joint_states.update(chain.joint_names, q)  # the arm follows its command
     return start, commanded
 
 

@@ -151,7 +151,7 @@ def _run_solver(solver: str, options: TwoArmOptions, urdf_xml: str, model: Robot
     engine.robot.load_description(urdf_xml, BASE_LINK, TIPS[0])
     settings = _settings(solver, options)
     home = two_arm_home(tree)
-    engine.robot.update_joint_states(tree.joint_names, home)
+    engine.robot.joint_states.update(tree.joint_names, home)
     start = tree.fk(home)
     left = _figure_eight(start[0], options.path_length, options.width, options.height, 1.0)
     right = _figure_eight(start[1], options.path_length, options.width, options.height, -1.0)
@@ -170,7 +170,7 @@ def _run_solver(solver: str, options: TwoArmOptions, urdf_xml: str, model: Robot
             new = np.array(outcome.command.positions)
             jump = max(jump, float(np.max(np.abs(new - q))))
             q = new
-            engine.robot.update_joint_states(tree.joint_names, q)  # the executor reached it
+            engine.robot.joint_states.update(tree.joint_names, q)  # the executor reached it
             errors = [_pose_error(p, g) for p, g in zip(check.poses(q), (left_goal, right_goal))]
             if all(e[0] <= options.position_tolerance and e[1] <= options.orientation_tolerance
                    for e in errors):

@@ -1,11 +1,12 @@
 # Copyright 2026 The ik_solvers Authors
 # SPDX-License-Identifier: Apache-2.0
 """
-What a request's answer reports of collisions, and how an obstacle is placed in the scene.
+How an obstacle posed in any frame is placed in the collision scene.
 
-Whether a request checks collisions at all is decided with its other inputs
+Whether a request checks collisions is decided with its other inputs
 (:func:`.request_checks.collision_check_asked`); the model it is checked with is read with
-where the robot is (:meth:`.robot_state.RobotState.placement`).
+where the robot is (:meth:`.robot_state.RobotState.placement`); its answer's report is made
+by the judging stage (:func:`.judging.collision_verdict`).
 """
 
 import dataclasses
@@ -13,52 +14,13 @@ from typing import Callable, Mapping, Optional, Tuple
 
 import numpy as np
 
-from .candidate import Candidate
 from .collision_scene import CollisionScene
 from .frames import ExternalLookup, frame_to_base
-from .outcome import CollisionVerdict
 from ..collision import Obstacle, ObstacleSet, REMOVE
 from ..exceptions import IKError, InvalidObstacleError
 from ..kinematics import Chain, RobotModel
 
-__all__ = ['collision_verdict', 'place_obstacle']
-
-
-def collision_verdict(candidate: Candidate, robot_model: RobotModel,
-                      joint_positions: Mapping[str, float], reason: str,
-                      scene: str) -> CollisionVerdict:
-    """
-    Report the collision check of the answer: every pair in contact, and where each part is.
-
-    :param candidate: The candidate that became the answer.
-    :param robot_model: The description the chain was cut from.
-    :param joint_positions: The latest joint states by name (the joints off the chain).
-    :param reason: Why collisions were not checked, when ``candidate.collision`` is ``None``.
-    :param scene: One line on the scene, for the status.
-    :returns: The verdict; poses are in the chain's base frame.
-    """
-    model = candidate.collision
-    if model is None:
-        return CollisionVerdict(reason=reason, scene=scene)
-    try:
-        report = candidate.collision_report  # checked once, by the collision judge
-    except IKError as error:
-        return CollisionVerdict(reason='the collision check failed: %s' % error, scene=scene)
-    poses = []
-    if report.colliding:
-        chain = candidate.chain
-        positions = dict(joint_positions)
-        positions.update(zip(chain.joint_names, np.asarray(candidate.q, dtype=float).tolist()))
-        links = set(robot_model.link_names)
-        for name in sorted({name for pair in report.pairs for name in pair}):
-            if name in links:
-                poses.append((name, np.asarray(robot_model.transform(
-                    chain.base_link, name, positions), dtype=float)))
-            elif model.obstacles.get(name) is not None:
-                poses.append((name, np.asarray(model.obstacles.get(name).pose, dtype=float)))
-    return CollisionVerdict(checked=True, pairs=tuple(report.pairs),
-                            unchecked_links=tuple(report.unchecked_links), poses=tuple(poses),
-                            scene=scene)
+__all__ = ['place_obstacle']
 
 
 def place_obstacle(scene: CollisionScene, obstacle: Obstacle, frame_id: str,

@@ -238,7 +238,7 @@ def measured_states(robot: RobotState, names: Sequence[str], modelled_velocity: 
     """
     names = list(names)
     # One read: positions, velocities and ages of the same moment.
-    positions, velocities, ages, _ = robot.joint_readings(names)
+    positions, velocities, ages, _ = robot.joint_states.readings(names)
     if len(ages) < len(names) or any(name not in positions for name in names):
         return []
     age = max(0.0, max(ages.values()))

@@ -5,15 +5,17 @@ Stage 3: the judges (:mod:`.judges`) decide on the solution; a fallback may prop
 
 The first refusal names the reason. Once the judges refused, each fallback (approximate
 tracking of a streamed target, say) may propose another candidate; the first proposal every
-judge accepts replaces the refused one. The answer's collision report is made here too.
+judge accepts replaces the refused one. The answer's collision report
+(:func:`collision_verdict`) is made here too, from the collision judge's check.
 """
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
+
+import numpy as np
 
 from .aim import Aim
 from .candidate import Candidate
-from .collision_check import collision_verdict
 from .error_codes import ErrorCode
 from .fallback import Fallback
 from .judges import first_refusal, Judge
@@ -23,9 +25,11 @@ from .refusal import Refusal
 from .request_checks import CheckedRequest
 from .settings import NodeSettings
 from .solving import Solved
+from ..exceptions import IKError
+from ..kinematics import RobotModel
 from ..solvers import Status
 
-__all__ = ['Judged', 'judge_solution']
+__all__ = ['collision_verdict', 'Judged', 'judge_solution']
 
 
 @dataclass(frozen=True)
@@ -85,3 +89,40 @@ def judge_solution(request: IKRequest, settings: NodeSettings, checked: CheckedR
     verdict = collision_verdict(candidate, placement.model, placement.joints,
                                 placement.unchecked, placement.collision_summary)
     return Judged(candidate=candidate, refusal=refusal, collision=verdict)
+
+
+def collision_verdict(candidate: Candidate, robot_model: RobotModel,
+                      joint_positions: Mapping[str, float], reason: str,
+                      scene: str) -> CollisionVerdict:
+    """
+    Report the collision check of the answer: every pair in contact, and where each part is.
+
+    :param candidate: The candidate that became the answer.
+    :param robot_model: The description the chain was cut from.
+    :param joint_positions: The latest joint states by name (the joints off the chain).
+    :param reason: Why collisions were not checked, when ``candidate.collision`` is ``None``.
+    :param scene: One line on the scene, for the status.
+    :returns: The verdict; poses are in the chain's base frame.
+    """
+    model = candidate.collision
+    if model is None:
+        return CollisionVerdict(reason=reason, scene=scene)
+    try:
+        report = candidate.collision_report  # checked once, by the collision judge
+    except IKError as error:
+        return CollisionVerdict(reason='the collision check failed: %s' % error, scene=scene)
+    poses = []
+    if report.colliding:
+        chain = candidate.chain
+        positions = dict(joint_positions)
+        positions.update(zip(chain.joint_names, np.asarray(candidate.q, dtype=float).tolist()))
+        links = set(robot_model.link_names)
+        for name in sorted({name for pair in report.pairs for name in pair}):
+            if name in links:
+                poses.append((name, np.asarray(robot_model.transform(
+                    chain.base_link, name, positions), dtype=float)))
+            elif model.obstacles.get(name) is not None:
+                poses.append((name, np.asarray(model.obstacles.get(name).pose, dtype=float)))
+    return CollisionVerdict(checked=True, pairs=tuple(report.pairs),
+                            unchecked_links=tuple(report.unchecked_links), poses=tuple(poses),
+                            scene=scene)

@@ -159,7 +159,7 @@ def _handle(robot: RobotState, timing: CommandTiming, request: PathRequest, sett
         poses.append(checks.target(single.position, single.orientation))
     chain, model = robot.chain_and_model(settings)
     known['chain'] = chain
-    joints = robot.joint_positions()
+    joints = robot.joint_states.positions()
     current = robot.where(chain, joints)
     given_start = bool(request.start_names) or bool(request.start_positions)
     if given_start and request.execute:
@@ -248,6 +248,6 @@ def _end_candidate(robot: RobotState, result: CartesianPathResult, chain: Chain,
                    elapsed=result.elapsed, status='success', solver=checked.solver)
     return Candidate(chain=chain, model=model, q=q, reached=reached,
                      target=result.targets[-1], start=start, last_command=None,
-                     joint_state_ages=robot.joint_state_ages(chain.joint_names),
+                     joint_state_ages=robot.joint_states.ages(chain.joint_names),
                      settings=settings, streamed=False, commanding=True, result=end,
                      solver=checked.solver, timeout=checked.timeout)

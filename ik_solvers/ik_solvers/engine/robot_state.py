@@ -9,7 +9,7 @@ half turns requests into outcomes with it. Every method is thread-safe.
 
 import threading
 import time
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from .collision_check import place_obstacle
 from .collision_scene import CollisionScene
 from .description_loader import description_size_problem
 from .frames import ExternalLookup
-from .joint_state_store import JointReadings, JointStateStore
+from .joint_state_store import JointStateStore
 from .judges.continuity import moved_away
 from .model_holder import ModelHolder
 from .placement import OPEN_LOOP_NOTE, Placement, start_and_notes
@@ -49,7 +49,8 @@ class RobotState:
         #: The collision inputs: geometry, SRDF, obstacles.
         self.collisions = collisions if collisions is not None else CollisionScene()
         self._models = ModelHolder(on_adopt=self._forget_other_robots)
-        self._joint_states = JointStateStore(clock)
+        #: The joint states: positions, velocities and when each arrived.
+        self.joint_states = JointStateStore(clock)
         self._last_command: Optional[Tuple[Tuple[str, ...], np.ndarray]] = None
 
     # Robot model -----------------------------------------------------------------------------
@@ -97,7 +98,7 @@ class RobotState:
 
     def _forget_other_robots(self, model: RobotModel, chain: Chain) -> None:
         self.collisions.forget_other_robots(model)
-        self._joint_states.restrict_to(model.joint_names)
+        self.joint_states.restrict_to(model.joint_names)
         with self._lock:
             if (self._last_command is not None
                     and self._last_command[0] != tuple(chain.joint_names)):
@@ -146,7 +147,7 @@ class RobotState:
             chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
         except RobotModelError:
             return None
-        return self.collisions.model_for(model, chain, self._joint_states.positions(),
+        return self.collisions.model_for(model, chain, self.joint_states.positions(),
                                          settings.collision_padding)
 
     def collision_summary(self) -> str:
@@ -169,7 +170,7 @@ class RobotState:
         return place_obstacle(self.collisions, obstacle, frame_id,
                               lambda: self._models.chain_and_model(settings.base_link,
                                                                    settings.tip_link),
-                              self._joint_states.positions(), self._external_lookup)
+                              self.joint_states.positions(), self._external_lookup)
 
     @property
     def external_lookup(self) -> Optional[ExternalLookup]:
@@ -195,20 +196,6 @@ class RobotState:
 
     # Where the robot is ----------------------------------------------------------------------
 
-    def update_joint_states(self, names: Sequence[str], positions: Sequence[float],
-                            velocities: Sequence[float] = ()) -> List[str]:
-        """
-        Merge a joint state message: every named joint with a finite position takes it.
-
-        :param velocities: The message's velocities (rad/s or m/s), or empty.
-
-        :returns: The joints whose position was NaN or infinite; they keep their old position.
-        :raises InvalidSeedError: If the message is larger than the bound of
-            :class:`.joint_state_store.JointStateStore`, names and positions do not pair up, or a
-            name repeats or is empty; nothing is merged then.
-        """
-        return self._joint_states.update(names, positions, velocities)
-
     def current_configuration(self, chain: Chain) -> Tuple[np.ndarray, List[str]]:
         """
         Where the chain is now, as best known.
@@ -218,7 +205,7 @@ class RobotState:
 
         :returns: The (N,) configuration, and warnings about joints that joint states lack.
         """
-        return self.position_and_notes(chain, self._joint_states.positions())
+        return self.position_and_notes(chain, self.joint_states.positions())
 
     def chain_and_model(self, settings: NodeSettings) -> Tuple[Chain, RobotModel]:
         """
@@ -236,26 +223,6 @@ class RobotState:
             received lacks the configured chain).
         """
         return self._models.model()
-
-    def joint_positions(self) -> Dict[str, float]:
-        """Return the latest joint positions by name (rad or m)."""
-        return self._joint_states.positions()
-
-    def joint_readings(self, names: Sequence[str]) -> JointReadings:
-        """
-        Read the joint states at once: positions, velocities, the named joints' ages.
-
-        :param names: The joints whose ages (s) are wanted.
-        """
-        return self._joint_states.readings(names)
-
-    def joint_velocities(self) -> Dict[str, float]:
-        """Return the latest joint velocities by name (rad/s or m/s), of joints that gave one."""
-        return self._joint_states.velocities()
-
-    def joint_state_ages(self, names: Sequence[str]) -> Mapping[str, float]:
-        """Return the age (s) of each named joint's latest state."""
-        return self._joint_states.ages(names)
 
     def where(self, chain: Chain, joint_positions: Dict[str, float]) -> np.ndarray:
         """Return where ``chain`` is given these joint positions (see current_configuration)."""
@@ -295,7 +262,7 @@ class RobotState:
         with self._lock:
             last_command = self._last_command
         chain, model = self._models.chain_and_model(settings.base_link, settings.tip_link)
-        readings = self._joint_states.readings(chain.joint_names)
+        readings = self.joint_states.readings(chain.joint_names)
         collision, summary = self.collisions.placed(model, chain, readings.positions,
                                                     settings.collision_padding,
                                                     check=check_collisions)

@@ -72,7 +72,7 @@ def tree_command_duration(robot: RobotState, tree: KinematicTree, start: np.ndar
     """
     max_velocity = settings.velocity_scale * tree_velocity_limits(tree)
     max_acceleration = np.full(tree.num_joints, settings.acceleration_limit)
-    velocities = robot.joint_velocities()
+    velocities = robot.joint_states.velocities()
     velocity = np.array([velocities.get(name, 0.0) for name in tree.joint_names], dtype=float)
     if not np.all(np.isfinite(velocity)):
         velocity = np.zeros(tree.num_joints)

@@ -102,7 +102,7 @@ def _handle(robot: RobotState, trees: TreeCache, request: IKRequest, settings: N
     tips = configured_tips(settings)
     check_request_tips(model, [target.tip for target in request.tip_targets], tips)
     tree = trees.tree(model, settings.base_link, tips)
-    joints = robot.joint_positions()
+    joints = robot.joint_states.positions()
     start = tree.clip_into_limits([joints.get(name, 0.0) for name in tree.joint_names])
     seed = _seed(robot, tree, request, start)
     positions = dict(joints)
@@ -231,7 +231,7 @@ def _solve(robot: RobotState, tree: KinematicTree, model: RobotModel, goals: Lis
     deadline = time.perf_counter() + timeout
     rng = np.random.default_rng()
     first, attempts = seed, 0
-    joints = robot.joint_positions()
+    joints = robot.joint_states.positions()
     while True:
         left = max(deadline - time.perf_counter(), 1e-3)
         result = solve_tree(tree, goals, solver, seed=first,
@@ -270,7 +270,7 @@ def _command(robot: RobotState, tree: KinematicTree, model: RobotModel,
              settings: NodeSettings, checked: bool
              ) -> Tuple[Optional[Command], Optional[Tuple[ErrorCode, str]]]:
     if settings.joint_state_timeout > 0.0:
-        ages = robot.joint_state_ages(tree.joint_names)
+        ages = robot.joint_states.ages(tree.joint_names)
         # As for chains, joints never reported are not checked (open loop).
         stale = [name for name in tree.joint_names
                  if name in ages and ages[name] > settings.joint_state_timeout]

@@ -194,7 +194,7 @@ class IKNode(Node):
 
     def _on_joint_states(self, message: JointState) -> None:
         try:
-            dropped = self._engine.robot.update_joint_states(message.name, message.position,
+            dropped = self._engine.robot.joint_states.update(message.name, message.position,
                                                              message.velocity)
         except InvalidSeedError as error:
             self._log.warn('joint_states', 'ignored a joint_states message: %s' % error)

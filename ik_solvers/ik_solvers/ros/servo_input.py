@@ -147,7 +147,7 @@ class ServoInput:
                 # Any other frame: its orientation now turns the twist into the base frame.
                 rotation = frame_to_base(
                     model, loop.chain.base_link, frame,
-                    self._robot.joint_positions(),
+                    self._robot.joint_states.positions(),
                     external_lookup=self._robot.external_lookup)[:3, :3]
                 command = TwistCommand(rotation @ linear, rotation @ angular, 'base',
                                        received=time.monotonic())
