@@ -8,7 +8,7 @@ command's motion, as modelled), and remembered, with that motion, once planned.
 """
 
 import threading
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -105,7 +105,8 @@ class CommandTiming:
             self._pending.put(command, candidate, spline, planned_at=now, against=against)
         return command, refusal
 
-    def at_publication(self, command: Any, now: Optional[float] = None) -> Any:
+    def at_publication(self, command: Union[Command, PathCommand], now: Optional[float] = None
+                       ) -> Optional[Union[Command, PathCommand]]:
         """
         Time a planned command again from the controller's state when it is sent; note it sent.
 

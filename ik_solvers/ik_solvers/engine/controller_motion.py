@@ -21,10 +21,13 @@ keeps the velocity, acceleration and position limits.
 import collections
 import math
 import threading
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .candidate import Candidate
+from .outcome import Command
+from .path_request import PathCommand
 from ..paths.controller_spline import ControllerSpline, DEFAULT_SAMPLE_PERIOD
 from ..paths.cubic_limits import shortest_cubic_duration
 
@@ -251,8 +254,9 @@ class PendingCommands:
         self._lock = threading.Lock()
         self._entries: 'collections.OrderedDict[int, tuple]' = collections.OrderedDict()
 
-    def put(self, command: Any, candidate: Any, spline: ControllerSpline, *,
-            planned_at: float = -math.inf, against: Any = None) -> None:
+    def put(self, command: Union[Command, PathCommand], candidate: Optional[Candidate],
+            spline: ControllerSpline, *, planned_at: float = -math.inf,
+            against: Optional[ControllerSpline] = None) -> None:
         """
         Note a planned command.
 
@@ -268,7 +272,8 @@ class PendingCommands:
             while len(self._entries) > PENDING_KEPT:
                 self._entries.popitem(last=False)
 
-    def pop(self, command: Any) -> Optional[Tuple[Any, ControllerSpline, float, Any]]:
+    def pop(self, command: Union[Command, PathCommand]) -> Optional[Tuple[
+            Optional[Candidate], ControllerSpline, float, Optional[ControllerSpline]]]:
         """
         Forget a planned command and return what :meth:`put` noted of it.
 
