@@ -4,15 +4,16 @@
 ``ik_solvers_bench --trees``: the tree solvers on the bundled trees, every figure of one run.
 
 Per tree (two arms on a waist and on a fixed torso, full poses; a hand's four fingertips and a
-quadruped's four feet, positions, with the body on a lifting joint and fixed) and per
-heuristic, on goal sets that are the forward kinematics of random configurations within the
-limits:
+quadruped's four feet, positions, with the body on a lifting joint and fixed; and, when
+example-robot-data is installed, the upper bodies of three humanoids, torso and both arms, full
+poses) and per heuristic, on goal sets that are the forward kinematics of random configurations
+within the limits:
 
 * success with the defaults and alone (``polish=False``), each answer re-checked by an
   independent forward kinematics (:mod:`.tree_reference`): false successes and answers outside
   the limits are counted, and the exit status is 1 when there is any;
 * median and 95th percentile time (ms) and the heuristic's iterations;
-* on the two-arm trees, the median against one arm solved as a chain and against
+* on the two-arm trees and the humanoids, the median against one arm solved as a chain and against
   Levenberg–Marquardt on the stacked problem (:func:`.tree_reference.lm_anchor`), same run;
 * holding: the first tip walks, the others are given their pose of the first step; the largest
   error of a held tip over the walk.
@@ -30,11 +31,11 @@ from ik_solvers.kinematics import RobotModel
 from ik_solvers.solvers import solve
 from ik_solvers.solvers.request import Goal
 from ik_solvers.kinematics.tree import KinematicTree
-from ik_solvers.reach.named_robots import bundled_urdf_directory
+from ik_solvers.reach.named_robots import bundled_urdf_directory, vendor_description
 from ik_solvers.solvers.tree_goals import TipGoal
 from ik_solvers.solvers.tree_solve import solve_tree, TREE_SOLVERS, TreeOptions
 
-__all__ = ['TREES', 'main']
+__all__ = ['HUMANOID_TREES', 'TREES', 'main']
 
 #: The bundled trees: base, tips, goal mode.
 TREES = {
@@ -47,6 +48,16 @@ TREES = {
     'quadruped_fixed_base': ('base_link', ('front_left_foot', 'front_right_foot',
                                            'hind_left_foot', 'hind_right_foot'), 'none'),
 }
+#: Humanoid upper bodies of example-robot-data: path under its robots/ folder, base, tips, mode.
+#: The pelvis is the base: the torso's joints (two, three, one) are shared by both arms.
+HUMANOID_TREES = {
+    'talos_upper_body': ('talos_data/robots/talos_reduced.urdf', 'base_link',
+                         ('arm_left_7_link', 'arm_right_7_link'), 'full'),
+    'icub_upper_body': ('icub_description/robots/icub_reduced.urdf', 'base_link',
+                        ('l_hand', 'r_hand'), 'full'),
+    'romeo_upper_body': ('romeo_description/urdf/romeo_small.urdf', 'base_link',
+                         ('l_wrist', 'r_wrist'), 'full'),
+}
 # Trees cut from another tree's description.
 _DESCRIPTIONS = {'quadruped_fixed_base': 'quadruped_legs'}
 _TOLERANCES = (1e-5, 1e-5)
@@ -54,8 +65,12 @@ _TOLERANCES = (1e-5, 1e-5)
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog='ik_solvers_bench --trees', description=__doc__)
-    parser.add_argument('--only', dest='names', nargs='*', choices=sorted(TREES),
-                        default=list(TREES), help='trees to run (all by default)')
+    installed = [name for name, (relative, _, _, _) in HUMANOID_TREES.items()
+                 if vendor_description(relative) is not None]
+    parser.add_argument('--only', dest='names', nargs='*',
+                        choices=sorted(TREES) + sorted(HUMANOID_TREES),
+                        default=list(TREES) + installed,
+                        help='trees to run (all by default; the humanoids when installed)')
     parser.add_argument('--solvers', nargs='+', choices=sorted(TREE_SOLVERS),
                         default=list(TREE_SOLVERS))
     parser.add_argument('--targets', type=int, default=100, help='goal sets per tree')
@@ -72,9 +87,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load(name: str):
-    base, tips, mode = TREES[name]
-    description = _DESCRIPTIONS.get(name, name)
-    text = (bundled_urdf_directory() / 'trees' / (description + '.urdf')).read_text()
+    if name in HUMANOID_TREES:
+        relative, base, tips, mode = HUMANOID_TREES[name]
+        text = vendor_description(relative)
+        if text is None:
+            raise SystemExit('%s needs example-robot-data (pip install example-robot-data)'
+                             % name)
+    else:
+        base, tips, mode = TREES[name]
+        description = _DESCRIPTIONS.get(name, name)
+        text = (bundled_urdf_directory() / 'trees' / (description + '.urdf')).read_text()
     model = RobotModel.from_urdf(text)
     tree = KinematicTree(model, base, tips)
     return model, tree, TreeReference(text, tree), mode
@@ -194,7 +216,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         warm = [TipGoal(tip, goal_sets[0][t], Goal(mode=mode))
                 for t, tip in enumerate(tree.tip_links)]
         anchor = None
-        if name.startswith('dual_arm'):
+        if name.startswith('dual_arm') or name in HUMANOID_TREES:
             anchor = _anchor(tree, reference, mode, goal_sets[:arguments.anchor_targets],
                              arguments.anchor_timeout)
         for solver in arguments.solvers:

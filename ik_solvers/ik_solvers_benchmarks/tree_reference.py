@@ -12,7 +12,7 @@ tip's tolerances within the limits, or the deadline. Lengths in metres, angles i
 """
 
 import time
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 from scipy.optimize import least_squares
@@ -41,7 +41,9 @@ class TreeReference:
         Read the URDF with Pinocchio, or keep the tree's chains.
 
         The chains are kept when Pinocchio is missing or reads a tree joint otherwise than as
-        one coordinate (a continuous or mimic joint).
+        one coordinate (a continuous or mimic joint). Joints of the description off the tree
+        (a humanoid's legs and head) stay at Pinocchio's neutral configuration: they move no
+        tip in the base's frame.
         """
         self.tree = tree
         self.pinocchio = False
@@ -52,12 +54,28 @@ class TreeReference:
         self.base = self.model.getFrameId(tree.base_link)
         self.tips = [self.model.getFrameId(tip) for tip in tree.tip_links]
         joints = [self.model.joints[self.model.getJointId(name)] for name in tree.joint_names]
-        if any(joint.nq != 1 or joint.idx_q < 0 for joint in joints) \
-                or self.model.nq != len(joints):
+        if any(joint.nq != 1 or joint.idx_q < 0 for joint in joints):
             return
+        # Every joint between the base and a tip must be a tree joint: Pinocchio reads a mimic
+        # joint as a joint of its own, which would stay at its neutral value here.
+        tree_joints = {self.model.getJointId(name) for name in tree.joint_names}
+        above_base = set(self._ancestors(self.model.frames[self.base].parentJoint))
+        for tip in self.tips:
+            if any(joint not in tree_joints
+                   for joint in self._ancestors(self.model.frames[tip].parentJoint)
+                   if joint not in above_base):
+                return
         self.q_index = [joint.idx_q for joint in joints]
         self.v_index = [joint.idx_v for joint in joints]
         self.pinocchio = True
+
+    def _ancestors(self, joint: int) -> List[int]:
+        """Return the joint and every joint above it, the universe (0) left out."""
+        found = []
+        while joint > 0:
+            found.append(joint)
+            joint = self.model.parents[joint]
+        return found
 
     @property
     def name(self) -> str:

@@ -30,6 +30,7 @@ __all__ = [
     'load_robot',
     'snake_length',
     'snake_robot',
+    'vendor_description',
     'vendor_robot_names',
 ]
 
@@ -164,6 +165,19 @@ def _example_robot_data_root() -> Optional[Path]:
                 if root.is_dir():
                     return root
     return None
+
+
+def vendor_description(relative: str) -> Optional[str]:
+    """
+    Read a URDF of example-robot-data.
+
+    :param relative: Its path under the package's ``robots/`` folder.
+    :returns: The URDF text, or None when example-robot-data or the file is not installed.
+    """
+    root = _example_robot_data_root()
+    if root is None or not (root / relative).is_file():
+        return None
+    return _read_urdf(root / relative)
 
 
 def vendor_robot_names() -> List[str]:
